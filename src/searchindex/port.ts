@@ -1,0 +1,71 @@
+/**
+ * Code index port. Adapters: embedded (default, persisted under LOUPE_DATA_DIR) and Elasticsearch;
+ * both are held to test/contract/codeindex.contract.ts.
+ *
+ * Documents are content-addressed per repository: a chunk belongs to (repoId, path, blobId).
+ * Which (path, blobId) pairs make up a branch is recorded with setBranchFiles, so a second branch or a
+ * reload that changes one file costs writes in proportion to the changed files, not the repository.
+ */
+
+export type ChunkDocument = {
+  /** Unique: `${repoId}|${path}|${blobId}|${ordinal}`. */
+  id: string;
+  orgId: string;
+  repoId: string;
+  path: string;
+  blobId: string;
+  ordinal: number;
+  language: string;
+  kind: string;
+  symbol: string | null;
+  parent: string | null;
+  signature: string | null;
+  doc: string | null;
+  startLine: number;
+  endLine: number;
+  text: string;
+  summary: string;
+  /** File-level summary of the file holding the chunk. */
+  fileSummary: string;
+  vector?: number[];
+};
+
+export type BranchFile = { path: string; blobId: string };
+
+export type IndexFilter = {
+  orgId: string;
+  /** Restrict to these (repoId, branch) pairs; each branch resolves to its file set. */
+  targets: { repoId: string; branch: string }[];
+  /** Optional path prefix, e.g. "src/". */
+  pathPrefix?: string;
+};
+
+export type IndexHit = {
+  doc: ChunkDocument;
+  /** Adapter score, higher is better (BM25 for lexical, cosine similarity for kNN). */
+  score: number;
+  /** The branch (from the filter targets) through which the doc matched. */
+  branch: string;
+};
+
+export type CodeIndex = {
+  upsertChunks(docs: ChunkDocument[]): Promise<void>;
+  /** Remove every chunk of (repoId, path, blobId). */
+  deleteBlob(repoId: string, path: string, blobId: string): Promise<void>;
+  /** True when chunks for (repoId, path, blobId) are present. */
+  hasBlob(repoId: string, path: string, blobId: string): Promise<boolean>;
+  /** Replace the file set of a branch. */
+  setBranchFiles(repoId: string, branch: string, files: BranchFile[]): Promise<void>;
+  getBranchFiles(repoId: string, branch: string): Promise<BranchFile[]>;
+  /** Identifier-aware lexical search (BM25 or equivalent). */
+  searchLexical(query: string, filter: IndexFilter, limit: number): Promise<IndexHit[]>;
+  /** Vector kNN by cosine similarity over documents that carry a vector. */
+  searchVector(vector: number[], filter: IndexFilter, limit: number): Promise<IndexHit[]>;
+  /** Documents of one file on a branch, in ordinal order. */
+  getFileChunks(repoId: string, branch: string, path: string): Promise<ChunkDocument[]>;
+  /** Remove everything of a repository (all branches). */
+  deleteRepository(repoId: string): Promise<void>;
+  /** Drop everything (projection rebuild). */
+  truncate(): Promise<void>;
+  close(): Promise<void>;
+};
