@@ -91,3 +91,17 @@ export class ExpectedVersionConflictError extends Error {
     this.name = "ExpectedVersionConflictError";
   }
 }
+
+/**
+ * An append reused event ids that are already stored (or repeated within the batch) and is
+ * not an exact retry of an earlier append (same ids, same stream, same order).
+ */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly streamName: string,
+    readonly eventIds: string[],
+  ) {
+    super(`Event ids already used, and not as an exact retry to stream ${streamName}: ${eventIds.join(", ")}`);
+    this.name = "DuplicateEventIdError";
+  }
+}

@@ -1,0 +1,336 @@
+/**
+ * Embedded event store on lmdb (one environment at `<dir>/events.lmdb`).
+ *
+ * Layout (sub-databases of one lmdb environment, so one write transaction covers them all):
+ *   events       position (number)          -> StoredEvent
+ *   streams      streamName                 -> last stream version
+ *   streamIndex  [streamName, streamVersion] -> position
+ *   eventIds     event id                   -> position
+ *
+ * Durability: lmdb-js enables `overlappingSync` by default on Linux/macOS, and then a write
+ * promise resolves when the transaction is committed and visible, BEFORE it is flushed to disk.
+ * We open with `overlappingSync: false` (and never noSync/noMetaSync/mapAsync), so LMDB's own
+ * commit syncs data and meta pages before the commit returns and the promise resolves only
+ * after that. Verified with strace (see the report in test/eventstore/embedded.int.spec.ts).
+ *
+ * Ordering: every append runs in an lmdb async transaction callback; lmdb runs those callbacks
+ * one at a time inside the single write transaction (serialised across processes by LMDB's
+ * writer lock), so reading the head and the stream version inside the callback and assigning
+ * positions there gives one global order and atomic expected-version checks. The callback
+ * validates everything before its first write and returns a verdict instead of throwing, so a
+ * rejected batch writes nothing (a throw would not undo writes already batched with others).
+ *
+ * Subscriptions read committed events from the log (notifications only wake them up), so
+ * they cannot see a gap: positions are contiguous and each batch commits atomically. They also
+ * poll the head every `pollIntervalMs` to see appends made by other processes.
+ */
+import { join } from "node:path";
+import { open } from "lmdb";
+import type { Database, RootDatabase } from "lmdb";
+import {
+  DuplicateEventIdError,
+  ExpectedVersionConflictError,
+} from "./port.ts";
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedStreamVersion,
+  NewEvent,
+  ReadStreamResult,
+  StoredEvent,
+  SubscribeOptions,
+  Subscription,
+} from "./port.ts";
+import { matchesExpectedVersion } from "./expected-version.ts";
+
+export type EmbeddedEventStoreOptions = {
+  dir: string;
+  /** How often subscriptions look for appends made by other processes. Default 250 ms. */
+  pollIntervalMs?: number;
+};
+
+type AppendVerdict =
+  | { kind: "appended"; result: AppendResult; firstPosition: number }
+  | { kind: "retried"; result: AppendResult }
+  | { kind: "conflict"; actual: number }
+  | { kind: "partialDuplicate"; duplicateIds: string[] };
+
+const SUBSCRIPTION_PAGE = 256;
+
+export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): EventStore {
+  const pollIntervalMs = options.pollIntervalMs ?? 250;
+  const root: RootDatabase = open({
+    path: join(options.dir, "events.lmdb"),
+    // The commit promise must mean "durable": see the header comment.
+    overlappingSync: false,
+    maxDbs: 8,
+  });
+  const events: Database<StoredEvent, number> = root.openDB({ name: "events" });
+  const streams: Database<number, string> = root.openDB({ name: "streams" });
+  const streamIndex: Database<number, [string, number]> = root.openDB({ name: "streamIndex" });
+  const eventIds: Database<number, string> = root.openDB({ name: "eventIds" });
+
+  let closed = false;
+  const pendingWrites = new Set<Promise<unknown>>();
+  const wakeListeners = new Set<() => void>();
+  const subscriptions = new Set<Subscription>();
+
+  function lastPosition(): number {
+    for (const key of events.getKeys({ reverse: true, limit: 1 })) return key;
+    return 0;
+  }
+
+  function notifySubscribers(): void {
+    for (const wake of wakeListeners) wake();
+  }
+
+  /** Runs inside the write transaction: decide, then (only if appending) write. */
+  function appendInTransaction(
+    streamName: string,
+    batch: NewEvent[],
+    expected: ExpectedStreamVersion,
+  ): AppendVerdict {
+    const existingPositions = batch.map((event) => eventIds.get(event.id));
+    if (existingPositions.some((position) => position !== undefined)) {
+      return judgeRetry(streamName, batch, existingPositions);
+    }
+    const current = streams.get(streamName) ?? -1;
+    if (!matchesExpectedVersion(expected, current)) return { kind: "conflict", actual: current };
+    if (batch.length === 0) {
+      return {
+        kind: "retried",
+        result: { nextExpectedStreamVersion: current, createdNewStream: false, lastPosition: lastPosition() },
+      };
+    }
+    const firstPosition = lastPosition() + 1;
+    batch.forEach((event, index) => {
+      const stored: StoredEvent = {
+        ...event,
+        streamName,
+        streamVersion: current + 1 + index,
+        position: firstPosition + index,
+      };
+      events.putSync(stored.position, stored);
+      streamIndex.putSync([streamName, stored.streamVersion], stored.position);
+      eventIds.putSync(event.id, stored.position);
+    });
+    const nextVersion = current + batch.length;
+    streams.putSync(streamName, nextVersion);
+    return {
+      kind: "appended",
+      firstPosition,
+      result: {
+        nextExpectedStreamVersion: nextVersion,
+        createdNewStream: current === -1,
+        lastPosition: firstPosition + batch.length - 1,
+      },
+    };
+  }
+
+  /** Some ids already exist: the batch is a retry only if it is exactly an earlier append. */
+  function judgeRetry(
+    streamName: string,
+    batch: NewEvent[],
+    existingPositions: (number | undefined)[],
+  ): AppendVerdict {
+    const stored = existingPositions.map((position) =>
+      position === undefined ? undefined : events.get(position),
+    );
+    const first = stored[0];
+    const isSameAppend =
+      first !== undefined &&
+      stored.every(
+        (event, index) =>
+          event !== undefined &&
+          event.streamName === streamName &&
+          event.streamVersion === first.streamVersion + index &&
+          event.position === first.position + index,
+      );
+    if (!isSameAppend) {
+      return {
+        kind: "partialDuplicate",
+        duplicateIds: batch.filter((_, index) => existingPositions[index] !== undefined).map((e) => e.id),
+      };
+    }
+    const last = stored[stored.length - 1] as StoredEvent;
+    return {
+      kind: "retried",
+      result: {
+        nextExpectedStreamVersion: last.streamVersion,
+        createdNewStream: first.streamVersion === 0,
+        lastPosition: last.position,
+      },
+    };
+  }
+
+  async function appendToStream(
+    streamName: string,
+    batch: NewEvent[],
+    appendOptions?: { expectedStreamVersion?: ExpectedStreamVersion },
+  ): Promise<AppendResult> {
+    if (closed) throw new Error("Event store is closed");
+    const ids = new Set(batch.map((event) => event.id));
+    if (ids.size !== batch.length) {
+      throw new DuplicateEventIdError(streamName, [...findDuplicates(batch.map((e) => e.id))]);
+    }
+    const expected = appendOptions?.expectedStreamVersion ?? "any";
+    const write = root.transaction(() => appendInTransaction(streamName, batch, expected));
+    pendingWrites.add(write);
+    let verdict: AppendVerdict;
+    try {
+      verdict = await write;
+    } finally {
+      pendingWrites.delete(write);
+    }
+    switch (verdict.kind) {
+      case "appended":
+        notifySubscribers();
+        return verdict.result;
+      case "retried":
+        return verdict.result;
+      case "conflict":
+        throw new ExpectedVersionConflictError(streamName, expected, verdict.actual);
+      case "partialDuplicate":
+        throw new DuplicateEventIdError(streamName, verdict.duplicateIds);
+    }
+  }
+
+  function readAllSync(fromPosition: number, maxCount: number): StoredEvent[] {
+    const result: StoredEvent[] = [];
+    for (const { value } of events.getRange({ start: fromPosition + 1, limit: maxCount })) {
+      result.push(value);
+    }
+    return result;
+  }
+
+  async function readStream(
+    streamName: string,
+    readOptions?: { from?: number; maxCount?: number },
+  ): Promise<ReadStreamResult> {
+    const current = streams.get(streamName);
+    if (current === undefined) return { currentStreamVersion: -1, events: [], streamExists: false };
+    const from = Math.max(0, readOptions?.from ?? 0);
+    const found: StoredEvent[] = [];
+    for (const { value: position } of streamIndex.getRange({
+      start: [streamName, from],
+      end: [streamName, current + 1],
+      limit: readOptions?.maxCount ?? Infinity,
+    })) {
+      const event = events.get(position);
+      if (event) found.push(event);
+    }
+    return { currentStreamVersion: current, events: found, streamExists: true };
+  }
+
+  async function readAll(readOptions?: { fromPosition?: number; maxCount?: number }): Promise<StoredEvent[]> {
+    return readAllSync(readOptions?.fromPosition ?? 0, readOptions?.maxCount ?? Infinity);
+  }
+
+  async function readAllBackwards(readOptions?: {
+    beforePosition?: number;
+    maxCount?: number;
+  }): Promise<StoredEvent[]> {
+    const before = readOptions?.beforePosition;
+    const range = events.getRange({
+      reverse: true,
+      ...(before === undefined ? {} : { start: before - 1 }),
+      limit: readOptions?.maxCount ?? Infinity,
+    });
+    const result: StoredEvent[] = [];
+    for (const { value } of range) result.push(value);
+    return result;
+  }
+
+  function subscribeToAll(subscribeOptions: SubscribeOptions): Subscription {
+    let checkpoint = subscribeOptions.fromPosition ?? 0;
+    let stopped = false;
+    let wakeCount = 0;
+    let wakeUp: (() => void) | undefined;
+    const wake = () => {
+      wakeCount++;
+      wakeUp?.();
+    };
+    wakeListeners.add(wake);
+
+    const sleepUntilWokenOrPolled = (seenWakeCount: number) =>
+      new Promise<void>((resolve) => {
+        if (stopped || wakeCount !== seenWakeCount) return resolve();
+        const timer = setTimeout(done, pollIntervalMs);
+        function done() {
+          clearTimeout(timer);
+          wakeUp = undefined;
+          resolve();
+        }
+        wakeUp = done;
+      });
+
+    const run = async () => {
+      let caughtUp = false;
+      while (!stopped) {
+        // Take the wake counter before reading: a notification that lands while we deliver
+        // makes the next sleep return at once instead of waiting for the poll.
+        const seenWakeCount = wakeCount;
+        const page = readAllSync(checkpoint, SUBSCRIPTION_PAGE);
+        for (const event of page) {
+          if (stopped) return;
+          await subscribeOptions.onEvent(event);
+          checkpoint = event.position;
+        }
+        if (page.length < SUBSCRIPTION_PAGE) {
+          if (!caughtUp) {
+            caughtUp = true;
+            subscribeOptions.onCaughtUp?.();
+          }
+          await sleepUntilWokenOrPolled(seenWakeCount);
+        }
+      }
+    };
+
+    const running = run()
+      .catch((error: unknown) => {
+        stopped = true;
+        if (subscribeOptions.onError) subscribeOptions.onError(error);
+        else console.error("event store subscription stopped", error);
+      })
+      .finally(() => wakeListeners.delete(wake));
+
+    const subscription: Subscription = {
+      async stop() {
+        stopped = true;
+        wakeUp?.();
+        await running;
+        subscriptions.delete(subscription);
+      },
+    };
+    subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
+    await Promise.allSettled([...pendingWrites]);
+    await root.close();
+  }
+
+  return {
+    appendToStream,
+    readStream,
+    readAll,
+    readAllBackwards,
+    subscribeToAll,
+    headPosition: async () => lastPosition(),
+    close,
+  };
+}
+
+function findDuplicates(ids: string[]): Set<string> {
+  const seen = new Set<string>();
+  const duplicates = new Set<string>();
+  for (const id of ids) {
+    if (seen.has(id)) duplicates.add(id);
+    seen.add(id);
+  }
+  return duplicates;
+}

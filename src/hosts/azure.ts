@@ -1,0 +1,331 @@
+/**
+ * Azure DevOps Services (API base https://dev.azure.com; Azure DevOps Server: https://HOST/tfs,
+ * with the collection in place of the organisation).
+ *
+ * Repository names: `org/project/repo`. The short form `org/repo` means a project and repository
+ * of the same name (Azure's default when a project is created). Webhook events always report the
+ * long form.
+ *
+ * Tokens: a JWT (Microsoft Entra / OAuth access token) is sent as Bearer; anything else is a
+ * personal access token, sent as Basic auth with an empty user name.
+ *
+ * Service hooks carry no signature: the subscription is configured with Basic auth over HTTPS,
+ * and verifyWebhook compares the password (or `user:password` when the secret contains a colon)
+ * in constant time. Azure labels are "tags" on pull requests (`labels[].name`).
+ */
+import { HostError } from "./errors.ts";
+import {
+  arr,
+  asJson,
+  basicAuth,
+  bodyHashId,
+  createHttpClient,
+  gitEnvFor,
+  ignored,
+  iso,
+  num,
+  obj,
+  repoSegments,
+  safeEqual,
+  str,
+  stripRefsHeads,
+  trimSlash,
+  type Json,
+} from "./shared.ts";
+import type {
+  Host,
+  HostComment,
+  HostOptions,
+  HostPullRequest,
+  HostWebhookEvent,
+  PullRequestAction,
+  ReviewToPost,
+} from "./types.ts";
+import { Buffer } from "node:buffer";
+
+export const AZURE_API_BASE = "https://dev.azure.com";
+const API_VERSION = "api-version=7.1";
+const PAGE = 100;
+
+export type AzureRepo = { org: string; project: string; repo: string };
+
+export function parseAzureRepo(repo: string, operation = "parseRepository"): AzureRepo {
+  const parts = repoSegments("azure", repo, operation, [2, 3]);
+  return parts.length === 3
+    ? { org: parts[0]!, project: parts[1]!, repo: parts[2]! }
+    : { org: parts[0]!, project: parts[1]!, repo: parts[1]! };
+}
+
+const isJwt = (token: string) => /^eyJ[\w-]*\.[\w-]+\.[\w-]*$/.test(token);
+
+function authValue(token: string): string {
+  return isJwt(token) ? `Bearer ${token}` : basicAuth("", token);
+}
+
+/** The organisation from an Azure URL: dev.azure.com/{org}/... or {org}.visualstudio.com. */
+function orgFromUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    const vs = /^([^.]+)\.visualstudio\.com$/i.exec(u.hostname);
+    if (vs) return vs[1]!;
+    return decodeURIComponent(u.pathname.split("/").filter(Boolean)[0] ?? "");
+  } catch {
+    return "";
+  }
+}
+
+function repositoryName(envelope: Json, repository: Json): string {
+  const candidates = [
+    str(obj(obj(envelope["resourceContainers"])["account"])["baseUrl"]),
+    str(repository["remoteUrl"]),
+    str(repository["webUrl"]),
+    str(repository["url"]),
+  ];
+  const org = candidates.map(orgFromUrl).find((o) => o !== "") ?? "";
+  const project = str(obj(repository["project"])["name"]);
+  return `${org}/${project}/${str(repository["name"])}`;
+}
+
+function webUrl(base: string, repo: string, id: number): string {
+  const r = parseAzureRepo(repo);
+  return `${base}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_git/${encodeURIComponent(r.repo)}/pullrequest/${id}`;
+}
+
+export function toAzurePullRequest(raw: unknown, repoName: string, base: string, eventTime?: string): HostPullRequest {
+  const pr = obj(raw);
+  const status = str(pr["status"]);
+  const number = num(pr["pullRequestId"]);
+  const createdBy = obj(pr["createdBy"]);
+  const result: HostPullRequest = {
+    number,
+    title: str(pr["title"]),
+    description: str(pr["description"]),
+    state: status === "active" ? "open" : "closed",
+    merged: status === "completed",
+    isDraft: pr["isDraft"] === true,
+    authorLogin: str(createdBy["uniqueName"]) || str(createdBy["displayName"]),
+    sourceBranch: stripRefsHeads(str(pr["sourceRefName"])),
+    targetBranch: stripRefsHeads(str(pr["targetRefName"])),
+    headSha: str(obj(pr["lastMergeSourceCommit"])["commitId"]),
+    labels: arr(pr["labels"])
+      .map(obj)
+      .filter((l) => l["active"] !== false)
+      .map((l) => str(l["name"]))
+      .filter((n) => n !== ""),
+    createdAt: iso(pr["creationDate"]),
+    // Azure pull requests have no "updated" timestamp.
+    updatedAt: iso(eventTime ?? pr["closedDate"] ?? pr["creationDate"]),
+    url: str(obj(obj(pr["_links"])["web"])["href"]) || (number && repoName.split("/").length === 3 ? webUrl(base, repoName, number) : ""),
+  };
+  const baseSha = str(obj(pr["lastMergeTargetCommit"])["commitId"]);
+  if (baseSha) result.baseSha = baseSha;
+  return result;
+}
+
+/** git.pullrequest.updated does not say what changed, except in its (English) message text. */
+function updatedAction(pr: HostPullRequest, status: string, message: string): PullRequestAction {
+  if (status === "completed") return "merged";
+  if (status === "abandoned") return "closed";
+  if (/updated the source branch/i.test(message)) return "synchronized";
+  if (/reactivated/i.test(message)) return "reopened";
+  if (/published/i.test(message) || /marked .* as ready/i.test(message)) return "ready_for_review";
+  if (/marked .* as (a )?draft/i.test(message)) return "converted_to_draft";
+  return pr.isDraft && /draft/i.test(message) ? "converted_to_draft" : "edited";
+}
+
+function threadIdFrom(comment: Json): string {
+  const links = obj(comment["_links"]);
+  for (const key of ["threads", "self"]) {
+    const m = /\/threads\/(\d+)/.exec(str(obj(links[key])["href"]));
+    if (m) return m[1]!;
+  }
+  return "";
+}
+
+function toComment(raw: unknown): HostComment {
+  const c = obj(raw);
+  const threadId = threadIdFrom(c);
+  const commentId = str(c["id"]);
+  const author = obj(c["author"]);
+  return {
+    id: threadId ? `${threadId}/${commentId}` : commentId,
+    body: str(c["content"]),
+    authorLogin: str(author["uniqueName"]) || str(author["displayName"]),
+    // The comment event does not carry the thread's file position.
+    path: null,
+    line: null,
+    startLine: null,
+    createdAt: iso(c["publishedDate"]),
+    updatedAt: iso(c["lastContentUpdatedDate"] ?? c["lastUpdatedDate"] ?? c["publishedDate"]),
+  };
+}
+
+export function createAzureHost(options: HostOptions = {}): Host {
+  const remote = "azure" as const;
+  const apiBase = trimSlash(options.apiBase ?? AZURE_API_BASE);
+  const http = createHttpClient({
+    remote,
+    apiBase,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
+  });
+  const auth = (token: string | undefined) => (token ? authValue(token) : undefined);
+
+  function repoApi(repo: string, operation: string): string {
+    const r = parseAzureRepo(repo, operation);
+    return `${apiBase}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_apis/git/repositories/${encodeURIComponent(r.repo)}`;
+  }
+
+  function deliveryId(headers: Headers, body: unknown): string {
+    const id = str(obj(asJson(body))["id"]);
+    return id || bodyHashId(body);
+  }
+
+  function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
+    const id = deliveryId(headers, body);
+    const p = obj(asJson(body));
+    const eventType = str(p["eventType"]);
+    const resource = obj(p["resource"]);
+    const message = str(obj(p["message"])["text"]);
+    const eventTime = typeof p["createdDate"] === "string" ? p["createdDate"] : undefined;
+
+    if (eventType.startsWith("git.pullrequest.")) {
+      const repository = repositoryName(p, obj(resource["repository"]));
+      const pullRequest = toAzurePullRequest(resource, repository, apiBase, eventTime);
+      const status = str(resource["status"]);
+      let action: PullRequestAction | undefined;
+      if (eventType === "git.pullrequest.created") action = "opened";
+      else if (eventType === "git.pullrequest.updated") action = updatedAction(pullRequest, status, message);
+      else if (eventType === "git.pullrequest.merged") {
+        // "Merge attempted": only a completed pull request was merged; conflicts etc. are not.
+        if (status === "completed") action = "merged";
+        else return ignored(remote, id, `merge attempt with status ${status || "(none)"}`);
+      }
+      if (!action) return ignored(remote, id, `event ${eventType} not handled`);
+      return { kind: "pull_request", remote, deliveryId: id, action, repository, pullRequest };
+    }
+    if (eventType === "ms.vss-code.git-pullrequest-comment-event") {
+      const pr = obj(resource["pullRequest"]);
+      const comment = obj(resource["comment"]);
+      const c = toComment(comment);
+      const action =
+        comment["isDeleted"] === true || /\bdeleted\b/i.test(message)
+          ? "deleted"
+          : /\bedited\b/i.test(message) || (c.updatedAt && c.createdAt && c.updatedAt > c.createdAt)
+            ? "edited"
+            : "created";
+      return {
+        kind: "review_comment",
+        remote,
+        deliveryId: id,
+        action,
+        repository: repositoryName(p, obj(pr["repository"])),
+        prNumber: num(pr["pullRequestId"]),
+        comment: c,
+      };
+    }
+    return ignored(remote, id, `event ${eventType || "(missing eventType)"} not handled`);
+  }
+
+  async function listPullRequests(
+    repo: string,
+    token: string | undefined,
+    opts: { state: "all" | "open"; limit?: number },
+  ): Promise<HostPullRequest[]> {
+    const operation = "listPullRequests";
+    const url = `${repoApi(repo, operation)}/pullrequests`;
+    const r = parseAzureRepo(repo);
+    const name = `${r.org}/${r.project}/${r.repo}`;
+    const status = opts.state === "open" ? "active" : "all";
+    const out: HostPullRequest[] = [];
+    const limit = opts.limit ?? Infinity;
+    // Azure pages pull requests with $top/$skip and sends no next link: stop on a short page.
+    for (let skip = 0; out.length < limit; skip += PAGE) {
+      const res = await http.request({
+        operation,
+        url: `${url}?searchCriteria.status=${status}&$top=${PAGE}&$skip=${skip}&${API_VERSION}`,
+        authorization: auth(token),
+      });
+      if (res.status === 203) throw new HostError(remote, operation, "not authenticated (HTTP 203 sign-in page)", 203);
+      const values = arr(obj(res.json)["value"]);
+      for (const item of values) out.push(toAzurePullRequest(item, name, apiBase));
+      if (values.length < PAGE) break;
+    }
+    return out.slice(0, limit);
+  }
+
+  async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
+    const res = await http.request({
+      operation: "checkReadAccess",
+      url: `${repoApi(repo, "checkReadAccess")}?${API_VERSION}`,
+      authorization: auth(token),
+      // Azure answers a missing or bad credential with 203 + a sign-in page, or a redirect to one.
+      accept: [301, 302, 303, 307, 308, 401, 403, 404],
+    });
+    return res.status === 200 && obj(res.json)["id"] !== undefined;
+  }
+
+  async function postThread(url: string, token: string, body: Json): Promise<string> {
+    const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
+    if (res.status === 203) throw new HostError(remote, "postReview", "not authenticated", 203);
+    const thread = obj(res.json);
+    const threadId = str(thread["id"]);
+    const commentId = str(obj(arr(thread["comments"])[0])["id"]);
+    if (!threadId || !commentId) throw new HostError(remote, "postReview", "response carried no thread id", res.status);
+    return `${threadId}/${commentId}`;
+  }
+
+  async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
+    const url = `${repoApi(repo, "postReview")}/pullRequests/${encodeURIComponent(String(prNumber))}/threads?${API_VERSION}`;
+    const comment = (content: string) => [{ parentCommentId: 0, content, commentType: 1 }];
+    const summaryCommentId = await postThread(url, token, { comments: comment(review.summary), status: 1 });
+    const inlineCommentIds: string[] = [];
+    for (const c of review.inline) {
+      const start = c.startLine !== undefined && c.startLine < c.line ? c.startLine : c.line;
+      inlineCommentIds.push(
+        await postThread(url, token, {
+          comments: comment(c.body),
+          status: 1,
+          threadContext: {
+            filePath: c.path.startsWith("/") ? c.path : `/${c.path}`,
+            rightFileStart: { line: start, offset: 1 },
+            rightFileEnd: { line: c.line, offset: 1 },
+          },
+        }),
+      );
+    }
+    return { summaryCommentId, inlineCommentIds };
+  }
+
+  function cloneUrl(base: string, repo: string): string {
+    const r = parseAzureRepo(repo, "cloneUrl");
+    return `${trimSlash(base)}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_git/${encodeURIComponent(r.repo)}`;
+  }
+
+  const gitAuthHeader = (token: string) => `Authorization: ${authValue(token)}`;
+
+  return {
+    remote,
+    apiBase,
+    verifyWebhook(headers, _rawBody, secret) {
+      const header = headers.get("authorization");
+      if (!secret || !header) return false;
+      const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+      if (!m) return false;
+      const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+      const colon = decoded.indexOf(":");
+      if (colon < 0) return false;
+      const sent = secret.includes(":") ? decoded : decoded.slice(colon + 1);
+      return safeEqual(sent, secret);
+    },
+    deliveryId,
+    parseWebhook,
+    listPullRequests,
+    checkReadAccess,
+    postReview,
+    cloneUrl,
+    gitAuthHeader,
+    gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),
+  };
+}

@@ -1,0 +1,257 @@
+/**
+ * Bitbucket Cloud (API base https://api.bitbucket.org/2.0). Repositories are `workspace/slug`.
+ * Webhooks: X-Event-Key, X-Request-UUID, optional X-Hub-Signature (sha256=<hex> HMAC).
+ *
+ * Tokens: an access token (repository/project/workspace or OAuth) is sent as Bearer; a token of
+ * the form `username:app_password` is sent as Basic auth.
+ *
+ * Bitbucket has no labels (always []), and its `pullrequest:updated` does not say what changed:
+ * it is reported as `synchronized` with the current headSha, and consumers compare that with the
+ * head they already know before re-reviewing.
+ */
+import { HostError } from "./errors.ts";
+import {
+  arr,
+  asJson,
+  basicAuth,
+  bodyHashId,
+  createHttpClient,
+  gitEnvFor,
+  ignored,
+  iso,
+  num,
+  numOrNull,
+  obj,
+  repoSegments,
+  str,
+  trimSlash,
+  verifySha256Signature,
+  type Json,
+} from "./shared.ts";
+import type {
+  Host,
+  HostComment,
+  HostOptions,
+  HostPullRequest,
+  HostWebhookEvent,
+  PullRequestAction,
+  ReviewToPost,
+} from "./types.ts";
+
+export const BITBUCKET_API_BASE = "https://api.bitbucket.org/2.0";
+
+function login(user: unknown): string {
+  const u = obj(user);
+  return str(u["nickname"]) || str(u["username"]) || str(u["display_name"]) || str(u["account_id"]) || str(u["uuid"]);
+}
+
+export function toBitbucketPullRequest(raw: unknown): HostPullRequest {
+  const pr = obj(raw);
+  const source = obj(pr["source"]);
+  const destination = obj(pr["destination"]);
+  const state = str(pr["state"]);
+  const result: HostPullRequest = {
+    number: num(pr["id"]),
+    title: str(pr["title"]),
+    description: str(pr["description"]) || str(obj(pr["summary"])["raw"]),
+    state: state === "OPEN" ? "open" : "closed",
+    merged: state === "MERGED",
+    isDraft: pr["draft"] === true,
+    authorLogin: login(pr["author"]),
+    sourceBranch: str(obj(source["branch"])["name"]),
+    targetBranch: str(obj(destination["branch"])["name"]),
+    headSha: str(obj(source["commit"])["hash"]),
+    labels: [],
+    createdAt: iso(pr["created_on"]),
+    updatedAt: iso(pr["updated_on"]),
+    url: str(obj(obj(pr["links"])["html"])["href"]),
+  };
+  const baseSha = str(obj(destination["commit"])["hash"]);
+  if (baseSha) result.baseSha = baseSha;
+  return result;
+}
+
+function toComment(raw: unknown): HostComment {
+  const c = obj(raw);
+  const inline = obj(c["inline"]);
+  const path = str(inline["path"]) || null;
+  const to = numOrNull(inline["to"]) ?? numOrNull(inline["from"]);
+  const startTo = numOrNull(inline["start_to"]) ?? numOrNull(inline["start_from"]);
+  return {
+    id: str(c["id"]),
+    body: str(obj(c["content"])["raw"]),
+    authorLogin: login(c["user"]),
+    path,
+    line: path ? to : null,
+    startLine: path && startTo !== null && startTo !== to ? startTo : null,
+    createdAt: iso(c["created_on"]),
+    updatedAt: iso(c["updated_on"] ?? c["created_on"]),
+  };
+}
+
+const PR_EVENTS: Record<string, PullRequestAction> = {
+  "pullrequest:created": "opened",
+  "pullrequest:updated": "synchronized",
+  "pullrequest:fulfilled": "merged",
+  "pullrequest:rejected": "closed",
+};
+
+const COMMENT_EVENTS = {
+  "pullrequest:comment_created": "created",
+  "pullrequest:comment_updated": "edited",
+  "pullrequest:comment_deleted": "deleted",
+} as const;
+
+const THREAD_EVENTS = {
+  "pullrequest:comment_resolved": "resolved",
+  "pullrequest:comment_reopened": "unresolved",
+} as const;
+
+export function createBitbucketHost(options: HostOptions = {}): Host {
+  const remote = "bitbucket" as const;
+  const apiBase = trimSlash(options.apiBase ?? BITBUCKET_API_BASE);
+  const http = createHttpClient({
+    remote,
+    apiBase,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
+  });
+
+  function auth(token: string | undefined): string | undefined {
+    if (!token) return undefined;
+    const colon = token.indexOf(":");
+    return colon > 0 ? basicAuth(token.slice(0, colon), token.slice(colon + 1)) : `Bearer ${token}`;
+  }
+
+  function repoUrl(repo: string, operation: string): string {
+    const [workspace, slug] = repoSegments(remote, repo, operation, [2]);
+    return `${apiBase}/repositories/${encodeURIComponent(workspace!)}/${encodeURIComponent(slug!)}`;
+  }
+
+  function deliveryId(headers: Headers, body: unknown): string {
+    return headers.get("x-request-uuid") ?? bodyHashId(body);
+  }
+
+  function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
+    const id = deliveryId(headers, body);
+    const key = headers.get("x-event-key") ?? "";
+    const p = obj(asJson(body));
+    const repository = str(obj(p["repository"])["full_name"]);
+    const prNumber = num(obj(p["pullrequest"])["id"]);
+
+    const prAction = PR_EVENTS[key];
+    if (prAction) {
+      return {
+        kind: "pull_request",
+        remote,
+        deliveryId: id,
+        action: prAction,
+        repository,
+        pullRequest: toBitbucketPullRequest(p["pullrequest"]),
+      };
+    }
+    const commentAction = COMMENT_EVENTS[key as keyof typeof COMMENT_EVENTS];
+    if (commentAction) {
+      return {
+        kind: "review_comment",
+        remote,
+        deliveryId: id,
+        action: commentAction,
+        repository,
+        prNumber,
+        comment: toComment(p["comment"]),
+      };
+    }
+    const threadAction = THREAD_EVENTS[key as keyof typeof THREAD_EVENTS];
+    if (threadAction) {
+      const commentId = str(obj(p["comment"])["id"]);
+      return {
+        kind: "review_thread",
+        remote,
+        deliveryId: id,
+        action: threadAction,
+        repository,
+        prNumber,
+        commentIds: commentId ? [commentId] : [],
+      };
+    }
+    return ignored(remote, id, `event ${key || "(missing X-Event-Key)"} not handled`);
+  }
+
+  async function listPullRequests(
+    repo: string,
+    token: string | undefined,
+    opts: { state: "all" | "open"; limit?: number },
+  ): Promise<HostPullRequest[]> {
+    const operation = "listPullRequests";
+    const states = opts.state === "open" ? ["OPEN"] : ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"];
+    const out: HostPullRequest[] = [];
+    const limit = opts.limit ?? Infinity;
+    let url: string | undefined =
+      `${repoUrl(repo, operation)}/pullrequests?${states.map((s) => `state=${s}`).join("&")}&pagelen=50`;
+    while (url && out.length < limit) {
+      const res = await http.request({ operation, url, authorization: auth(token) });
+      const page = obj(res.json);
+      for (const item of arr(page["values"])) out.push(toBitbucketPullRequest(item));
+      // `next` is a full URL; the HTTP client refuses it unless it is on the API origin.
+      url = typeof page["next"] === "string" ? page["next"] : undefined;
+    }
+    return out.slice(0, limit);
+  }
+
+  async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
+    const res = await http.request({
+      operation: "checkReadAccess",
+      url: repoUrl(repo, "checkReadAccess"),
+      authorization: auth(token),
+      accept: [401, 403, 404],
+    });
+    return res.status === 200;
+  }
+
+  async function postComment(url: string, token: string, body: Json): Promise<string> {
+    const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
+    const id = str(obj(res.json)["id"]);
+    if (!id) throw new HostError(remote, "postReview", "response carried no comment id", res.status);
+    return id;
+  }
+
+  async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
+    const url = `${repoUrl(repo, "postReview")}/pullrequests/${encodeURIComponent(String(prNumber))}/comments`;
+    const summaryCommentId = await postComment(url, token, { content: { raw: review.summary } });
+    const inlineCommentIds: string[] = [];
+    for (const c of review.inline) {
+      const inline: Json = { path: c.path, to: c.line };
+      if (c.startLine !== undefined && c.startLine < c.line) inline["start_to"] = c.startLine;
+      inlineCommentIds.push(await postComment(url, token, { content: { raw: c.body }, inline }));
+    }
+    return { summaryCommentId, inlineCommentIds };
+  }
+
+  function cloneUrl(base: string, repo: string): string {
+    const [workspace, slug] = repoSegments(remote, repo, "cloneUrl", [2]);
+    return `${trimSlash(base)}/${workspace}/${slug}.git`;
+  }
+
+  function gitAuthHeader(token: string): string {
+    const colon = token.indexOf(":");
+    const value =
+      colon > 0 ? basicAuth(token.slice(0, colon), token.slice(colon + 1)) : basicAuth("x-token-auth", token);
+    return `Authorization: ${value}`;
+  }
+
+  return {
+    remote,
+    apiBase,
+    verifyWebhook: (headers, rawBody, secret) => verifySha256Signature(headers.get("x-hub-signature"), rawBody, secret),
+    deliveryId,
+    parseWebhook,
+    listPullRequests,
+    checkReadAccess,
+    postReview,
+    cloneUrl,
+    gitAuthHeader,
+    gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),
+  };
+}

@@ -1,0 +1,300 @@
+/**
+ * GitLab (gitlab.com and self-managed, API base https://HOST/api/v4).
+ * Repositories are full project paths, `group[/subgroup...]/project`.
+ * Webhooks: X-Gitlab-Event (Merge Request Hook, Note Hook), secret in plain text in X-Gitlab-Token.
+ */
+import { HostError } from "./errors.ts";
+import {
+  arr,
+  asJson,
+  basicAuth,
+  bodyHashId,
+  createHttpClient,
+  gitEnvFor,
+  ignored,
+  iso,
+  num,
+  numOrNull,
+  obj,
+  repoSegments,
+  safeEqual,
+  str,
+  trimSlash,
+  type Json,
+} from "./shared.ts";
+import type {
+  Host,
+  HostComment,
+  HostOptions,
+  HostPullRequest,
+  HostWebhookEvent,
+  PullRequestAction,
+  ReviewToPost,
+} from "./types.ts";
+
+export const GITLAB_API_BASE = "https://gitlab.com/api/v4";
+
+const MAX_DEPTH = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+function labelTitles(value: unknown): string[] {
+  return arr(value)
+    .map((l) => (typeof l === "string" ? l : str(obj(l)["title"])))
+    .filter((t) => t !== "");
+}
+
+function toState(state: string): "open" | "closed" {
+  // `locked` is the short-lived state while a merge is in progress.
+  return state === "opened" || state === "locked" ? "open" : "closed";
+}
+
+/** A merge request from the REST API. */
+export function toGitLabMergeRequest(raw: unknown): HostPullRequest {
+  const mr = obj(raw);
+  const diffRefs = obj(mr["diff_refs"]);
+  const result: HostPullRequest = {
+    number: num(mr["iid"]),
+    title: str(mr["title"]),
+    description: str(mr["description"]),
+    state: toState(str(mr["state"])),
+    merged: mr["state"] === "merged",
+    isDraft: mr["draft"] === true || mr["work_in_progress"] === true,
+    authorLogin: str(obj(mr["author"])["username"]),
+    sourceBranch: str(mr["source_branch"]),
+    targetBranch: str(mr["target_branch"]),
+    headSha: str(mr["sha"]) || str(diffRefs["head_sha"]),
+    labels: labelTitles(mr["labels"]),
+    createdAt: iso(mr["created_at"]),
+    updatedAt: iso(mr["updated_at"]),
+    url: str(mr["web_url"]),
+  };
+  const baseSha = str(diffRefs["base_sha"]);
+  if (baseSha) result.baseSha = baseSha;
+  return result;
+}
+
+/** A merge request from a Merge Request Hook (`object_attributes`). */
+function fromHook(p: Json): HostPullRequest {
+  const a = obj(p["object_attributes"]);
+  const action = str(a["action"]);
+  return {
+    number: num(a["iid"]),
+    title: str(a["title"]),
+    description: str(a["description"]),
+    state: toState(str(a["state"])),
+    merged: a["state"] === "merged" || action === "merge",
+    isDraft: a["draft"] === true || a["work_in_progress"] === true,
+    // The hook names only author_id; `user` is the actor, who is the author when opening.
+    authorLogin: action === "open" ? str(obj(p["user"])["username"]) || null : null,
+    sourceBranch: str(a["source_branch"]),
+    targetBranch: str(a["target_branch"]),
+    headSha: str(obj(a["last_commit"])["id"]),
+    labels: labelTitles(a["labels"] ?? p["labels"]),
+    createdAt: iso(a["created_at"]),
+    updatedAt: iso(a["updated_at"]),
+    url: str(a["url"]),
+  };
+}
+
+function updateAction(p: Json): PullRequestAction {
+  const a = obj(p["object_attributes"]);
+  const changes = obj(p["changes"]);
+  if (typeof a["oldrev"] === "string" && a["oldrev"] !== "") return "synchronized";
+  const draft = obj(changes["draft"] ?? changes["work_in_progress"]);
+  if (typeof draft["current"] === "boolean" && draft["previous"] !== draft["current"]) {
+    return draft["current"] ? "converted_to_draft" : "ready_for_review";
+  }
+  const labels = obj(changes["labels"]);
+  if ("current" in labels || "previous" in labels) {
+    const before = new Set(labelTitles(labels["previous"]));
+    return labelTitles(labels["current"]).some((t) => !before.has(t)) ? "labeled" : "unlabeled";
+  }
+  return "edited";
+}
+
+const MR_ACTIONS: Record<string, PullRequestAction> = {
+  open: "opened",
+  reopen: "reopened",
+  close: "closed",
+  merge: "merged",
+};
+
+function toNote(p: Json): HostComment {
+  const a = obj(p["object_attributes"]);
+  const position = obj(a["position"]);
+  const path = str(position["new_path"]) || str(position["old_path"]) || null;
+  const line = numOrNull(position["new_line"]) ?? numOrNull(position["old_line"]);
+  const range = obj(position["line_range"]);
+  const rangeStart = obj(range["start"]);
+  const start = numOrNull(rangeStart["new_line"]) ?? numOrNull(rangeStart["old_line"]);
+  return {
+    id: str(a["id"]),
+    body: str(a["note"]),
+    authorLogin: str(obj(p["user"])["username"]),
+    path,
+    line: path ? line : null,
+    startLine: path && start !== null && start !== line ? start : null,
+    createdAt: iso(a["created_at"]),
+    updatedAt: iso(a["updated_at"]),
+  };
+}
+
+export function createGitLabHost(options: HostOptions = {}): Host {
+  const remote = "gitlab" as const;
+  const apiBase = trimSlash(options.apiBase ?? GITLAB_API_BASE);
+  const http = createHttpClient({
+    remote,
+    apiBase,
+    timeoutMs: options.timeoutMs,
+    fetch: options.fetch,
+    defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
+  });
+  // GitLab accepts personal, project, group and OAuth tokens as Bearer tokens.
+  const auth = (token: string | undefined) => (token ? `Bearer ${token}` : undefined);
+
+  function projectUrl(repo: string, operation: string): string {
+    repoSegments(remote, repo, operation, MAX_DEPTH);
+    return `${apiBase}/projects/${encodeURIComponent(repo)}`;
+  }
+
+  function deliveryId(headers: Headers, body: unknown): string {
+    return headers.get("idempotency-key") ?? headers.get("x-gitlab-event-uuid") ?? bodyHashId(body);
+  }
+
+  function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
+    const id = deliveryId(headers, body);
+    const event = headers.get("x-gitlab-event") ?? "";
+    const p = obj(asJson(body));
+    const repository = str(obj(p["project"])["path_with_namespace"]);
+
+    if (event === "Merge Request Hook" || (event === "System Hook" && p["object_kind"] === "merge_request")) {
+      const action = str(obj(p["object_attributes"])["action"]);
+      const mapped = action === "update" ? updateAction(p) : MR_ACTIONS[action];
+      if (!mapped) return ignored(remote, id, `merge request action ${action || "(none)"} not handled`);
+      return { kind: "pull_request", remote, deliveryId: id, action: mapped, repository, pullRequest: fromHook(p) };
+    }
+    if (event === "Note Hook") {
+      const a = obj(p["object_attributes"]);
+      if (a["noteable_type"] !== "MergeRequest") {
+        return ignored(remote, id, `note on ${str(a["noteable_type"], "(unknown)")} not handled`);
+      }
+      if (a["system"] === true) return ignored(remote, id, "system note");
+      const action = str(a["action"], "create");
+      if (action !== "create" && action !== "update") return ignored(remote, id, `note action ${action} not handled`);
+      return {
+        kind: "review_comment",
+        remote,
+        deliveryId: id,
+        action: action === "create" ? "created" : "edited",
+        repository,
+        prNumber: num(obj(p["merge_request"])["iid"]),
+        comment: toNote(p),
+      };
+    }
+    return ignored(remote, id, `event ${event || "(missing X-Gitlab-Event)"} not handled`);
+  }
+
+  async function listPullRequests(
+    repo: string,
+    token: string | undefined,
+    opts: { state: "all" | "open"; limit?: number },
+  ): Promise<HostPullRequest[]> {
+    const operation = "listPullRequests";
+    const base = `${projectUrl(repo, operation)}/merge_requests?state=${opts.state === "open" ? "opened" : "all"}&per_page=100&order_by=created_at&sort=desc`;
+    const out: HostPullRequest[] = [];
+    const limit = opts.limit ?? Infinity;
+    let page: string | null = "1";
+    while (page && out.length < limit) {
+      const res = await http.request({ operation, url: `${base}&page=${encodeURIComponent(page)}`, authorization: auth(token) });
+      for (const item of arr(res.json)) out.push(toGitLabMergeRequest(item));
+      // x-next-page is empty on the last page.
+      const next = res.headers.get("x-next-page");
+      page = next && /^\d+$/.test(next) && next !== page ? next : null;
+    }
+    return out.slice(0, limit);
+  }
+
+  async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
+    const res = await http.request({
+      operation: "checkReadAccess",
+      url: projectUrl(repo, "checkReadAccess"),
+      authorization: auth(token),
+      accept: [401, 403, 404],
+    });
+    return res.status === 200;
+  }
+
+  async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
+    const operation = "postReview";
+    const mrUrl = `${projectUrl(repo, operation)}/merge_requests/${encodeURIComponent(String(prNumber))}`;
+    const summary = await http.request({
+      operation,
+      method: "POST",
+      url: `${mrUrl}/notes`,
+      authorization: auth(token),
+      body: { body: review.summary },
+    });
+    const summaryCommentId = str(obj(summary.json)["id"]);
+    if (!summaryCommentId) throw new HostError(remote, operation, "response carried no note id", summary.status);
+    if (review.inline.length === 0) return { summaryCommentId, inlineCommentIds: [] };
+
+    // A diff position needs the merge request's base and start commits.
+    const mr = await http.request({ operation, url: mrUrl, authorization: auth(token) });
+    const refs = obj(obj(mr.json)["diff_refs"]);
+    const baseSha = str(refs["base_sha"]);
+    const startSha = str(refs["start_sha"]) || baseSha;
+    if (!baseSha) throw new HostError(remote, operation, "merge request has no diff_refs");
+
+    const inlineCommentIds: string[] = [];
+    for (const c of review.inline) {
+      // Anchored on the last line of a range: a GitLab line_range needs line codes of the diff.
+      const res = await http.request({
+        operation,
+        method: "POST",
+        url: `${mrUrl}/discussions`,
+        authorization: auth(token),
+        body: {
+          body: c.body,
+          commit_id: review.commitSha,
+          position: {
+            position_type: "text",
+            base_sha: baseSha,
+            start_sha: startSha,
+            head_sha: review.commitSha,
+            old_path: c.path,
+            new_path: c.path,
+            new_line: c.line,
+          },
+        },
+      });
+      const noteId = str(obj(arr(obj(res.json)["notes"])[0])["id"]);
+      if (!noteId) throw new HostError(remote, operation, "discussion response carried no note id", res.status);
+      inlineCommentIds.push(noteId);
+    }
+    return { summaryCommentId, inlineCommentIds };
+  }
+
+  function cloneUrl(base: string, repo: string): string {
+    repoSegments(remote, repo, "cloneUrl", MAX_DEPTH);
+    return `${trimSlash(base)}/${repo}.git`;
+  }
+
+  const gitAuthHeader = (token: string) => `Authorization: ${basicAuth("oauth2", token)}`;
+
+  return {
+    remote,
+    apiBase,
+    verifyWebhook(headers, _rawBody, secret) {
+      const sent = headers.get("x-gitlab-token");
+      if (!secret || sent === null) return false;
+      return safeEqual(sent, secret);
+    },
+    deliveryId,
+    parseWebhook,
+    listPullRequests,
+    checkReadAccess,
+    postReview,
+    cloneUrl,
+    gitAuthHeader,
+    gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),
+  };
+}

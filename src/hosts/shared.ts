@@ -1,0 +1,283 @@
+/**
+ * Helpers shared by the host modules: constant-time comparisons, delivery ids, a small JSON HTTP
+ * client that never leaks tokens, and payload accessors. Internal to src/hosts/.
+ */
+import { Buffer } from "node:buffer";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { HostError } from "./errors.ts";
+import type { HostIgnoredEvent, Remote } from "./types.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Crypto
+
+const encoder = new TextEncoder();
+
+export function toBytes(body: Uint8Array | string): Uint8Array {
+  return typeof body === "string" ? encoder.encode(body) : body;
+}
+
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash("sha256").update(toBytes(data)).digest("hex");
+}
+
+export function hmacSha256Hex(secret: string, body: Uint8Array | string): string {
+  return createHmac("sha256", secret).update(toBytes(body)).digest("hex");
+}
+
+/**
+ * Constant-time equality of two strings of any length: both are hashed first, so neither the
+ * contents nor the length of the expected value leak through timing.
+ */
+export function safeEqual(a: string, b: string): boolean {
+  const ha = createHash("sha256").update(a, "utf8").digest();
+  const hb = createHash("sha256").update(b, "utf8").digest();
+  return timingSafeEqual(ha, hb);
+}
+
+/** Checks `sha256=<hex>` (GitHub X-Hub-Signature-256, Bitbucket X-Hub-Signature). */
+export function verifySha256Signature(
+  header: string | null,
+  rawBody: Uint8Array | string,
+  secret: string,
+): boolean {
+  if (!secret || !header) return false;
+  const expected = `sha256=${hmacSha256Hex(secret, rawBody)}`;
+  return safeEqual(header.trim().toLowerCase(), expected);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery ids
+
+/** Parses a raw body (string / bytes) as JSON; other values are returned as they are. */
+export function asJson(body: unknown): unknown {
+  if (typeof body === "string" || body instanceof Uint8Array) {
+    const text = typeof body === "string" ? body : new TextDecoder().decode(body);
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
+  return body;
+}
+
+/** Hash of the JSON body (the same for the raw body and its parsed form). */
+export function bodyHashId(body: unknown): string {
+  const value = asJson(body);
+  const text = typeof value === "string" ? value : JSON.stringify(value) ?? "";
+  return `sha256:${sha256Hex(text)}`;
+}
+
+export function ignored(remote: Remote, deliveryId: string, reason: string): HostIgnoredEvent {
+  return { kind: "ignored", remote, deliveryId, reason };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Payload accessors (payloads are untrusted JSON: read defensively)
+
+export type Json = Record<string, unknown>;
+
+export function obj(value: unknown): Json {
+  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Json) : {};
+}
+
+export function arr(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function str(value: unknown, fallback = ""): string {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
+}
+
+export function strOrNull(value: unknown): string | null {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : null;
+}
+
+export function num(value: unknown, fallback = 0): number {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  return fallback;
+}
+
+export function numOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+/**
+ * Normalises host timestamps to ISO 8601 (UTC). Accepts ISO strings and GitLab's
+ * `2015-05-17 18:21:36 UTC`; unparseable values are returned as they are.
+ */
+export function iso(value: unknown): string {
+  const s = str(value);
+  if (!s) return "";
+  const gitlab = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}:\d{2}) UTC$/.exec(s);
+  const date = new Date(gitlab ? `${gitlab[1]}T${gitlab[2]}Z` : s);
+  return Number.isNaN(date.getTime()) ? s : date.toISOString();
+}
+
+export function stripRefsHeads(ref: string): string {
+  return ref.startsWith("refs/heads/") ? ref.slice("refs/heads/".length) : ref;
+}
+
+export function trimSlash(url: string): string {
+  return url.replace(/\/+$/, "");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Repository names
+
+const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.\- ]*$/;
+
+/** Splits and validates `a/b[/c...]`: no empty, `.` or `..` segments, no odd characters. */
+export function repoSegments(
+  remote: Remote,
+  repo: string,
+  operation: string,
+  counts: readonly number[],
+): string[] {
+  const parts = repo.split("/");
+  const ok =
+    counts.includes(parts.length) &&
+    parts.every((p) => p.length > 0 && p !== "." && p !== ".." && SEGMENT.test(p));
+  if (!ok) {
+    throw new HostError(
+      remote,
+      operation,
+      `invalid repository name (expected ${counts.map((n) => `${n} segments`).join(" or ")})`,
+    );
+  }
+  return parts;
+}
+
+export function basicAuth(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`;
+}
+
+export function gitEnvFor(header: string): Record<string, string> {
+  return {
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "http.extraHeader",
+    GIT_CONFIG_VALUE_0: header,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+export type HttpClientOptions = {
+  remote: Remote;
+  apiBase: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Headers every request carries (Accept, API version, User-Agent). */
+  defaultHeaders?: Record<string, string>;
+};
+
+export type HttpRequest = {
+  operation: string;
+  method?: "GET" | "POST";
+  /** Absolute URL; must be on the API base's origin. */
+  url: string;
+  /** Authorization header value, or undefined for anonymous calls. */
+  authorization?: string;
+  body?: unknown;
+  /** Statuses returned to the caller instead of thrown (2xx are always returned). */
+  accept?: readonly number[];
+};
+
+export type HttpResponse = {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON, or undefined when the body is empty or not JSON. */
+  json: unknown;
+};
+
+const MAX_REDIRECTS = 3;
+
+export type HttpClient = {
+  request(req: HttpRequest): Promise<HttpResponse>;
+  /** Throws unless `url` is on the API base's origin (tokens never go elsewhere). */
+  assertSameOrigin(url: string, operation: string): URL;
+};
+
+export function createHttpClient(options: HttpClientOptions): HttpClient {
+  const { remote } = options;
+  const origin = new URL(options.apiBase).origin;
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  function assertSameOrigin(url: string, operation: string): URL {
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new HostError(remote, operation, "invalid URL");
+    }
+    if (parsed.origin !== origin) {
+      throw new HostError(remote, operation, `refusing to call ${parsed.origin}: not the configured API origin`);
+    }
+    return parsed;
+  }
+
+  async function request(req: HttpRequest): Promise<HttpResponse> {
+    const method = req.method ?? "GET";
+    let url = assertSameOrigin(req.url, req.operation);
+    const headers: Record<string, string> = { ...options.defaultHeaders };
+    if (req.authorization) headers["Authorization"] = req.authorization;
+    if (req.body !== undefined) headers["Content-Type"] = "application/json";
+    const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+
+    for (let hop = 0; ; hop++) {
+      let res: Response;
+      try {
+        res = await doFetch(url, {
+          method,
+          headers,
+          body,
+          redirect: "manual",
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        const kind = err instanceof Error && err.name === "TimeoutError" ? "timed out" : "network error";
+        throw new HostError(remote, req.operation, `${method} ${url.pathname} ${kind}`);
+      }
+      // Redirects are followed only on the same origin, so the Authorization header stays there.
+      if (res.status >= 300 && res.status < 400 && res.headers.has("location") && hop < MAX_REDIRECTS) {
+        await res.body?.cancel();
+        const next = new URL(res.headers.get("location") ?? "", url);
+        if (next.origin !== origin) {
+          if (req.accept?.includes(res.status)) return { status: res.status, headers: res.headers, json: undefined };
+          throw new HostError(remote, req.operation, `${method} ${url.pathname} redirected off the API origin`, res.status);
+        }
+        url = next;
+        continue;
+      }
+      const text = await res.text();
+      let json: unknown;
+      const type = res.headers.get("content-type") ?? "";
+      if (text && (type.includes("json") || /^\s*[[{]/.test(text))) {
+        try {
+          json = JSON.parse(text) as unknown;
+        } catch {
+          json = undefined;
+        }
+      }
+      if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) {
+        return { status: res.status, headers: res.headers, json };
+      }
+      throw new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status);
+    }
+  }
+
+  return { request, assertSameOrigin };
+}
+
+/** URL of the `rel="next"` entry of an RFC 8288 Link header, if any. */
+export function nextLink(link: string | null): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(",")) {
+    const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
+    if (m && /\brel="?next"?/.test(m[2] ?? "")) return m[1];
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ulid } from "ulid";
+import type { AppEnv } from "./env.ts";
+import type { Services } from "../services.ts";
+import { HttpError, errorBody } from "./errors.ts";
+import { authenticate } from "./auth.ts";
+import { ExpectedVersionConflictError } from "../eventstore/port.ts";
+import { DomainError } from "../domain/decider.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { keyRoutes } from "./routes/keys.ts";
+
+/** A face's routes: registered on the shared app, given the services. */
+export type RouteModule = (app: Hono<AppEnv>, services: Services) => void;
+
+const domainStatus = { not_found: 404, conflict: 409, invalid: 400, forbidden: 403 } as const;
+
+/**
+ * The whole HTTP face as one Web-standard fetch handler (`app.fetch`), served by Node and Deno alike.
+ * `extraRoutes` are mounted after the built-in ones; routes outside /v2 manage their own auth.
+ */
+export function createHttpApp(services: Services, extraRoutes: RouteModule[] = []) {
+  const app = new Hono<AppEnv>();
+  const { logger, config } = services;
+
+  app.use("*", async (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) || ulid();
+    c.set("requestId", requestId);
+    c.set("logger", logger.child({ requestId }));
+    const started = performance.now();
+    await next();
+    c.header("x-request-id", requestId);
+    c.get("logger").info(
+      { method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started) },
+      "request",
+    );
+  });
+
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: config.maxBodyBytes,
+      onError: (c) =>
+        c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413),
+    }),
+  );
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json(errorBody(error.code, error.message, error.details), error.status);
+    if (error instanceof DomainError) return c.json(errorBody(error.code, error.message), domainStatus[error.code]);
+    if (error instanceof ExpectedVersionConflictError) {
+      return c.json(errorBody("conflict", "The resource changed concurrently; retry the request"), 409);
+    }
+    c.get("logger")?.error({ err: { message: error.message, stack: error.stack } }, "unhandled error");
+    return c.json(errorBody("internal", "Internal server error"), 500);
+  });
+  app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+
+  healthRoutes(app, services);
+  app.use("/v2/*", authenticate(services.keys));
+  keyRoutes(app, services);
+  for (const routes of extraRoutes) routes(app, services);
+  return app;
+}

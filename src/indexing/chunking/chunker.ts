@@ -1,0 +1,27 @@
+import type { ChunkedFile } from "../chunk.ts";
+import { detectLanguage, type LanguageInfo } from "./languages.ts";
+import { createSyntaxChunker, type SyntaxChunkerOptions } from "./syntax-chunker.ts";
+import { chunkText } from "./text-chunker.ts";
+
+/**
+ * Version of the chunker's output. Bump it whenever chunk boundaries, fields or summaries change, so
+ * stored chunks made by an older version are recomputed.
+ */
+export const CHUNKER_VERSION = "1";
+
+const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
+
+export type Chunker = { chunkFile(path: string, content: string): Promise<ChunkedFile> };
+
+export type ChunkerOptions = SyntaxChunkerOptions;
+
+/** Chunks a file along its syntax tree when a grammar exists for its language, otherwise as text. */
+export const createChunker = (options: ChunkerOptions = {}): Chunker => {
+  const syntax = createSyntaxChunker(options);
+  return {
+    async chunkFile(path, content) {
+      const language = detectLanguage(path) ?? PLAIN_TEXT;
+      return language.chunking === "syntax" ? syntax.chunk(path, content, language) : chunkText(path, content, language);
+    },
+  };
+};

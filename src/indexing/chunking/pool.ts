@@ -1,0 +1,68 @@
+import os from "node:os";
+import { Piscina } from "piscina";
+import type { ChunkedFile } from "../chunk.ts";
+import type { ParseTask, SourceFile } from "./worker.ts";
+
+/** Files are sent to workers in batches of about this many bytes (or files), to amortize messaging. */
+export const BATCH_MAX_BYTES = 256 * 1024;
+export const BATCH_MAX_FILES = 64;
+/** Idle worker threads exit after this long; grammars are reloaded by new threads. */
+export const IDLE_TIMEOUT_MS = 60_000;
+
+export type ParsePoolOptions = {
+  /** Worker threads; default: available cores minus one (the main thread indexes), at least one. */
+  threads?: number;
+};
+
+export type ParsePool = {
+  /** Chunk files in parallel; results come back in the order of `files`. */
+  chunkFiles(files: SourceFile[]): Promise<ChunkedFile[]>;
+  /** Share of the pool's capacity in use, 0..1. */
+  utilization(): number;
+  /** Tasks waiting for a free thread. */
+  queueSize(): number;
+  destroy(): Promise<void>;
+};
+
+const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
+
+/** Deno runs worker.ts natively; Node goes through a small .mjs entry that registers tsx when needed. */
+const workerFile = (): string => new URL(isDeno ? "./worker.ts" : "./worker-entry.mjs", import.meta.url).href;
+
+export const defaultThreadCount = (): number => Math.max(1, os.availableParallelism() - 1);
+
+export const batchFiles = (files: readonly SourceFile[], maxBytes = BATCH_MAX_BYTES, maxFiles = BATCH_MAX_FILES): SourceFile[][] => {
+  const batches: SourceFile[][] = [];
+  let current: SourceFile[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length && (bytes + file.content.length > maxBytes || current.length >= maxFiles)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.content.length;
+  }
+  if (current.length) batches.push(current);
+  return batches;
+};
+
+export const createParsePool = (options: ParsePoolOptions = {}): ParsePool => {
+  const threads = options.threads ?? defaultThreadCount();
+  const piscina = new Piscina<ParseTask, ChunkedFile[]>({
+    filename: workerFile(),
+    minThreads: Math.min(1, threads),
+    maxThreads: threads,
+    idleTimeout: IDLE_TIMEOUT_MS,
+  });
+  return {
+    async chunkFiles(files) {
+      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run({ files: batch })));
+      return results.flat();
+    },
+    utilization: () => piscina.utilization,
+    queueSize: () => piscina.queueSize,
+    destroy: () => piscina.destroy(),
+  };
+};

@@ -1,0 +1,314 @@
+import type { Node } from "web-tree-sitter";
+import type { ChunkKind } from "../chunk.ts";
+
+/**
+ * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
+ * many tree-sitter grammars (function_definition, class_declaration...), so one table covers them;
+ * the few language-specific shapes (Go type specs, JS arrow-function constants, Rust impls, C
+ * declarators, Swift/Kotlin `class_declaration` used for structs/enums/interfaces) are handled in
+ * the helpers below.
+ */
+export type DefinitionType = { kind: ChunkKind; label: string };
+
+const fn = (label = "function"): DefinitionType => ({ kind: "function", label });
+const cls = (label = "class"): DefinitionType => ({ kind: "class", label });
+
+export const DEFINITION_TYPES: Readonly<Record<string, DefinitionType>> = {
+  // functions and methods ("function" becomes "method" inside a class-like parent)
+  function_declaration: fn(),
+  function_definition: fn(),
+  function_item: fn(),
+  function_signature: fn(),
+  function_signature_item: fn(),
+  generator_function_declaration: fn(),
+  method_definition: fn("method"),
+  method_declaration: fn("method"),
+  method_signature: fn("method"),
+  abstract_method_signature: fn("method"),
+  method: fn("method"),
+  singleton_method: fn("method"),
+  constructor_declaration: fn("constructor"),
+  destructor_declaration: fn("destructor"),
+  operator_declaration: fn("operator"),
+  secondary_constructor: fn("constructor"),
+  init_declaration: fn("initializer"),
+  protocol_function_declaration: fn("method"),
+  local_function_definition_statement: fn(),
+  function_definition_statement: fn(),
+  macro_definition: fn("macro"),
+  modifier_definition: fn("modifier"),
+  // classes and other containers
+  class_declaration: cls(),
+  abstract_class_declaration: cls("abstract class"),
+  class_definition: cls(),
+  class_specifier: cls(),
+  class: cls(),
+  struct_specifier: cls("struct"),
+  union_specifier: cls("union"),
+  struct_item: cls("struct"),
+  union_item: cls("union"),
+  struct_declaration: cls("struct"),
+  record_declaration: cls("record"),
+  record_struct_declaration: cls("record struct"),
+  object_declaration: cls("object"),
+  object_definition: cls("object"),
+  companion_object: cls("companion object"),
+  impl_item: cls("impl"),
+  contract_declaration: cls("contract"),
+  class_interface: cls("interface"),
+  class_implementation: cls("implementation"),
+  interface_declaration: { kind: "interface", label: "interface" },
+  trait_item: { kind: "interface", label: "trait" },
+  trait_declaration: { kind: "interface", label: "trait" },
+  trait_definition: { kind: "interface", label: "trait" },
+  protocol_declaration: { kind: "interface", label: "protocol" },
+  enum_declaration: { kind: "enum", label: "enum" },
+  enum_item: { kind: "enum", label: "enum" },
+  enum_specifier: { kind: "enum", label: "enum" },
+  enum_definition: { kind: "enum", label: "enum" },
+  type_alias_declaration: { kind: "type", label: "type" },
+  type_item: { kind: "type", label: "type" },
+  type_alias: { kind: "type", label: "type alias" },
+  type_definition: { kind: "type", label: "typedef" },
+  type_declaration: { kind: "type", label: "type" },
+  mod_item: { kind: "module", label: "module" },
+  namespace_definition: { kind: "module", label: "namespace" },
+  namespace_declaration: { kind: "module", label: "namespace" },
+  internal_module: { kind: "module", label: "namespace" },
+  module: { kind: "module", label: "module" },
+  // constants and variables at module/class level
+  lexical_declaration: { kind: "variable", label: "constant" },
+  variable_declaration: { kind: "variable", label: "variable" },
+  const_item: { kind: "variable", label: "constant" },
+  static_item: { kind: "variable", label: "static" },
+  const_declaration: { kind: "variable", label: "constant" },
+  var_declaration: { kind: "variable", label: "variable" },
+};
+
+/** Nodes that wrap a definition; the wrapper's range is the definition's range. */
+export const WRAPPER_TYPES = new Set(["export_statement", "decorated_definition", "template_declaration", "ambient_declaration", "expression_statement"]);
+
+/** Nodes that precede a definition and belong to it (doc comments, decorators, attributes). */
+export const PREFIX_TYPES = new Set(["decorator", "attribute_item", "attribute_list", "annotation", "file_annotation"]);
+
+export const isComment = (node: Node): boolean => node.type.includes("comment");
+
+export const BODY_TYPES = new Set([
+  "class_body",
+  "declaration_list",
+  "field_declaration_list",
+  "interface_body",
+  "enum_body",
+  "enum_class_body",
+  "enum_member_declaration_list",
+  "enum_variant_list",
+  "enum_declaration_list",
+  "template_body",
+  "protocol_body",
+  "body_statement",
+  "statement_block",
+  "block",
+  "compound_statement",
+  "function_body",
+  "object_type",
+  "contract_body",
+]);
+
+const FUNCTION_VALUE_TYPES = new Set(["arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"]);
+
+const NAME_TYPES = new Set([
+  "identifier",
+  "type_identifier",
+  "simple_identifier",
+  "constant",
+  "word",
+  "name",
+  "property_identifier",
+  "field_identifier",
+  "variable",
+  "dotted_name",
+  "scoped_identifier",
+  "user_type",
+  "namespace_identifier",
+  "qualified_identifier",
+  "scope_resolution",
+]);
+
+const CLASS_KEYWORDS: Record<string, DefinitionType> = {
+  struct: { kind: "class", label: "struct" },
+  extension: { kind: "class", label: "extension" },
+  actor: { kind: "class", label: "actor" },
+  enum: { kind: "enum", label: "enum" },
+  interface: { kind: "interface", label: "interface" },
+  protocol: { kind: "interface", label: "protocol" },
+};
+
+const stripQuotes = (text: string): string => text.replace(/^["'`]|["'`]$/g, "");
+
+/** Named children (web-tree-sitter returns nullable entries). */
+export const namedChildrenOf = (node: Node): Node[] => node.namedChildren.filter((c): c is Node => c !== null);
+export const childrenOf = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
+
+const firstNamedOfType = (node: Node, types: ReadonlySet<string> | readonly string[]): Node | null => {
+  const set = types instanceof Set ? types : new Set(types);
+  for (const child of namedChildrenOf(node)) if (set.has(child.type)) return child;
+  return null;
+};
+
+/** The body node of a definition (class body, function block...), or null. */
+export const bodyOf = (node: Node): Node | null => {
+  if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
+    const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+    return value && FUNCTION_VALUE_TYPES.has(value.type) ? (value.childForFieldName("body") ?? null) : null;
+  }
+  const body = node.childForFieldName("body");
+  if (body && body.type !== "expression_statement") return body;
+  return firstNamedOfType(node, BODY_TYPES);
+};
+
+/** Python: an assignment statement at module or class level (`X = 1`, `x: int = 0`). */
+const pythonAssignmentTarget = (node: Node): Node | null => {
+  const first = node.namedChild(0);
+  if (node.namedChildCount !== 1 || first?.type !== "assignment") return null;
+  const left = first.childForFieldName("left");
+  return left && left.type === "identifier" ? left : null;
+};
+
+/** The definition a (possibly wrapped) node stands for, or null for other statements. */
+export const unwrapDefinition = (node: Node): Node | null => {
+  if (node.type === "expression_statement") {
+    if (pythonAssignmentTarget(node)) return node;
+    const inner = node.namedChild(0);
+    return inner && inner.type === "internal_module" ? inner : null;
+  }
+  if (WRAPPER_TYPES.has(node.type)) {
+    const inner = node.childForFieldName("declaration") ?? node.childForFieldName("definition") ?? node.childForFieldName("value");
+    if (inner && (DEFINITION_TYPES[inner.type] || WRAPPER_TYPES.has(inner.type))) return unwrapDefinition(inner);
+    for (const child of namedChildrenOf(node)) if (DEFINITION_TYPES[child.type]) return child;
+    if (node.type === "export_statement" && inner && FUNCTION_VALUE_TYPES.has(inner.type)) return inner;
+    return null;
+  }
+  const type = DEFINITION_TYPES[node.type];
+  if (!type) return null;
+  // `const { x } = require("y")` is an import, not a definition.
+  if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
+    const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+    if (value?.type === "call_expression" && value.childForFieldName("function")?.text === "require") return null;
+  }
+  // C/C++ `struct S;` forward declarations and `enum E x;` uses are not definitions.
+  if ((node.type.endsWith("_specifier") || node.type === "mod_item") && !node.childForFieldName("body")) return null;
+  return node;
+};
+
+/** Kind and language word of a definition node. */
+export const definitionTypeOf = (node: Node): DefinitionType => {
+  if (FUNCTION_VALUE_TYPES.has(node.type)) return node.type.includes("class") ? cls() : fn();
+  if (node.type === "expression_statement") return { kind: "variable", label: "variable" };
+  const base = DEFINITION_TYPES[node.type] ?? { kind: "block", label: "block" };
+  switch (node.type) {
+    case "type_declaration": {
+      const spec = firstNamedOfType(node, ["type_spec", "type_alias"]);
+      const typeNode = spec?.childForFieldName("type");
+      if (typeNode?.type === "struct_type") return { kind: "class", label: "struct" };
+      if (typeNode?.type === "interface_type") return { kind: "interface", label: "interface" };
+      return base;
+    }
+    case "lexical_declaration":
+    case "variable_declaration": {
+      const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+      if (value && FUNCTION_VALUE_TYPES.has(value.type)) return value.type.includes("class") ? cls() : fn();
+      return base;
+    }
+    case "class_declaration":
+    case "object_declaration": {
+      for (const child of childrenOf(node)) {
+        if (child.isNamed && child.type !== "modifiers") break;
+        const keyword = CLASS_KEYWORDS[child.type];
+        if (keyword) return keyword;
+      }
+      return base;
+    }
+    default:
+      return base;
+  }
+};
+
+const descendDeclarator = (node: Node): Node => {
+  let current = node;
+  for (let depth = 0; depth < 8; depth++) {
+    const next = current.childForFieldName("declarator");
+    if (!next || NAME_TYPES.has(current.type)) break;
+    current = next;
+  }
+  return current;
+};
+
+/** The defined name, or null when the definition is anonymous. */
+export const nameOf = (node: Node): string | null => {
+  switch (node.type) {
+    case "type_declaration":
+    case "const_declaration":
+    case "var_declaration": {
+      const spec = namedChildrenOf(node).find((c) => c.type.endsWith("_spec") || c.type === "type_alias");
+      const name = spec?.childForFieldName("name") ?? (spec ? firstNamedOfType(spec, NAME_TYPES) : null);
+      if (name) return name.text;
+      break;
+    }
+    case "lexical_declaration":
+    case "variable_declaration": {
+      const declarator = firstNamedOfType(node, ["variable_declarator"]);
+      const name = declarator?.childForFieldName("name");
+      return name ? name.text : null;
+    }
+    case "impl_item": {
+      const type = node.childForFieldName("type");
+      return type ? type.text : null;
+    }
+    case "expression_statement":
+      return pythonAssignmentTarget(node)?.text ?? null;
+  }
+  const name = node.childForFieldName("name");
+  if (name) return stripQuotes(name.text);
+  const declarator = node.childForFieldName("declarator");
+  if (declarator) {
+    const leaf = descendDeclarator(declarator);
+    return NAME_TYPES.has(leaf.type) || leaf.type.endsWith("_name") ? leaf.text : null;
+  }
+  const fallback = firstNamedOfType(node, NAME_TYPES);
+  return fallback ? fallback.text : null;
+};
+
+/** Go method receivers: `func (p *Parser) Parse()` belongs to `Parser`. */
+export const receiverTypeOf = (node: Node): string | null => {
+  if (node.type !== "method_declaration") return null;
+  const receiver = node.childForFieldName("receiver");
+  if (!receiver) return null;
+  const match = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$/.exec(receiver.text);
+  return match?.[1] ?? null;
+};
+
+/** Rust `impl Display for Foo` describes itself better than its type name alone. */
+export const implTraitOf = (node: Node): string | null => (node.type === "impl_item" ? (node.childForFieldName("trait")?.text ?? null) : null);
+
+const IMPORT_TYPES =
+  /^(import_statement|import_from_statement|future_import_statement|import_declaration|import_list|import_header|use_declaration|using_directive|preproc_include|namespace_use_declaration|extern_crate_declaration)$/;
+
+/** For block summaries: the modules an import-like statement brings in, or null if it is not one. */
+export const importTargetsOf = (node: Node): string[] | null => {
+  const isRequire = node.type === "call" && /^require(_relative)?\b/.test(node.text);
+  if (!IMPORT_TYPES.test(node.type) && !isRequire) {
+    if (!((node.type === "lexical_declaration" || node.type === "variable_declaration") && /=\s*require\(/.test(node.text.slice(0, 200)))) return null;
+  }
+  const text = node.text.length > 400 ? node.text.slice(0, 400) : node.text;
+  const quoted = [...text.matchAll(/["'<]([^"'<>\n]+)["'>]/g)].map((m) => m[1]!);
+  if (quoted.length) return quoted.slice(0, 6);
+  const from = /^from\s+(\S+)\s+import\s+\(?\s*([\w.]+)/.exec(text);
+  if (from) return [/^\.+$/.test(from[1]!) ? `${from[1]}${from[2]}` : from[1]!];
+  return [
+    text
+      .replace(/^(import|use|using|require|extern\s+crate)\s+(static\s+)?/, "")
+      .replace(/[;\s]+$/, "")
+      .replace(/\s+/g, " ")
+      .slice(0, 60),
+  ];
+};

@@ -1,0 +1,37 @@
+import type { ChunkedFile } from "../chunk.ts";
+import { createChunker } from "./chunker.ts";
+
+/**
+ * Piscina worker: chunks the files it is sent. Grammars load once per worker thread (module state in
+ * syntax-chunker.ts) and stay cached for the thread's life.
+ */
+export type SourceFile = { path: string; content: string };
+
+/**
+ * Extension point: a later version may ask the worker to embed the chunks it just made, so texts need
+ * not travel back to the main thread first. Not implemented yet; the field is reserved.
+ */
+export type EmbeddingRequest = { model: string; fields: ("text" | "summary")[] };
+
+export type ParseTask = ({ files: SourceFile[] } | SourceFile) & { embed?: EmbeddingRequest };
+
+export type ParseTaskResult = ChunkedFile[];
+
+export class EmbeddingNotSupportedError extends Error {
+  constructor(model: string) {
+    super(`the parse worker cannot embed chunks yet (model ${model})`);
+    this.name = "EmbeddingNotSupportedError";
+  }
+}
+
+const chunker = createChunker();
+
+export const runParseTask = async (task: ParseTask): Promise<ParseTaskResult> => {
+  const files = "files" in task ? task.files : [{ path: task.path, content: task.content }];
+  const results: ChunkedFile[] = [];
+  for (const file of files) results.push(await chunker.chunkFile(file.path, file.content));
+  if (task.embed) throw new EmbeddingNotSupportedError(task.embed.model); // hook embeddings in here
+  return results;
+};
+
+export default runParseTask;

@@ -1,0 +1,75 @@
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { ulid } from "ulid";
+import type { Config } from "./config.ts";
+import { createLogger, type Logger } from "./logging.ts";
+import type { EventStore } from "./eventstore/port.ts";
+import { createEmbeddedEventStore } from "./eventstore/embedded.ts";
+import { createEventStoreDbEventStore } from "./eventstore/eventstoredb.ts";
+import { createCataloguedEventStore } from "./eventstore/catalogue.ts";
+import { catalogue } from "../schema/events/index.ts";
+import { createLmdbReadStore } from "./readstore/lmdb.ts";
+import { createProjectionRunner } from "./projections/runner.ts";
+import { allProjections } from "../projections/index.ts";
+import { createKeyService } from "./auth/keys.ts";
+import { createHttpApp } from "./http/app.ts";
+import type { Services } from "./services.ts";
+
+export function openEventStore(config: Config): EventStore {
+  const raw = config.eventStoreUrl
+    ? createEventStoreDbEventStore({ connectionString: config.eventStoreUrl })
+    : createEmbeddedEventStore({ dir: join(config.dataDir, "events") });
+  return createCataloguedEventStore(raw, catalogue);
+}
+
+/**
+ * Composition root shared by `main.ts`, the tests and the scripts: config -> stores -> projections
+ * -> services -> the HTTP fetch handler. Nothing is served here; callers choose Node or Deno.
+ */
+export async function createLoupe(config: Config, options: { logger?: Logger; announce?: (line: string) => void } = {}) {
+  mkdirSync(config.dataDir, { recursive: true });
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const eventStore = openEventStore(config);
+  const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels") });
+  const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
+  await runner.start();
+  await runner.waitForPosition(await eventStore.headPosition(), 60_000);
+  const keys = createKeyService({ eventStore, readStore, runner });
+  const services: Services = { config, logger, eventStore, readStore, runner, keys };
+
+  await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));
+  const app = createHttpApp(services);
+
+  return {
+    app,
+    services,
+    fetch: app.fetch,
+    async close() {
+      await runner.stop();
+      await eventStore.close();
+      await readStore.close();
+    },
+  };
+}
+
+/**
+ * The first start creates an organisation and an admin key. With LOUPE_API_KEY set, that key is
+ * registered (by hash); otherwise a key is generated and announced once, outside the logs.
+ */
+async function bootstrapAdminKey({ config, keys, logger }: Services, announce: (line: string) => void) {
+  const context = { orgId: "system", actor: "system", correlationId: ulid(), causationId: null };
+  if (config.bootstrapApiKey && keys.findByHash(config.bootstrapApiKey)) return;
+  if (!config.bootstrapApiKey && keys.hasAnyKey()) return;
+  const organisation = keys.organisations()[0] ?? (await keys.createOrganisation("default", context));
+  const input = { orgId: organisation.orgId, name: "bootstrap admin", role: "admin" as const, bootstrap: true };
+  if (config.bootstrapApiKey) {
+    await keys.issueWithSecret(config.bootstrapApiKey, input, context);
+    logger.info({ orgId: organisation.orgId }, "registered LOUPE_API_KEY as the bootstrap admin key");
+  } else {
+    const { info, key } = await keys.issue(input, context);
+    logger.info({ orgId: organisation.orgId, keyId: info.keyId }, "created the bootstrap admin key");
+    announce(`Admin API key (shown once, store it now): ${key}`);
+  }
+}
+
+export type Loupe = Awaited<ReturnType<typeof createLoupe>>;

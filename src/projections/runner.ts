@@ -1,0 +1,238 @@
+import type { EventStore, StoredEvent, Subscription } from "../eventstore/port.ts";
+import type { ReadStore, WriteView } from "../readstore/port.ts";
+
+/**
+ * A read-model projection: a plain definition. `handle` must be deterministic and idempotent
+ * (replaying the same events leaves the same state); its writes and the checkpoint are committed
+ * together by the runner.
+ */
+export type Projection = {
+  name: string;
+  version: number;
+  canHandle: readonly string[];
+  handle(events: StoredEvent[], ctx: { tx: WriteView }): void;
+};
+
+export type ProjectionStatus = {
+  name: string;
+  version: number;
+  generation: number;
+  checkpoint: number;
+  head: number;
+  lag: number;
+  state: "starting" | "catching-up" | "live" | "rebuilding" | "failed" | "stopped";
+  error: string | null;
+};
+
+export type ProjectionRunner = {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Resolves true once every projection has handled `position`, false after `timeoutMs`. */
+  waitForPosition(position: number, timeoutMs?: number): Promise<boolean>;
+  status(): Promise<ProjectionStatus[]>;
+  /** Replays the log from zero into a fresh generation, then switches readers to it. */
+  rebuild(name: string): Promise<void>;
+  isCaughtUp(): Promise<boolean>;
+  projections(): readonly Projection[];
+};
+
+type Slot = {
+  projection: Projection;
+  generation: number;
+  checkpoint: number;
+  state: ProjectionStatus["state"];
+  error: string | null;
+  /** Serialises the live loop and the final switch of a rebuild. */
+  lock: Promise<void>;
+};
+
+const BATCH = 500;
+
+export function createProjectionRunner({
+  eventStore,
+  readStore,
+  projections,
+  batchSize = BATCH,
+  idleMs = 250,
+}: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  projections: readonly Projection[];
+  batchSize?: number;
+  idleMs?: number;
+}): ProjectionRunner {
+  const slots = new Map<string, Slot>();
+  const waiters = new Set<() => void>();
+  let wake: () => void = () => {};
+  let wakeSignal = new Promise<void>((resolve) => (wake = resolve));
+  let running = false;
+  let subscription: Subscription | null = null;
+  const loops: Promise<void>[] = [];
+
+  const signal = () => {
+    const resolve = wake;
+    wakeSignal = new Promise<void>((r) => (wake = r));
+    resolve();
+  };
+  const notifyWaiters = () => {
+    for (const w of [...waiters]) w();
+  };
+  const withLock = async <T>(slot: Slot, fn: () => Promise<T>): Promise<T> => {
+    const previous = slot.lock;
+    let release!: () => void;
+    slot.lock = new Promise<void>((r) => (release = r));
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  };
+  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  /** Applies one batch after `from` into `generation`; returns the new checkpoint or null at head. */
+  const applyBatch = async (projection: Projection, generation: number, from: number): Promise<number | null> => {
+    const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize });
+    if (events.length === 0) return null;
+    const relevant = events.filter((e) => projection.canHandle.includes(e.type));
+    const checkpoint = events[events.length - 1]!.position;
+    await readStore.commit(projection.name, generation, checkpoint, projection.version, (tx) => {
+      if (relevant.length > 0) projection.handle(relevant, { tx });
+    });
+    return checkpoint;
+  };
+
+  const liveLoop = async (slot: Slot) => {
+    while (running) {
+      let advanced = false;
+      try {
+        advanced = await withLock(slot, async () => {
+          const next = await applyBatch(slot.projection, slot.generation, slot.checkpoint);
+          if (next === null) return false;
+          slot.checkpoint = next;
+          return true;
+        });
+        if (slot.state !== "rebuilding") slot.state = advanced ? "catching-up" : "live";
+        slot.error = null;
+      } catch (error) {
+        slot.state = "failed";
+        slot.error = error instanceof Error ? error.message : String(error);
+        await Promise.race([sleep(2000), wakeSignal]);
+        continue;
+      }
+      notifyWaiters();
+      if (!advanced) await Promise.race([wakeSignal, sleep(idleMs)]);
+    }
+    if (slot.state !== "failed") slot.state = "stopped";
+  };
+
+  const rebuildSlot = async (slot: Slot) => {
+    const { projection } = slot;
+    const generation = slot.generation + 1;
+    const previousState = slot.state;
+    slot.state = "rebuilding";
+    try {
+      await readStore.clearGeneration(projection.name, generation);
+      let checkpoint = 0;
+      for (;;) {
+        const next = await applyBatch(projection, generation, checkpoint);
+        if (next === null) break;
+        checkpoint = next;
+      }
+      await withLock(slot, async () => {
+        for (;;) {
+          const next = await applyBatch(projection, generation, checkpoint);
+          if (next === null) break;
+          checkpoint = next;
+        }
+        await readStore.activate(projection.name, generation, checkpoint, projection.version);
+        slot.generation = generation;
+        slot.checkpoint = checkpoint;
+      });
+      slot.state = previousState === "rebuilding" ? "live" : previousState;
+    } catch (error) {
+      slot.state = "failed";
+      slot.error = error instanceof Error ? error.message : String(error);
+      throw error;
+    }
+    notifyWaiters();
+  };
+
+  for (const projection of projections) {
+    if (slots.has(projection.name)) throw new Error(`Duplicate projection ${projection.name}`);
+    slots.set(projection.name, {
+      projection,
+      generation: 0,
+      checkpoint: 0,
+      state: "starting",
+      error: null,
+      lock: Promise.resolve(),
+    });
+  }
+
+  const allReached = (position: number) => [...slots.values()].every((s) => s.checkpoint >= position);
+
+  return {
+    projections: () => projections,
+    async start() {
+      if (running) return;
+      running = true;
+      for (const slot of slots.values()) {
+        const meta = readStore.meta(slot.projection.name);
+        if (meta) {
+          slot.generation = meta.generation;
+          slot.checkpoint = meta.checkpoint;
+        }
+        if (meta && meta.version !== slot.projection.version) await rebuildSlot(slot);
+      }
+      const head = await eventStore.headPosition();
+      subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
+      for (const slot of slots.values()) loops.push(liveLoop(slot));
+    },
+    async stop() {
+      running = false;
+      signal();
+      await subscription?.stop();
+      await Promise.all(loops.splice(0));
+      notifyWaiters();
+    },
+    waitForPosition(position, timeoutMs = 5000) {
+      if (allReached(position)) return Promise.resolve(true);
+      signal();
+      return new Promise<boolean>((resolve) => {
+        const done = (value: boolean) => {
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve(value);
+        };
+        const check = () => {
+          if (allReached(position)) done(true);
+        };
+        const timer = setTimeout(() => done(allReached(position)), timeoutMs);
+        waiters.add(check);
+      });
+    },
+    async status() {
+      const head = await eventStore.headPosition();
+      return [...slots.values()].map((s) => ({
+        name: s.projection.name,
+        version: s.projection.version,
+        generation: s.generation,
+        checkpoint: s.checkpoint,
+        head,
+        lag: Math.max(0, head - s.checkpoint),
+        state: s.state,
+        error: s.error,
+      }));
+    },
+    async rebuild(name) {
+      const slot = slots.get(name);
+      if (!slot) throw new Error(`Unknown projection ${name}`);
+      await rebuildSlot(slot);
+    },
+    async isCaughtUp() {
+      const head = await eventStore.headPosition();
+      return allReached(head);
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { open, type Database, type RootDatabase } from "lmdb";
+import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from "./port.ts";
+
+/** Highest possible key element: lmdb orders strings after numbers, and this after any string we store. */
+const KEY_END = "\uffff\uffff";
+
+export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
+  mkdirSync(dir, { recursive: true });
+  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: false });
+  const metaDb: Database<ProjectionMeta, string> = env.openDB("projection-meta", {});
+  const spaces = new Map<string, Database<unknown, Key>>();
+
+  const space = (name: string, generation: number) => {
+    const dbName = `rm:${name}:${generation}`;
+    let db = spaces.get(dbName);
+    if (!db) {
+      db = env.openDB<unknown, Key>(dbName, {});
+      spaces.set(dbName, db);
+    }
+    return db;
+  };
+
+  const readView = (db: Database<unknown, Key>): ReadView => ({
+    get: <T>(key: Key) => db.get(key) as T | undefined,
+    range<T>(prefix: Key, options: { limit?: number; offset?: number; reverse?: boolean } = {}) {
+      const bounds = { start: prefix, end: [...prefix, KEY_END] };
+      const range = db.getRange({
+        start: options.reverse ? bounds.end : bounds.start,
+        end: options.reverse ? bounds.start : bounds.end,
+        reverse: options.reverse ?? false,
+        limit: options.limit,
+        offset: options.offset,
+      });
+      const out: Entry<T>[] = [];
+      for (const { key, value } of range) out.push({ key: key as Key, value: value as T });
+      return out;
+    },
+    count: (prefix: Key) => db.getKeysCount({ start: prefix, end: [...prefix, KEY_END] }),
+  });
+
+  const activeGeneration = (name: string) => metaDb.get(name)?.generation ?? 0;
+
+  return {
+    view: (name) => readView(space(name, activeGeneration(name))),
+    meta: (name) => metaDb.get(name),
+    generationView: (name, generation) => readView(space(name, generation)),
+    async commit(name, generation, checkpoint, version, fn) {
+      const db = space(name, generation);
+      const isActive = (metaDb.get(name)?.generation ?? generation) === generation;
+      await env.transaction(() => {
+        const tx: WriteView = {
+          ...readView(db),
+          put: (key, value) => void db.put(key, value),
+          remove: (key) => void db.remove(key),
+        };
+        fn(tx);
+        const metaKey = isActive ? name : `${name}#building`;
+        metaDb.put(metaKey, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
+      });
+    },
+    async clearGeneration(name, generation) {
+      await space(name, generation).clearAsync();
+    },
+    async activate(name, generation, checkpoint, version) {
+      const previous = metaDb.get(name)?.generation;
+      await env.transaction(() => {
+        metaDb.put(name, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
+        metaDb.remove(`${name}#building`);
+      });
+      if (previous !== undefined && previous !== generation) await space(name, previous).clearAsync();
+    },
+    contentHash(name) {
+      const hash = createHash("sha256");
+      for (const { key, value } of space(name, activeGeneration(name)).getRange({})) {
+        hash.update(JSON.stringify(key));
+        hash.update("\u0000");
+        hash.update(JSON.stringify(value));
+        hash.update("\u0001");
+      }
+      return hash.digest("hex");
+    },
+    async close() {
+      await env.close();
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Debugging statements left in non-test code. When the statement is the whole line and deleting
+ * it cannot break the surrounding syntax (safeToDeleteLine), the finding suggests removing it.
+ * Printing in scripts, CLIs and examples is intended and not reported; Go's fmt.Println is too
+ * often legitimate to report at all.
+ */
+import type { Finding, Severity } from "../findings.ts";
+import {
+  forEachAddedLine,
+  inlineCode,
+  lineFinding,
+  parensBalanced,
+  safeToDeleteLine,
+  splitCode,
+  type Analyser,
+  type AnalyserContext,
+  type Language,
+} from "./context.ts";
+
+type DebugRule = {
+  languages: Language[];
+  /** Matched against the line's code (strings blanked, comments removed). */
+  re: RegExp;
+  severity: Severity;
+  what: string;
+  /** Skip in scripts/CLIs/examples (printing rules). */
+  printing: boolean;
+  /** The whole line (trimmed code) is exactly this statement: deleting it is a candidate. */
+  whole: RegExp;
+};
+
+const RULES: DebugRule[] = [
+  {
+    languages: ["javascript", "typescript"],
+    re: /(?<![\w$.])console\.(log|debug|trace|dir|table)\s*\(/,
+    severity: "low",
+    what: "console logging",
+    printing: true,
+    whole: /^console\.\w+\s*\(.*\)\s*;?$/,
+  },
+  { languages: ["javascript", "typescript"], re: /(?<![\w$.])debugger\b/, severity: "medium", what: "`debugger` statement", printing: false, whole: /^debugger\s*;?$/ },
+  { languages: ["python"], re: /(?<![\w.])print\s*\(/, severity: "low", what: "`print()` call", printing: true, whole: /^print\s*\(.*\)$/ },
+  { languages: ["python"], re: /(?<![\w.])breakpoint\s*\(\s*\)/, severity: "medium", what: "`breakpoint()` call", printing: false, whole: /^breakpoint\s*\(\s*\)$/ },
+  {
+    languages: ["python"],
+    re: /(?<![\w.])(i?pdb|pudb)\.set_trace\s*\(|^\s*import\s+(i?pdb|pudb)\b/,
+    severity: "medium",
+    what: "debugger hook (pdb)",
+    printing: false,
+    whole: /^(import\s+(i?pdb|pudb)\s*;?\s*)?((i?pdb|pudb)\.set_trace\s*\(\s*\))?$/,
+  },
+  { languages: ["rust"], re: /(?<![\w:])dbg!\s*\(/, severity: "medium", what: "`dbg!` macro", printing: false, whole: /^dbg!\s*\(.*\)\s*;$/ },
+  { languages: ["rust"], re: /(?<![\w:])println!\s*\(/, severity: "low", what: "`println!` output", printing: true, whole: /^println!\s*\(.*\)\s*;$/ },
+  { languages: ["php"], re: /(?<![\w$>:])(var_dump|dd|dump)\s*\(/, severity: "medium", what: "`var_dump`/`dd` debugging", printing: false, whole: /^(var_dump|dd|dump)\s*\(.*\)\s*;$/ },
+  { languages: ["ruby"], re: /\bbinding\.(pry|irb)\b|(?<![\w.])byebug\b|^\s*debugger\s*$/, severity: "medium", what: "debugger breakpoint", printing: false, whole: /^(binding\.(pry|irb)|byebug|debugger)$/ },
+];
+
+function check(ctx: AnalyserContext, line: number, text: string, out: Finding[]): void {
+  const { code } = splitCode(text, ctx.language);
+  for (const rule of RULES) {
+    if (!ctx.language || !rule.languages.includes(ctx.language)) continue;
+    if (rule.printing && ctx.isScript) continue;
+    if (!rule.re.test(code)) continue;
+    const trimmed = code.trim();
+    const removable = rule.whole.test(trimmed) && trimmed !== "" && parensBalanced(trimmed) && safeToDeleteLine(ctx, line);
+    const message = `Leftover ${rule.what} ${inlineCode(text)}: remove it before merging${rule.printing ? " or use the project's logger" : ""}.`;
+    out.push(lineFinding(ctx, "debug-leftover", rule.severity, line, message, removable ? "" : undefined));
+    return;
+  }
+}
+
+export const debugLeftoversAnalyser: Analyser = (file, ctx) => {
+  if (ctx.skip || ctx.isTest) return [];
+  const out: Finding[] = [];
+  forEachAddedLine(file, (line, text) => check(ctx, line, text, out));
+  return out;
+};

@@ -1,0 +1,55 @@
+/**
+ * Stable fingerprints so a re-review never repeats a comment that already exists, even when lines
+ * moved: sha256 over ruleId, path, custom context id and the whitespace-normalised text of the
+ * finding's lines (not their numbers). When the same text occurs several times in one file for the
+ * same rule, the 2nd, 3rd... occurrence (in line order) get "#2", "#3"... so they stay distinct.
+ */
+import { createHash } from "node:crypto";
+import type { DiffFile } from "./diff.ts";
+import type { Finding } from "./findings.ts";
+
+export function normalizeLineText(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+export function fingerprint(finding: Pick<Finding, "ruleId" | "path" | "customContextId">, lineText: string, occurrence = 1): string {
+  const h = createHash("sha256");
+  h.update(`v1\0${finding.ruleId}\0${finding.path}\0${finding.customContextId ?? ""}\0${normalizeLineText(lineText)}`);
+  if (occurrence > 1) h.update(`\0#${occurrence}`);
+  return h.digest("hex").slice(0, 32);
+}
+
+/** Text of new-file lines start..end as shown by the diff ("" for lines it does not show). */
+export function findingText(file: DiffFile, start: number, end: number): string {
+  const parts: string[] = [];
+  for (const h of file.hunks) for (const l of h.lines) if (l.newLine !== null && l.newLine >= start && l.newLine <= end) parts.push(l.text);
+  return parts.join("\n");
+}
+
+export type FingerprintedFinding = Finding & { fingerprint: string };
+
+/** Adds a fingerprint to every finding of one file. */
+export function fingerprintFindings(findings: readonly Finding[], file: DiffFile): FingerprintedFinding[] {
+  const sorted = [...findings].sort((a, b) => a.lineStart - b.lineStart || a.lineEnd - b.lineEnd);
+  const seen = new Map<string, number>();
+  const byFinding = new Map<Finding, string>();
+  for (const f of sorted) {
+    const base = fingerprint(f, findingText(file, f.lineStart, f.lineEnd));
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    byFinding.set(f, n === 1 ? base : fingerprint(f, findingText(file, f.lineStart, f.lineEnd), n));
+  }
+  return findings.map((f) => ({ ...f, fingerprint: byFinding.get(f)! }));
+}
+
+/** Drops findings whose fingerprint is already known (posted earlier) or repeated within the batch. */
+export function dedupeFindings<F extends { fingerprint: string }>(findings: readonly F[], existing: Iterable<string> = []): F[] {
+  const known = new Set(existing);
+  const out: F[] = [];
+  for (const f of findings) {
+    if (known.has(f.fingerprint)) continue;
+    known.add(f.fingerprint);
+    out.push(f);
+  }
+  return out;
+}

@@ -1,0 +1,267 @@
+/**
+ * Custom context against a change.
+ *
+ * PATTERN bodies are matched deterministically through "needles" taken from the body:
+ *   - inline code spans (`console.log`) are searched as literal, case-sensitive substrings; when a
+ *     needle starts/ends with a word character the match must start/end at a word boundary;
+ *   - regex literals, bare (/foo\(\d+\)/i, must contain a regex metacharacter so paths like /tmp/
+ *     are not mistaken for one) or inside a code span (`/foo\s*bar/`), are compiled with the
+ *     linear-time engine in safe-regex.ts; expressions it rejects are reported in `errors`;
+ *   - code inside fenced blocks is an example, never a needle;
+ *   - a code span recommended by the body is not a needle. The cue is the nearest of these words
+ *     before the span in the same sentence: "use", "prefer", "with", "call", "in favour of",
+ *     "should be" mark the recommended form; "avoid", "instead of", "rather than", "over", "not",
+ *     "never", "don't use", "do not use", "ban(ned)", "forbid(den)", "deprecated", "replace",
+ *     "remove" mark the unwanted form (longest cue ending nearest the span wins, so "do not use"
+ *     beats "use"). Without a cue before it, a span inherits the classification of the span just
+ *     before it when only `,` / `or` / `and` / `/` separate them ("avoid `a`, `b` or `c`"), else a
+ *     trailing cue ("`x` is deprecated", "`y` is preferred") decides, else it is a needle.
+ * Every added line containing a needle yields one finding per custom context: ruleId
+ * "custom-pattern", the context's severity (its `severity`, or `metadata.severity`, default
+ * "medium"), a message quoting the pattern body, and `customContextId` (the comment's linkedMemory).
+ * A PATTERN with no needles is not matched here; like CUSTOM_INSTRUCTION bodies it goes to the model
+ * (see contextForModel).
+ *
+ * Only ACTIVE contexts (a missing status counts as ACTIVE) whose scope covers the file apply.
+ */
+import type { DiffFile } from "./diff.ts";
+import { isSeverity, type Finding, type Severity } from "./findings.ts";
+import { compileSafeRegex, type SafeRegex } from "./safe-regex.ts";
+import { scopeApplies, type Scope, type ScopeTarget } from "./scope.ts";
+
+export type CustomContextType = "PATTERN" | "CUSTOM_INSTRUCTION";
+export type CustomContextStatus = "ACTIVE" | "INACTIVE" | "SUGGESTED";
+
+export type CustomContextLike = {
+  id: string;
+  type: CustomContextType;
+  body: string;
+  status?: CustomContextStatus;
+  scopes?: Scope | null;
+  metadata?: Record<string, unknown> | null;
+  severity?: Severity;
+};
+
+export type Needle =
+  | { kind: "literal"; text: string; wordStart: boolean; wordEnd: boolean }
+  | { kind: "regex"; text: string; regex: SafeRegex };
+
+export const MAX_NEEDLES = 20;
+const MAX_MESSAGE_BODY = 300;
+
+type Span = { start: number; end: number; content: string; regex: { source: string; flags: string } | null };
+
+const NEG_CUES = [
+  "instead of",
+  "rather than",
+  "over",
+  "avoid",
+  "avoid using",
+  "never",
+  "never use",
+  "not",
+  "don't",
+  "don't use",
+  "dont use",
+  "do not",
+  "do not use",
+  "no",
+  "no longer use",
+  "stop using",
+  "ban",
+  "banned",
+  "forbid",
+  "forbidden",
+  "disallow",
+  "disallowed",
+  "deprecated",
+  "replace",
+  "remove",
+];
+const POS_CUES = ["use", "prefer", "with", "call", "in favour of", "in favor of", "should be", "instead use", "recommended"];
+const TRAILING_POS = /^\s*(instead\b|(is|are)\s+(preferred|recommended))/i;
+const REGEX_META = /[\\.*+?[\](){}|^$]/;
+
+function lastCue(leadIn: string): "neg" | "pos" | null {
+  const text = ` ${leadIn.toLowerCase().replace(/[’]/g, "'")} `;
+  let best: { end: number; len: number; kind: "neg" | "pos" } | null = null;
+  const consider = (cue: string, kind: "neg" | "pos") => {
+    const re = new RegExp(`(?<![\\w'])${cue.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")}(?![\\w'])`, "g");
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const end = m.index + m[0].length;
+      if (!best || end > best.end || (end === best.end && m[0].length > best.len)) best = { end, len: m[0].length, kind };
+    }
+  };
+  for (const c of NEG_CUES) consider(c, "neg");
+  for (const c of POS_CUES) consider(c, "pos");
+  return (best as { kind: "neg" | "pos" } | null)?.kind ?? null;
+}
+
+function asRegexLiteral(s: string): { source: string; flags: string } | null {
+  const m = /^\/((?:\\.|[^/\\\n])+)\/([a-z]*)$/.exec(s.trim());
+  if (!m || m[1]!.startsWith("*") || m[1]!.startsWith(" ")) return null;
+  return { source: m[1]!, flags: m[2]! };
+}
+
+function findSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  const re = /(`+)([\s\S]+?)\1|(?<=^|[\s(])\/((?:\\.|[^/\\\n])+)\/([gimsuy]*)(?=$|[\s).,;:!?])/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[1] !== undefined) {
+      const content = m[2]!.trim();
+      spans.push({ start: m.index, end: m.index + m[0].length, content, regex: asRegexLiteral(content) });
+    } else {
+      const source = m[3]!;
+      if (!REGEX_META.test(source) || source.startsWith("*") || source.startsWith(" ")) continue;
+      spans.push({ start: m.index, end: m.index + m[0].length, content: m[0], regex: { source, flags: m[4]! } });
+    }
+  }
+  return spans;
+}
+
+/** Needles of a PATTERN body (see the module comment), plus messages for rejected regexes. */
+export function patternNeedles(body: string): { needles: Needle[]; errors: string[] } {
+  const prose = body.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, ".\n");
+  const spans = findSpans(prose);
+  const needles: Needle[] = [];
+  const errors: string[] = [];
+  let prevKind: "neg" | "pos" | null = null;
+  let prevEnd = 0;
+  for (let k = 0; k < spans.length; k++) {
+    const span = spans[k]!;
+    const between = prose.slice(prevEnd, span.start);
+    const sentenceBreak = /[.!?](\s|$)|\n\s*\n/.test(between);
+    const sentenceStart = Math.max(between.lastIndexOf(". "), between.lastIndexOf("\n"), between.lastIndexOf("! "), between.lastIndexOf("? "));
+    const leadIn = sentenceStart >= 0 ? between.slice(sentenceStart + 1) : between;
+    let kind = lastCue(leadIn);
+    if (kind === null && !sentenceBreak && prevKind !== null && /^[\s,/]*((or|and|nor)\s*)?[\s,/]*$/i.test(between)) kind = prevKind;
+    if (kind === null) {
+      const next = spans[k + 1];
+      const after = prose.slice(span.end, next ? next.start : prose.length);
+      if (TRAILING_POS.test(after)) kind = "pos";
+      else kind = "neg"; // explicit trailing negatives and no cue at all: a needle
+    }
+    prevKind = kind;
+    prevEnd = span.end;
+    if (kind === "pos") continue;
+    if (span.regex) {
+      try {
+        const regex = compileSafeRegex(span.regex.source, span.regex.flags);
+        needles.push({ kind: "regex", text: `/${span.regex.source}/${span.regex.flags}`, regex });
+      } catch (e) {
+        errors.push(`/${span.regex.source}/: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    } else {
+      const t = span.content;
+      if (t.replace(/\s/g, "").length < 2) continue;
+      needles.push({ kind: "literal", text: t, wordStart: /^\w/.test(t), wordEnd: /\w$/.test(t) });
+    }
+    if (needles.length >= MAX_NEEDLES) break;
+  }
+  return { needles: dedupeNeedles(needles), errors };
+}
+
+function dedupeNeedles(needles: Needle[]): Needle[] {
+  const seen = new Set<string>();
+  return needles.filter((n) => {
+    const key = `${n.kind}:${n.text}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const isWord = (c: string | undefined) => c !== undefined && /\w/.test(c);
+
+export function needleMatches(needle: Needle, line: string): boolean {
+  if (needle.kind === "regex") return needle.regex.test(line);
+  let from = 0;
+  for (;;) {
+    const i = line.indexOf(needle.text, from);
+    if (i < 0) return false;
+    const okStart = !needle.wordStart || !isWord(line[i - 1]);
+    const okEnd = !needle.wordEnd || !isWord(line[i + needle.text.length]);
+    if (okStart && okEnd) return true;
+    from = i + 1;
+  }
+}
+
+export function isActive(c: CustomContextLike): boolean {
+  return c.status === undefined || c.status === "ACTIVE";
+}
+
+export function contextApplies(c: CustomContextLike, target: ScopeTarget): boolean {
+  return isActive(c) && scopeApplies(c.scopes ?? {}, target);
+}
+
+function contextSeverity(c: CustomContextLike): Severity {
+  if (c.severity) return c.severity;
+  const s = c.metadata?.["severity"];
+  return isSeverity(s) ? s : "medium";
+}
+
+function quoteBody(body: string): string {
+  const oneLine = body.trim();
+  const short = oneLine.length > MAX_MESSAGE_BODY ? `${oneLine.slice(0, MAX_MESSAGE_BODY - 1)}…` : oneLine;
+  return short
+    .split("\n")
+    .map((l) => `> ${l}`)
+    .join("\n");
+}
+
+function displayNeedle(n: Needle): string {
+  const t = n.text.length > 60 ? `${n.text.slice(0, 59)}…` : n.text;
+  return t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
+}
+
+/** Findings for PATTERN contexts whose needles occur in added lines of `file`. */
+export function matchPatterns(file: DiffFile, contexts: readonly CustomContextLike[], target: { repository?: string | null } = {}): Finding[] {
+  if (file.binary || file.status === "deleted") return [];
+  const findings: Finding[] = [];
+  const scopeTarget: ScopeTarget = { repository: target.repository ?? null, filepath: file.path };
+  for (const c of contexts) {
+    if (c.type !== "PATTERN" || !contextApplies(c, scopeTarget)) continue;
+    const { needles } = patternNeedles(c.body);
+    if (needles.length === 0) continue;
+    const severity = contextSeverity(c);
+    for (const h of file.hunks) {
+      for (const l of h.lines) {
+        if (l.kind !== "add" || l.newLine === null) continue;
+        const hit = needles.find((n) => needleMatches(n, l.text.slice(0, 4000)));
+        if (!hit) continue;
+        findings.push({
+          ruleId: "custom-pattern",
+          severity,
+          path: file.path,
+          lineStart: l.newLine,
+          lineEnd: l.newLine,
+          message: `This line matches the team pattern ${displayNeedle(hit)}:\n\n${quoteBody(c.body)}`,
+          customContextId: c.id,
+        });
+      }
+    }
+  }
+  return findings;
+}
+
+/**
+ * Context to hand to the model for a file: active CUSTOM_INSTRUCTIONs in scope, plus in-scope
+ * PATTERNs that have no deterministic needles (unless `includeUnmatchablePatterns` is false).
+ */
+export function contextForModel(
+  contexts: readonly CustomContextLike[],
+  target: ScopeTarget,
+  options: { includeUnmatchablePatterns?: boolean } = {},
+): CustomContextLike[] {
+  const withPatterns = options.includeUnmatchablePatterns !== false;
+  return contexts.filter((c) => {
+    if (!contextApplies(c, target)) return false;
+    if (c.type === "CUSTOM_INSTRUCTION") return true;
+    return withPatterns && patternNeedles(c.body).needles.length === 0;
+  });
+}
+
+/** Active CUSTOM_INSTRUCTION contexts whose scope covers the target. */
+export function instructionsFor(contexts: readonly CustomContextLike[], target: ScopeTarget): CustomContextLike[] {
+  return contextForModel(contexts, target, { includeUnmatchablePatterns: false });
+}

@@ -1,0 +1,153 @@
+/**
+ * Compact posting blocks for the embedded code index.
+ *
+ * A term's postings are split into blocks of BLOCK_SIZE document ordinals (key `${term}\x01${block}`), so
+ * indexing new documents rewrites only the last, small block of each term, never a whole list.
+ *
+ * Block layout: u32 count, u32 last ordinal (little endian), then `count` entries sorted by ordinal:
+ *   varint ordinal delta (from the previous entry, or from the block's first ordinal)
+ *   u8 field mask (bit f set when the term occurs in field f)
+ *   per set bit, in field order: varint term frequency, u8 quantised field length (see quantiseLength)
+ */
+
+export const BLOCK_SIZE = 4096;
+const HEADER = 8;
+
+/** Field length quantised to one byte: exact up to 32 tokens, then logarithmic (3.5% steps, up to ~68k). */
+export function quantiseLength(length: number): number {
+  if (length <= 32) return length;
+  return Math.min(255, 32 + Math.round(Math.log(length / 32) / Math.log(1.035)));
+}
+
+export function dequantiseLength(q: number): number {
+  return q <= 32 ? q : 32 * Math.pow(1.035, q - 32);
+}
+
+/** A posting without its ordinal delta: mask + (tf, length) pairs. */
+export function encodePayload(tfs: ArrayLike<number>, lengths: ArrayLike<number>): Uint8Array {
+  const bytes: number[] = [0];
+  let mask = 0;
+  for (let f = 0; f < tfs.length; f++) {
+    const tf = tfs[f]!;
+    if (tf === 0) continue;
+    mask |= 1 << f;
+    writeVarint(bytes, tf);
+    bytes.push(quantiseLength(lengths[f]!));
+  }
+  bytes[0] = mask;
+  return Uint8Array.from(bytes);
+}
+
+export type Posting = { ordinal: number; payload: Uint8Array };
+
+export function blockOf(ordinal: number): number {
+  return Math.floor(ordinal / BLOCK_SIZE);
+}
+
+export function postingKey(term: string, block: number): string {
+  return `${term}\x01${block.toString(36)}`;
+}
+
+export function postingKeyPrefix(term: string): string {
+  return `${term}\x01`;
+}
+
+function writeVarint(out: number[], value: number): void {
+  while (value >= 0x80) {
+    out.push((value & 0x7f) | 0x80);
+    value >>>= 7;
+  }
+  out.push(value);
+}
+
+function payloadLength(buf: Uint8Array, at: number): number {
+  const mask = buf[at]!;
+  let p = at + 1;
+  for (let f = 0; f < 8; f++) {
+    if ((mask & (1 << f)) === 0) continue;
+    while (buf[p++]! & 0x80);
+    p++;
+  }
+  return p - at;
+}
+
+/** Decodes a block into its postings (payloads are views into `block`). */
+export function decodeBlock(block: Uint8Array, blockNumber: number): Posting[] {
+  const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+  const count = view.getUint32(0, true);
+  const out: Posting[] = new Array(count);
+  let p = HEADER;
+  let ordinal = blockNumber * BLOCK_SIZE;
+  for (let i = 0; i < count; i++) {
+    let delta = 0;
+    let shift = 0;
+    let b: number;
+    do {
+      b = block[p++]!;
+      delta |= (b & 0x7f) << shift;
+      shift += 7;
+    } while (b & 0x80);
+    ordinal += delta;
+    const len = payloadLength(block, p);
+    out[i] = { ordinal, payload: block.subarray(p, p + len) };
+    p += len;
+  }
+  return out;
+}
+
+/** Encodes postings (sorted by ordinal, all within `blockNumber`). */
+export function encodeBlock(postings: Posting[], blockNumber: number): Uint8Array {
+  const bytes: number[] = [0, 0, 0, 0, 0, 0, 0, 0];
+  let previous = blockNumber * BLOCK_SIZE;
+  for (const posting of postings) {
+    writeVarint(bytes, posting.ordinal - previous);
+    for (const b of posting.payload) bytes.push(b);
+    previous = posting.ordinal;
+  }
+  const out = Uint8Array.from(bytes);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, postings.length, true);
+  view.setUint32(4, postings.length ? postings[postings.length - 1]!.ordinal : 0, true);
+  return out;
+}
+
+/**
+ * Applies removals and additions to a block (or creates it). Appends without decoding when every added
+ * ordinal follows the block's last one and nothing is removed: the common case while indexing.
+ * Returns null when the block ends up empty.
+ */
+export function updateBlock(
+  existing: Uint8Array | undefined,
+  blockNumber: number,
+  remove: ReadonlySet<number> | undefined,
+  add: Posting[],
+): Uint8Array | null {
+  add.sort((a, b) => a.ordinal - b.ordinal);
+  if (existing && existing.byteLength >= HEADER) {
+    const view = new DataView(existing.buffer, existing.byteOffset, existing.byteLength);
+    const count = view.getUint32(0, true);
+    const last = view.getUint32(4, true);
+    if ((!remove || remove.size === 0) && count > 0 && add.length > 0 && add[0]!.ordinal > last) {
+      const tail: number[] = [];
+      let previous = last;
+      for (const posting of add) {
+        writeVarint(tail, posting.ordinal - previous);
+        for (const b of posting.payload) tail.push(b);
+        previous = posting.ordinal;
+      }
+      const out = new Uint8Array(existing.byteLength + tail.length);
+      out.set(existing, 0);
+      out.set(tail, existing.byteLength);
+      const outView = new DataView(out.buffer);
+      outView.setUint32(0, count + add.length, true);
+      outView.setUint32(4, previous, true);
+      return out;
+    }
+  }
+  const added = new Set(add.map((p) => p.ordinal));
+  const kept = existing
+    ? decodeBlock(existing, blockNumber).filter((p) => !remove?.has(p.ordinal) && !added.has(p.ordinal))
+    : [];
+  const merged = kept.concat(add).sort((a, b) => a.ordinal - b.ordinal);
+  return merged.length === 0 ? null : encodeBlock(merged, blockNumber);
+}

@@ -1,0 +1,105 @@
+/**
+ * Identifier-aware tokenizer shared by the index and the query side (embedded adapter; the Elasticsearch
+ * mapping mirrors it with word_delimiter_graph and the same stop words).
+ *
+ * `getHTTPResponse` -> gethttpresponse, get, http, response (and joined neighbours of 3+ part names:
+ * gethttp, httpresponse); `parse_config` -> parse_config, parse, config; `src/foo/bar_baz.py` -> src, foo,
+ * bar_baz, bar, baz, py; `code-index` -> code-index, code, index.
+ */
+
+/** English filler words. Programming keywords (if, for, in, not, return, class, import...) are kept. */
+export const STOP_WORDS: ReadonlySet<string> = new Set([
+  "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am",
+  "of", "to", "on", "at", "by", "into", "onto", "about", "over", "after", "before", "than", "too", "very",
+  "and", "but", "or", "so", "also", "just", "only", "then", "there", "here",
+  "it", "its", "this", "that", "these", "those", "i", "me", "my", "we", "us", "our", "you", "your",
+  "he", "him", "his", "she", "her", "they", "them", "their",
+  "what", "which", "who", "whom", "when", "where", "why", "how",
+  "has", "have", "had", "having", "do", "does", "did", "doing", "done",
+  "can", "could", "should", "would", "will", "shall", "may", "might", "must",
+  "some", "any", "all", "each", "such", "same", "other", "more", "most", "few", "both", "again", "once",
+  "please", "thanks", "thank", "hi", "hello", "seems", "seem", "like", "want", "wants", "need", "needs",
+]);
+
+export const MAX_TOKEN_LENGTH = 64;
+const MIN_TOKEN_LENGTH = 2;
+
+/** Runs of letters, digits and underscores, optionally joined by single hyphens (kebab-case). */
+const WORD = /[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g;
+/** camelCase / PascalCase / ACRONYMWord / digit boundaries inside an underscore-free word. */
+const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+
+function keep(token: string): boolean {
+  return token.length >= MIN_TOKEN_LENGTH && token.length <= MAX_TOKEN_LENGTH && !STOP_WORDS.has(token);
+}
+
+/** Parts of one identifier (no separators other than `_`), lowercased, in order. */
+export function identifierParts(identifier: string): string[] {
+  const parts: string[] = [];
+  for (const piece of identifier.split("_")) {
+    if (piece === "") continue;
+    for (const m of piece.matchAll(PART)) parts.push(m[0].toLowerCase());
+  }
+  return parts;
+}
+
+/**
+ * Calls `emit` for every token of `text`, in order, duplicates included (term frequency matters).
+ * Kept allocation-light because indexing 40 MB of source runs through it.
+ */
+export function forEachToken(text: string, emit: (token: string) => void): void {
+  for (const m of text.matchAll(WORD)) {
+    const word = m[0];
+    const hyphenated = word.includes("-");
+    if (hyphenated) {
+      const whole = word.toLowerCase();
+      if (/^[a-z][a-z0-9_]+(?:-[a-z][a-z0-9_]+)+$/.test(whole) && keep(whole)) emit(whole);
+    }
+    for (const identifier of hyphenated ? word.split("-") : [word]) emitIdentifier(identifier, emit);
+  }
+}
+
+function emitIdentifier(identifier: string, emit: (token: string) => void): void {
+  if (identifier.length > MAX_TOKEN_LENGTH * 2) return; // base64 blobs, minified code
+  const whole = identifier.toLowerCase().replace(/^_+|_+$/g, "");
+  // Fast path: a plain lowercase word or number has no parts beyond itself.
+  if (/^[a-z]+$|^[0-9]+$/.test(whole) && whole === identifier) {
+    if (keep(whole)) emit(whole);
+    return;
+  }
+  const parts = identifierParts(identifier);
+  if (parts.length <= 1) {
+    if (keep(whole)) emit(whole);
+    return;
+  }
+  if (keep(whole)) emit(whole);
+  for (const part of parts) if (keep(part)) emit(part);
+  if (parts.length >= 3) {
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const left = parts[i]!;
+      const right = parts[i + 1]!;
+      if (isDigit(left) || isDigit(right)) continue;
+      const joined = left + right;
+      if (keep(joined)) emit(joined);
+    }
+  }
+}
+
+function isDigit(part: string): boolean {
+  const c = part.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
+/** All tokens of `text`, in order, duplicates included. */
+export function tokenize(text: string): string[] {
+  const out: string[] = [];
+  forEachToken(text, (t) => out.push(t));
+  return out;
+}
+
+/** Token -> count. */
+export function termFrequencies(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  forEachToken(text, (t) => counts.set(t, (counts.get(t) ?? 0) + 1));
+  return counts;
+}

@@ -1,0 +1,781 @@
+import { describe, expect, it } from "vitest";
+import type { Chunk, ChunkedFile } from "../../src/indexing/chunk.ts";
+import { CHUNKER_VERSION, createChunker } from "../../src/indexing/chunking/chunker.ts";
+import {
+  BLOCK_MAX_LINES,
+  FUNCTION_WINDOW,
+  MAX_DEFINITION_LINES,
+} from "../../src/indexing/chunking/syntax-chunker.ts";
+import { CHUNK_SUMMARY_MAX, FILE_SUMMARY_MAX } from "../../src/indexing/summary.ts";
+
+const chunker = createChunker();
+
+const chunkOf = (file: ChunkedFile, symbol: string): Chunk => {
+  const found = file.chunks.find((c) => c.symbol === symbol);
+  if (!found) throw new Error(`no chunk for ${symbol}; have ${file.chunks.map((c) => c.symbol).join(", ")}`);
+  return found;
+};
+
+const symbolOf = (file: ChunkedFile, name: string) => {
+  const found = file.symbols.find((s) => s.name === name);
+  if (!found) throw new Error(`no symbol ${name}; have ${file.symbols.map((s) => s.name).join(", ")}`);
+  return found;
+};
+
+/** Invariants every chunked file must satisfy. */
+const expectWellFormed = (file: ChunkedFile, content: string): void => {
+  const lines = content.split("\n");
+  const covered = new Set<number>();
+  let previousStart = 0;
+  for (const chunk of file.chunks) {
+    expect(chunk.startLine).toBeGreaterThanOrEqual(1);
+    expect(chunk.endLine).toBeGreaterThanOrEqual(chunk.startLine);
+    expect(chunk.endLine).toBeLessThanOrEqual(lines.length);
+    expect(chunk.startLine).toBeGreaterThanOrEqual(previousStart);
+    previousStart = chunk.startLine;
+    expect(chunk.text).toBe(lines.slice(chunk.startLine - 1, chunk.endLine).join("\n"));
+    expect(chunk.summary.length).toBeGreaterThan(0);
+    expect(chunk.summary.length).toBeLessThanOrEqual(CHUNK_SUMMARY_MAX);
+    for (let line = chunk.startLine; line <= chunk.endLine; line++) covered.add(line);
+  }
+  lines.forEach((line, i) => {
+    if (line.trim()) expect(covered.has(i + 1), `line ${i + 1} ${JSON.stringify(line)} is in no chunk`).toBe(true);
+  });
+  expect(file.summary.length).toBeLessThanOrEqual(FILE_SUMMARY_MAX);
+};
+
+const chunk = async (path: string, content: string): Promise<ChunkedFile> => {
+  const file = await chunker.chunkFile(path, content);
+  expectWellFormed(file, content);
+  return file;
+};
+
+describe("syntax chunking per language", () => {
+  it("TypeScript: functions, interfaces, types, enums, decorated classes and arrow constants", async () => {
+    const src = `import { readFile } from "node:fs/promises";
+import type { Config } from "./config.ts";
+
+export const DEFAULT_PORT = 8080;
+
+/**
+ * Loads the configuration file.
+ * @param path where the file lives
+ */
+export async function loadConfig(path: string): Promise<Config> {
+  const text = await readFile(path, "utf8");
+  return JSON.parse(text) as Config;
+}
+
+/** A user repository. */
+export interface Repository {
+  id: string;
+  name: string;
+  find(id: string): Promise<unknown>;
+}
+
+export type Handler = (req: Request) => Promise<Response>;
+
+export enum Color {
+  Red,
+  Green,
+}
+
+/** Serves HTTP. */
+@Injectable()
+export class Server extends Base {
+  private port = 0;
+
+  constructor(private readonly config: Config) {
+    super();
+  }
+
+  /** Starts listening. */
+  @Log()
+  async start(port: number): Promise<void> {
+    this.port = port;
+    console.log("listening");
+  }
+}
+
+export const handler: Handler = async (req) => {
+  return new Response("ok");
+};
+`;
+    const file = await chunk("src/server.ts", src);
+    expect(file.language).toBe("typescript");
+    expect(file.parseError).toBeUndefined();
+
+    const head = file.chunks[0]!;
+    expect(head).toMatchObject({ kind: "block", startLine: 1, endLine: 4, symbol: null });
+    expect(head.summary).toContain("node:fs/promises");
+    expect(head.summary).toContain("DEFAULT_PORT");
+
+    const load = chunkOf(file, "loadConfig");
+    expect(load).toMatchObject({ kind: "function", startLine: 6, endLine: 13, parent: null });
+    expect(load.signature).toBe("export async function loadConfig(path: string): Promise<Config>");
+    expect(load.doc).toContain("Loads the configuration file.");
+    expect(load.summary).toBe("Function `loadConfig(path: string): Promise<Config>`: Loads the configuration file.");
+
+    expect(chunkOf(file, "Repository")).toMatchObject({ kind: "interface", startLine: 15, endLine: 20, doc: "A user repository." });
+    expect(symbolOf(file, "find")).toMatchObject({ kind: "method", parent: "Repository" });
+    expect(symbolOf(file, "Handler")).toMatchObject({ kind: "type", startLine: 22, endLine: 22 });
+    expect(chunkOf(file, "Color")).toMatchObject({ kind: "enum", startLine: 24, endLine: 27 });
+
+    // The class range starts at its doc comment and includes the decorator.
+    const server = chunkOf(file, "Server");
+    expect(server).toMatchObject({ kind: "class", startLine: 29, endLine: 44, doc: "Serves HTTP." });
+    expect(server.signature).toBe("export class Server extends Base");
+    expect(server.text).toContain("@Injectable()");
+    // The method's range includes its decorator and JSDoc (siblings in the class body).
+    expect(symbolOf(file, "start")).toMatchObject({ kind: "method", parent: "Server", startLine: 38, endLine: 43 });
+    expect(symbolOf(file, "constructor")).toMatchObject({ kind: "method", parent: "Server" });
+
+    expect(chunkOf(file, "handler")).toMatchObject({ kind: "function", startLine: 46, endLine: 48 });
+    expect(file.summary).toContain("TypeScript source file defining");
+    expect(file.summary).toMatch(/class Server/);
+    expect(file.summary).toMatch(/functions loadConfig, handler/);
+  });
+
+  it("TSX and JSX components", async () => {
+    const tsx = await chunk(
+      "ui/Card.tsx",
+      `import React from "react";
+
+type Props = { title: string; children?: React.ReactNode };
+
+/** A card with a title. */
+export function Card({ title, children }: Props) {
+  return (
+    <div className="card">
+      <h2>{title}</h2>
+      {children}
+    </div>
+  );
+}
+`,
+    );
+    expect(tsx.language).toBe("tsx");
+    expect(chunkOf(tsx, "Card")).toMatchObject({ kind: "function", startLine: 5, endLine: 13, doc: "A card with a title." });
+    expect(chunkOf(tsx, "Card").signature).toBe("export function Card({ title, children }: Props)");
+
+    const jsx = await chunk(
+      "ui/Button.jsx",
+      `import React from "react";
+
+/** Shows a button. */
+export default function Button({ label }) {
+  const text = label.toUpperCase();
+  return <button>{text}</button>;
+}
+`,
+    );
+    expect(jsx.language).toBe("javascript");
+    expect(chunkOf(jsx, "Button")).toMatchObject({ kind: "function", startLine: 3, endLine: 7, doc: "Shows a button." });
+  });
+
+  it("JavaScript (CommonJS): classes with private fields, generators, module.exports", async () => {
+    const file = await chunk(
+      "lib/queue.cjs",
+      `"use strict";
+const { EventEmitter } = require("node:events");
+
+/** A FIFO queue that emits "drain". */
+class Queue extends EventEmitter {
+  #items = [];
+
+  /** Adds an item. */
+  push(item) {
+    this.#items.push(item);
+    return this;
+  }
+
+  static of(...items) {
+    const q = new Queue();
+    for (const item of items) q.push(item);
+    return q;
+  }
+}
+
+function* drain(queue) {
+  while (queue.size) {
+    yield queue.shift();
+  }
+}
+
+module.exports = { Queue, drain };
+`,
+    );
+    expect(file.language).toBe("javascript");
+    expect(chunkOf(file, "Queue")).toMatchObject({ kind: "class", startLine: 4, endLine: 19, doc: 'A FIFO queue that emits "drain".' });
+    expect(symbolOf(file, "push")).toMatchObject({ kind: "method", parent: "Queue", startLine: 8, endLine: 12 });
+    expect(symbolOf(file, "of")).toMatchObject({ kind: "method", parent: "Queue" });
+    expect(chunkOf(file, "drain")).toMatchObject({ kind: "function", startLine: 21, endLine: 25, signature: "function* drain(queue)" });
+    expect(file.chunks[0]!.summary).toContain("node:events");
+  });
+
+  it("Python: docstrings, decorators, methods, module docstring", async () => {
+    const src = `"""Tiny expression parser."""
+import re
+from dataclasses import dataclass
+
+TOKEN = re.compile(r"\\s*(\\d+|.)")
+
+
+@dataclass
+class Node:
+    """A parse tree node."""
+
+    kind: str
+    value: str
+
+
+class Parser:
+    """Recursive-descent parser.
+
+    Longer description here.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.tokens = TOKEN.findall(text)
+        self.pos = 0
+
+    @property
+    def done(self) -> bool:
+        """True at the end of input."""
+        return self.pos >= len(self.tokens)
+
+    def parse(self, text: str) -> Node:
+        """Parse text into a Node. Raises on bad input."""
+        if not text:
+            raise ValueError("empty")
+        return Node("num", text)
+
+
+async def fetch(url: str, *, timeout: float = 1.0) -> bytes:
+    # Comment before the body is not part of the signature.
+    return b""
+`;
+    const file = await chunk("pkg/parser.py", src);
+    expect(file.language).toBe("python");
+    const node = chunkOf(file, "Node");
+    expect(node).toMatchObject({ kind: "class", startLine: 8, endLine: 13, doc: "A parse tree node." });
+    expect(node.text.startsWith("@dataclass")).toBe(true);
+    expect(node.signature).toBe("class Node:");
+
+    const parser = chunkOf(file, "Parser");
+    expect(parser).toMatchObject({ kind: "class", startLine: 16, endLine: 35 });
+    expect(parser.doc).toBe("Recursive-descent parser.\n\nLonger description here.");
+
+    expect(symbolOf(file, "__init__")).toMatchObject({ kind: "method", parent: "Parser", startLine: 22, endLine: 24 });
+    expect(symbolOf(file, "done")).toMatchObject({ kind: "method", parent: "Parser", startLine: 26, endLine: 29 });
+    expect(symbolOf(file, "parse")).toMatchObject({ kind: "method", parent: "Parser", startLine: 31, endLine: 35 });
+
+    const fetch = chunkOf(file, "fetch");
+    expect(fetch).toMatchObject({ kind: "function", startLine: 38, endLine: 40, parent: null });
+    expect(fetch.signature).toBe("async def fetch(url: str, *, timeout: float = 1.0) -> bytes:");
+    expect(fetch.summary).toBe("Function `fetch(url: str, *, timeout: float = 1.0) -> bytes`");
+
+    expect(file.summary).toBe("Python module defining classes Node, Parser; function fetch; constant/variable TOKEN; 3 methods. Tiny expression parser.");
+  });
+
+  it("Go: package comment, receivers as parents, doc comments, struct types", async () => {
+    const src = `// Package store keeps things.
+package store
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is returned when nothing matches.
+var ErrNotFound = errors.New("not found")
+
+// Store holds items.
+type Store struct {
+	items map[string]string
+}
+
+// Get returns the item with the given key.
+// It fails with ErrNotFound.
+func (s *Store) Get(key string) (string, error) {
+	v, ok := s.items[key]
+	if !ok {
+		return "", fmt.Errorf("get %q: %w", key, ErrNotFound)
+	}
+	return v, nil
+}
+
+// New makes a store.
+func New() *Store {
+	return &Store{items: map[string]string{}}
+}
+`;
+    const file = await chunk("store/store.go", src);
+    expect(file.chunks[0]!.summary).toContain("imports errors, fmt");
+    expect(chunkOf(file, "Store")).toMatchObject({ kind: "class", startLine: 12, endLine: 15, doc: "Store holds items." });
+    expect(chunkOf(file, "Store").summary).toBe("Struct `Store`: Store holds items.");
+    const get = chunkOf(file, "Get");
+    expect(get).toMatchObject({ kind: "method", parent: "Store", startLine: 17, endLine: 25 });
+    expect(get.signature).toBe("func (s *Store) Get(key string) (string, error)");
+    expect(get.doc).toBe("Get returns the item with the given key.\nIt fails with ErrNotFound.");
+    expect(chunkOf(file, "New")).toMatchObject({ kind: "function", parent: null, signature: "func New() *Store" });
+    expect(symbolOf(file, "ErrNotFound")).toMatchObject({ kind: "variable", startLine: 9, endLine: 10 });
+    expect(file.summary).toMatch(/^Go source file defining struct Store; function New; .*Package store keeps things\.$/);
+  });
+
+  it("Java: annotations, Javadoc, constructors and methods", async () => {
+    const file = await chunk(
+      "src/main/java/com/example/AccountService.java",
+      `package com.example;
+
+import java.util.List;
+
+/**
+ * Keeps accounts.
+ */
+@Service
+public class AccountService {
+    private final List<String> accounts;
+
+    /** Creates the service. */
+    public AccountService(List<String> accounts) {
+        this.accounts = accounts;
+    }
+
+    /**
+     * Counts accounts.
+     * @return the count
+     */
+    @Override
+    public int count() {
+        return accounts.size();
+    }
+}
+`,
+    );
+    const service = chunkOf(file, "AccountService");
+    expect(service).toMatchObject({ kind: "class", startLine: 5, endLine: 25, doc: "Keeps accounts.", signature: "public class AccountService" });
+    expect(file.symbols.filter((s) => s.parent === "AccountService").map((s) => [s.name, s.kind, s.startLine, s.endLine])).toEqual([
+      ["AccountService", "method", 12, 15],
+      ["count", "method", 17, 24],
+    ]);
+  });
+
+  it("Rust: doc comments, attributes, impl blocks as parents, traits", async () => {
+    const file = await chunk(
+      "src/geo.rs",
+      `//! Geometry helpers.
+use std::fmt;
+
+/// A point in the plane.
+#[derive(Debug, Clone)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    /// Distance to the origin.
+    pub fn norm(&self) -> f64 {
+        (self.x * self.x + self.y * self.y).sqrt()
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "({}, {})", self.x, self.y)
+    }
+}
+
+/// Shapes have an area.
+pub trait Shape {
+    fn area(&self) -> f64;
+}
+`,
+    );
+    const point = file.chunks.find((c) => c.symbol === "Point" && c.signature === "pub struct Point")!;
+    expect(point).toMatchObject({ kind: "class", startLine: 4, endLine: 9, doc: "A point in the plane." });
+    expect(point.text).toContain("#[derive(Debug, Clone)]");
+    expect(symbolOf(file, "norm")).toMatchObject({ kind: "method", parent: "Point", startLine: 12, endLine: 15 });
+    expect(file.chunks.find((c) => c.signature === "impl fmt::Display for Point")?.summary).toBe("Impl fmt::Display for `Point`");
+    expect(chunkOf(file, "Shape")).toMatchObject({ kind: "interface", doc: "Shapes have an area." });
+    expect(symbolOf(file, "area")).toMatchObject({ kind: "method", parent: "Shape" });
+    expect(file.summary).toContain("Geometry helpers.");
+  });
+
+  it("C and C++: declarators, structs, typedefs, namespaces, classes", async () => {
+    const c = await chunk(
+      "src/add.c",
+      `#include <stdio.h>
+
+/* Adds two numbers. */
+static int add(int a, int b) {
+    return a + b;
+}
+
+struct point {
+    int x;
+    int y;
+};
+
+typedef struct point point_t;
+`,
+    );
+    expect(chunkOf(c, "add")).toMatchObject({ kind: "function", startLine: 3, endLine: 6, signature: "static int add(int a, int b)", doc: "Adds two numbers." });
+    expect(chunkOf(c, "point")).toMatchObject({ kind: "class", startLine: 8, endLine: 11 });
+    expect(symbolOf(c, "point_t")).toMatchObject({ kind: "type", startLine: 13 });
+
+    const cpp = await chunk(
+      "src/circle.cpp",
+      `#include <string>
+
+namespace geo {
+
+/// A circle.
+class Circle : public Shape {
+ public:
+  explicit Circle(double r) : r_(r) {}
+  double area() const override {
+    return 3.14159 * r_ * r_;
+  }
+ private:
+  double r_;
+};
+
+// Computes the perimeter.
+double perimeter(const Circle& c) {
+  return 2 * 3.14159 * c.radius();
+}
+
+int Circle::sides() const { return 0; }
+
+}  // namespace geo
+`,
+    );
+    expect(symbolOf(cpp, "geo")).toMatchObject({ kind: "module" });
+    expect(symbolOf(cpp, "Circle")).toMatchObject({ kind: "class", parent: "geo", startLine: 5, endLine: 14 });
+    expect(symbolOf(cpp, "area")).toMatchObject({ kind: "method", parent: "Circle", startLine: 9, endLine: 11 });
+    expect(symbolOf(cpp, "perimeter")).toMatchObject({ kind: "function", parent: "geo", startLine: 16, endLine: 19 });
+    expect(symbolOf(cpp, "sides")).toMatchObject({ kind: "method", parent: "Circle" });
+  });
+
+  it("C#: namespaces, XML doc comments, attributes", async () => {
+    const file = await chunk(
+      "Orders/OrderService.cs",
+      `using System;
+
+namespace Shop.Orders
+{
+    /// <summary>Places orders.</summary>
+    public class OrderService : IOrderService
+    {
+        private readonly IClock clock;
+
+        /// <summary>Places an order now.</summary>
+        [HttpPost]
+        public async Task<Order> PlaceAsync(Cart cart)
+        {
+            var order = new Order(cart, clock.Now);
+            return order;
+        }
+    }
+}
+`,
+    );
+    expect(symbolOf(file, "OrderService")).toMatchObject({ kind: "class", parent: "Shop.Orders", startLine: 5, endLine: 17 });
+    expect(symbolOf(file, "PlaceAsync")).toMatchObject({ kind: "method", parent: "OrderService", startLine: 10, endLine: 16 });
+    expect(file.summary).toContain("namespace Shop.Orders");
+  });
+
+  it("Ruby and PHP", async () => {
+    const rb = await chunk(
+      "lib/docs/parser.rb",
+      `require "json"
+
+# Parses documents.
+module Docs
+  # A JSON parser.
+  class Parser < Base
+    # Parses text.
+    def parse(text)
+      JSON.parse(text)
+    end
+
+    def self.default
+      new
+    end
+  end
+end
+`,
+    );
+    expect(chunkOf(rb, "Docs")).toMatchObject({ kind: "module", startLine: 3, endLine: 16, doc: "Parses documents." });
+    expect(symbolOf(rb, "Parser")).toMatchObject({ kind: "class", parent: "Docs" });
+    expect(symbolOf(rb, "parse")).toMatchObject({ kind: "method", parent: "Parser", startLine: 7, endLine: 10 });
+    expect(symbolOf(rb, "default")).toMatchObject({ kind: "method", parent: "Parser" });
+
+    const php = await chunk(
+      "app/Http/UserController.php",
+      `<?php
+namespace App\\Http;
+
+use App\\Models\\User;
+
+/**
+ * Handles users.
+ */
+class UserController extends Controller
+{
+    /** Shows a user. */
+    public function show(int $id): User
+    {
+        return User::find($id);
+    }
+}
+
+function helper($x) {
+    return $x * 2;
+}
+`,
+    );
+    expect(chunkOf(php, "UserController")).toMatchObject({ kind: "class", startLine: 6, endLine: 16, doc: "Handles users." });
+    expect(symbolOf(php, "show")).toMatchObject({ kind: "method", parent: "UserController", startLine: 11, endLine: 15 });
+    expect(chunkOf(php, "helper")).toMatchObject({ kind: "function", signature: "function helper($x)" });
+  });
+
+  it("Kotlin, Swift, Scala, Bash (and Lua as text)", async () => {
+    const kt = await chunk(
+      "app/Greeter.kt",
+      `package app
+
+/** Greets people. */
+class Greeter(private val name: String) {
+    /** Says hello. */
+    fun greet(): String {
+        return "Hello, $name"
+    }
+}
+`,
+    );
+    expect(chunkOf(kt, "Greeter")).toMatchObject({ kind: "class", startLine: 3, endLine: 9, doc: "Greets people." });
+    expect(symbolOf(kt, "greet")).toMatchObject({ kind: "method", parent: "Greeter" });
+
+    const swift = await chunk(
+      "Sources/JobQueue.swift",
+      `import Foundation
+
+/// A queue of jobs.
+struct JobQueue {
+    var jobs: [String] = []
+
+    /// Adds a job.
+    mutating func push(_ job: String) {
+        jobs.append(job)
+    }
+}
+`,
+    );
+    expect(chunkOf(swift, "JobQueue")).toMatchObject({ kind: "class", doc: "A queue of jobs." });
+    expect(chunkOf(swift, "JobQueue").summary).toBe("Struct `JobQueue`: A queue of jobs.");
+    expect(symbolOf(swift, "push")).toMatchObject({ kind: "method", parent: "JobQueue" });
+
+    const scala = await chunk("src/Stack.scala", `package app\n\n/** A stack. */\nclass Stack[A] {\n  private var items: List[A] = Nil\n  /** Pushes an item. */\n  def push(a: A): Unit = {\n    items = a :: items\n  }\n}\n`);
+    expect(chunkOf(scala, "Stack")).toMatchObject({ kind: "class", doc: "A stack." });
+    expect(symbolOf(scala, "push")).toMatchObject({ kind: "method", parent: "Stack" });
+
+    const sh = await chunk("bin/run.sh", `#!/bin/bash\nset -euo pipefail\n\n# Prints usage.\nusage() {\n  echo "usage: x"\n  exit 1\n}\n`);
+    expect(chunkOf(sh, "usage")).toMatchObject({ kind: "function", startLine: 4, endLine: 8, doc: "Prints usage." });
+
+    // Lua is chunked as text (see languages.ts).
+    const lua = await chunk("lua/m.lua", `local M = {}\n\n-- Adds numbers.\nfunction M.add(a, b)\n  return a + b\nend\n\nreturn M\n`);
+    expect(lua).toMatchObject({ language: "lua", parseError: undefined });
+    expect(lua.chunks).toMatchObject([{ kind: "lines", startLine: 1, endLine: 8 }]);
+  });
+});
+
+describe("size bounds", () => {
+  const pyMethod = (i: number): string =>
+    [
+      `    def method_${i}(self, value: int) -> int:`,
+      `        """Method number ${i}."""`,
+      ...Array.from({ length: 12 }, (_, j) => `        value = value + ${j} * ${i}`),
+      `        return value`,
+      ``,
+    ].join("\n");
+
+  it("splits a large class into a header chunk and its methods", async () => {
+    const src = [`class Big:`, `    """A big class."""`, ``, `    LIMIT = 10`, ``, ...Array.from({ length: 40 }, (_, i) => pyMethod(i)), `def after():`, `    return 1`, ``].join("\n");
+    const file = await chunk("big.py", src);
+    const lines = src.split("\n").length;
+    expect(lines).toBeGreaterThan(600);
+
+    const header = file.chunks[0]!;
+    expect(header).toMatchObject({ kind: "class", symbol: "Big", startLine: 1, doc: "A big class.", signature: "class Big:" });
+    expect(header.endLine).toBeLessThan(6);
+    expect(header.text).toContain("LIMIT = 10");
+
+    const methods = file.chunks.filter((c) => c.kind === "method");
+    expect(methods).toHaveLength(40);
+    methods.forEach((m, i) => {
+      expect(m).toMatchObject({ symbol: `method_${i}`, parent: "Big", doc: `Method number ${i}.` });
+      expect(m.summary).toBe(`Method \`method_${i}(self, value: int) -> int\` in class \`Big\`: Method number ${i}.`);
+    });
+    for (const c of file.chunks) expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(MAX_DEFINITION_LINES);
+    expect(chunkOf(file, "after")).toMatchObject({ kind: "function", parent: null });
+    expect(symbolOf(file, "Big")).toMatchObject({ startLine: 1, endLine: methods[39]!.endLine });
+  });
+
+  it("cuts a huge function into line windows that keep its symbol", async () => {
+    const body = Array.from({ length: 400 }, (_, i) => `  total += compute(${i}, input);`).join("\n");
+    const src = `/** Sums everything. */\nexport function huge(input: number): number {\n  let total = 0;\n${body}\n  return total;\n}\n`;
+    const file = await chunk("huge.ts", src);
+    const parts = file.chunks.filter((c) => c.symbol === "huge");
+    expect(parts.length).toBe(Math.ceil(405 / FUNCTION_WINDOW.maxLines));
+    expect(file.chunks).toHaveLength(parts.length);
+    parts.forEach((p, i) => {
+      expect(p.kind).toBe("function");
+      expect(p.signature).toBe("export function huge(input: number): number");
+      expect(p.endLine - p.startLine + 1).toBeLessThanOrEqual(FUNCTION_WINDOW.maxLines);
+      if (i > 0) expect(p.startLine).toBe(parts[i - 1]!.endLine + 1);
+      expect(p.summary).toContain(`part ${i + 1}/${parts.length}`);
+    });
+    expect(parts[0]!.doc).toBe("Sums everything.");
+    expect(parts[1]!.doc).toBeNull();
+    expect(parts[0]!.startLine).toBe(1);
+    expect(parts.at(-1)!.endLine).toBe(405);
+  });
+
+  it("merges small top-level siblings into bounded blocks", async () => {
+    const src = [
+      `import os`,
+      `import sys`,
+      ``,
+      ...Array.from({ length: 10 }, (_, i) => `CONST_${i} = ${i}`),
+      ``,
+      ...Array.from({ length: 6 }, (_, i) => `def tiny_${i}(x):\n    return x + ${i}\n`),
+      `def real_function(a, b):`,
+      `    """Does real work."""`,
+      `    c = a + b`,
+      `    d = c * 2`,
+      `    return d`,
+      ``,
+    ].join("\n");
+    const file = await chunk("small.py", src);
+    expect(file.chunks).toHaveLength(2);
+    const block = file.chunks[0]!;
+    expect(block).toMatchObject({ kind: "block", symbol: null, startLine: 1 });
+    expect(block.summary).toContain("imports os, sys");
+    expect(block.summary).toContain("CONST_0");
+    expect(block.text).toContain("def tiny_5(x):");
+    expect(block.endLine - block.startLine + 1).toBeLessThanOrEqual(BLOCK_MAX_LINES);
+    expect(file.chunks[1]).toMatchObject({ kind: "function", symbol: "real_function" });
+    // Merged definitions are still listed as symbols.
+    expect(file.symbols.map((s) => s.name)).toContain("tiny_3");
+  });
+
+  it("keeps blocks bounded when there are many small statements", async () => {
+    const src = Array.from({ length: 500 }, (_, i) => `VALUE_${i} = ${i}`).join("\n") + "\n";
+    const file = await chunk("consts.py", src);
+    expect(file.chunks.length).toBeGreaterThanOrEqual(Math.ceil(500 / BLOCK_MAX_LINES));
+    for (const c of file.chunks) {
+      expect(c.kind).toBe("block");
+      expect(c.endLine - c.startLine + 1).toBeLessThanOrEqual(BLOCK_MAX_LINES);
+    }
+  });
+});
+
+describe("parse failures fall back to line windows", () => {
+  it("when syntax errors dominate the file", async () => {
+    const junk = Array.from({ length: 50 }, (_, i) => `)))) ${i} ((( }}} ::: @@@ ->`).join("\n");
+    const file = await chunk("broken.py", junk);
+    expect(file.parseError).toMatch(/syntax errors cover \d+% of the file/);
+    expect(file.chunks.every((c) => c.kind === "lines")).toBe(true);
+    expect(file.summary).toContain("Chunked by lines");
+  });
+
+  it("when parsing exceeds the timeout", async () => {
+    const impatient = createChunker({ parseTimeoutMs: 0 });
+    const src = Array.from({ length: 3000 }, (_, i) => `def f${i}(x):\n    return x * ${i}\n`).join("\n");
+    const file = await impatient.chunkFile("slow.py", src);
+    expectWellFormed(file, src);
+    expect(file.parseError).toMatch(/timed out/);
+    expect(file.chunks[0]).toMatchObject({ kind: "lines", startLine: 1 });
+    // The parser recovers for the next file.
+    const next = await chunker.chunkFile("ok.py", "def ok():\n    return 1\n");
+    expect(next.parseError).toBeUndefined();
+  });
+
+  it("keeps syntax chunking for files with a few errors", async () => {
+    const src = `def good(a):\n    return a\n\n\ndef broken(:\n    pass\n\n\ndef also_good(b):\n    return b\n`;
+    const file = await chunk("partial.py", src);
+    expect(file.parseError).toBeUndefined();
+    expect(file.symbols.map((s) => s.name)).toEqual(expect.arrayContaining(["good", "also_good"]));
+  });
+});
+
+describe("text chunking", () => {
+  it("markdown by headings, with parent sections and code fences ignored", async () => {
+    const src = `---
+title: Guide
+---
+# Loupe
+
+Self-hosted code search.
+
+## Install
+
+Run the installer.
+
+\`\`\`sh
+# not a heading
+npm i loupe
+\`\`\`
+
+## Usage
+
+### CLI
+
+Use \`loupe index\`.
+
+Setext title
+------------
+
+Body.
+`;
+    const file = await chunk("docs/README.md", src);
+    expect(file.language).toBe("markdown");
+    const titles = file.chunks.map((c) => [c.symbol, c.parent, c.startLine, c.endLine]);
+    expect(titles).toEqual([
+      [null, null, 1, 3],
+      ["Loupe", null, 4, 6],
+      ["Install", "Loupe", 8, 15],
+      ["CLI", "Usage", 17, 21],
+      ["Setext title", "Loupe", 23, 26],
+    ]);
+    expect(file.chunks.every((c) => c.kind === "section" || c.symbol === null)).toBe(true);
+    expect(file.chunks[2]!.summary).toBe('Section "Install" under "Loupe": Run the installer.');
+    expect(file.summary).toContain('titled "Loupe"');
+    expect(file.summary).toContain("Install");
+  });
+
+  it("other text by overlapping line windows", async () => {
+    const src = Array.from({ length: 150 }, (_, i) => `key_${i}: value ${i}`).join("\n") + "\n";
+    const file = await chunk("config/app.yaml", src);
+    expect(file.language).toBe("yaml");
+    expect(file.chunks.length).toBeGreaterThanOrEqual(3);
+    const [a, b] = file.chunks;
+    expect(a).toMatchObject({ kind: "lines", startLine: 1 });
+    expect(b!.startLine).toBeLessThanOrEqual(a!.endLine); // overlap
+    expect(b!.startLine).toBeGreaterThan(a!.endLine - 10);
+    expect(file.summary).toContain("top-level keys: key_0");
+  });
+
+  it("unknown extensions are chunked as plain text", async () => {
+    const file = await chunk("notes/thing.unknownext", "hello\nworld\n");
+    expect(file.language).toBe("text");
+    expect(file.chunks).toHaveLength(1);
+  });
+});
+
+it("exports a chunker version", () => {
+  expect(CHUNKER_VERSION).toMatch(/^\d+/);
+});
