@@ -103,7 +103,7 @@ export function createCataloguedEventStore(store: EventStore, catalogue: Catalog
   const upcast = (e: StoredEvent) => catalogue.upcast(e);
   return {
     ...store,
-    appendToStream(
+    async appendToStream(
       streamName: string,
       events: NewEvent[],
       options?: { expectedStreamVersion?: ExpectedStreamVersion },

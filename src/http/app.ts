@@ -40,8 +40,11 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
     "*",
     bodyLimit({
       maxSize: config.maxBodyBytes,
+      // The unread rest of the body makes the connection unusable: tell the client to drop it.
       onError: (c) =>
-        c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413),
+        c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413, {
+          connection: "close",
+        }),
     }),
   );
 

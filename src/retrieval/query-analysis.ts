@@ -311,7 +311,7 @@ function framePath(location: string): string | null {
   s = s.replace(/^webpack(?:-internal)?:\/\/\/?(?:\([^)]*\)\/)?/, "").replace(/^file:\/\//, "");
   if (/^https?:\/\//.test(s)) {
     try {
-      s = new URL(s).pathname;
+      s = new URL(s).pathname.replace(/^\/+/, "");
     } catch {
       return null;
     }

@@ -13,7 +13,7 @@
  *     "should be" mark the recommended form; "avoid", "instead of", "rather than", "over", "not",
  *     "never", "don't use", "do not use", "ban(ned)", "forbid(den)", "deprecated", "replace",
  *     "remove" mark the unwanted form (longest cue ending nearest the span wins, so "do not use"
- *     beats "use"). Without a cue before it, a span inherits the classification of the span just
+ *     beats "use"; a negation just before a recommending verb, as in "never call", flips it). Without a cue before it, a span inherits the classification of the span just
  *     before it when only `,` / `or` / `and` / `/` separate them ("avoid `a`, `b` or `c`"), else a
  *     trailing cue ("`x` is deprecated", "`y` is preferred") decides, else it is a needle.
  * Every added line containing a needle yields one finding per custom context: ruleId
@@ -25,7 +25,7 @@
  * Only ACTIVE contexts (a missing status counts as ACTIVE) whose scope covers the file apply.
  */
 import type { DiffFile } from "./diff.ts";
-import { isSeverity, type Finding, type Severity } from "./findings.ts";
+import { compareFindings, isSeverity, type Finding, type Severity } from "./findings.ts";
 import { compileSafeRegex, type SafeRegex } from "./safe-regex.ts";
 import { scopeApplies, type Scope, type ScopeTarget } from "./scope.ts";
 
@@ -80,21 +80,26 @@ const NEG_CUES = [
 ];
 const POS_CUES = ["use", "prefer", "with", "call", "in favour of", "in favor of", "should be", "instead use", "recommended"];
 const TRAILING_POS = /^\s*(instead\b|(is|are)\s+(preferred|recommended))/i;
+const NEGATED = /(?<![\w'])(never|not|don't|dont|avoid|stop|no longer)(\s+\w+)?\s*$/;
 const REGEX_META = /[\\.*+?[\](){}|^$]/;
 
 function lastCue(leadIn: string): "neg" | "pos" | null {
   const text = ` ${leadIn.toLowerCase().replace(/[’]/g, "'")} `;
-  let best: { end: number; len: number; kind: "neg" | "pos" } | null = null;
+  let best: { start: number; end: number; len: number; kind: "neg" | "pos" } | null = null;
   const consider = (cue: string, kind: "neg" | "pos") => {
     const re = new RegExp(`(?<![\\w'])${cue.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "\\s+")}(?![\\w'])`, "g");
     for (let m = re.exec(text); m; m = re.exec(text)) {
       const end = m.index + m[0].length;
-      if (!best || end > best.end || (end === best.end && m[0].length > best.len)) best = { end, len: m[0].length, kind };
+      if (!best || end > best.end || (end === best.end && m[0].length > best.len)) best = { start: m.index, end, len: m[0].length, kind };
     }
   };
   for (const c of NEG_CUES) consider(c, "neg");
   for (const c of POS_CUES) consider(c, "pos");
-  return (best as { kind: "neg" | "pos" } | null)?.kind ?? null;
+  const found = best as { start: number; kind: "neg" | "pos" } | null;
+  if (!found) return null;
+  // "never call X", "do not ever use X", "avoid calling X": a negation just before a positive verb
+  if (found.kind === "pos" && NEGATED.test(text.slice(Math.max(0, found.start - 24), found.start))) return "neg";
+  return found.kind;
 }
 
 function asRegexLiteral(s: string): { source: string; flags: string } | null {
@@ -214,7 +219,7 @@ function displayNeedle(n: Needle): string {
   return t.includes("`") ? `\`\` ${t} \`\`` : `\`${t}\``;
 }
 
-/** Findings for PATTERN contexts whose needles occur in added lines of `file`. */
+/** Findings for PATTERN contexts whose needles occur in added lines of `file`, sorted by line. */
 export function matchPatterns(file: DiffFile, contexts: readonly CustomContextLike[], target: { repository?: string | null } = {}): Finding[] {
   if (file.binary || file.status === "deleted") return [];
   const findings: Finding[] = [];
@@ -241,7 +246,7 @@ export function matchPatterns(file: DiffFile, contexts: readonly CustomContextLi
       }
     }
   }
-  return findings;
+  return findings.sort(compareFindings);
 }
 
 /**

@@ -1,0 +1,526 @@
+/**
+ * Embedded code index: an inverted index on lmdb (memory-mapped, so opening costs nothing and a restart
+ * re-parses nothing). Works on Node and Deno. See docs/code-index.md for the design and measured figures.
+ *
+ * Databases in one lmdb environment (`${dir}/code-index.mdb`):
+ *   meta      "stats" -> { format, nextOrdinal, docCount, lengthSums[] }
+ *   docs      ordinal (uint32) -> chunk without its vector (msgpack)
+ *   vectors   ordinal (uint32) -> Float32 [norm, ...values]
+ *   ids       chunk id -> ordinal
+ *   postings  `${term}\x01${block}` -> posting block (see postings.ts)
+ *   df        term -> document frequency
+ *   blobs     `${repoId}\x01${path}\x01${blobId}` -> { orgId, ordinals }
+ *   branches  `${repoId}\x01${branch}\x01${path}` -> blobId (one small key per file: replacing a set
+ *             writes only the changed paths, a membership check is one lookup)
+ *
+ * One process owns an index directory (in-memory caches of branch filters assume it is the only writer).
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { open } from "lmdb";
+import type { Database, RootDatabase } from "lmdb";
+import type { BranchFile, ChunkDocument, CodeIndex, IndexFilter, IndexHit } from "./port.ts";
+import { FIELDS, FIELD_COUNT, analyseDoc } from "./fields.ts";
+import {
+  BLOCK_SIZE,
+  blockOf,
+  dequantiseLength,
+  encodePayload,
+  postingKey,
+  postingKeyPrefix,
+  updateBlock,
+} from "./postings.ts";
+import type { Posting } from "./postings.ts";
+import { termFrequencies } from "./tokenize.ts";
+import { createTopK } from "./topk.ts";
+
+export type EmbeddedCodeIndexOptions = {
+  dir: string;
+  /** Distinct query terms scored, highest IDF first (bounds latency of bug-report-sized queries). */
+  maxQueryTerms?: number;
+  /** BM25 saturation. */
+  k1?: number;
+};
+
+/** Bump when the tokenizer, fields or posting format change: an index of another format must be rebuilt. */
+export const EMBEDDED_INDEX_FORMAT = 1;
+
+type Stats = { format: number; nextOrdinal: number; docCount: number; lengthSums: number[] };
+type StoredDoc = Omit<ChunkDocument, "vector">;
+type BlobEntry = { orgId: string; ordinals: number[] };
+
+const SEP = "\x01";
+const blobKey = (repoId: string, path: string, blobId: string) => `${repoId}${SEP}${path}${SEP}${blobId}`;
+const branchKey = (repoId: string, branch: string, path: string) => `${repoId}${SEP}${branch}${SEP}${path}`;
+
+export class IndexFormatError extends Error {
+  constructor(found: number) {
+    super(`code index format ${found} found, ${EMBEDDED_INDEX_FORMAT} expected: truncate and rebuild the index`);
+    this.name = "IndexFormatError";
+  }
+}
+
+/** Stored form with a fixed key order, so equal chunks serialise equally (idempotent upserts). */
+function storedDoc(doc: ChunkDocument): StoredDoc {
+  return {
+    id: doc.id,
+    orgId: doc.orgId,
+    repoId: doc.repoId,
+    path: doc.path,
+    blobId: doc.blobId,
+    ordinal: doc.ordinal,
+    language: doc.language,
+    kind: doc.kind,
+    symbol: doc.symbol ?? null,
+    parent: doc.parent ?? null,
+    signature: doc.signature ?? null,
+    doc: doc.doc ?? null,
+    startLine: doc.startLine,
+    endLine: doc.endLine,
+    text: doc.text,
+    summary: doc.summary,
+    fileSummary: doc.fileSummary,
+  };
+}
+
+function encodeVector(values: number[]): Uint8Array {
+  const out = new Float32Array(values.length + 1);
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) {
+    out[i + 1] = values[i]!;
+    sum += out[i + 1]! * out[i + 1]!;
+  }
+  out[0] = Math.sqrt(sum);
+  return new Uint8Array(out.buffer);
+}
+
+function sameVector(stored: Uint8Array | undefined, values: number[] | undefined): boolean {
+  if (!stored || !values) return !stored && !values;
+  if (stored.byteLength !== (values.length + 1) * 4) return false;
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  for (let i = 0; i < values.length; i++) {
+    if (view.getFloat32((i + 1) * 4, true) !== Math.fround(values[i]!)) return false;
+  }
+  return true;
+}
+
+function decodeVector(stored: Uint8Array): number[] {
+  const view = new DataView(stored.buffer, stored.byteOffset, stored.byteLength);
+  const out: number[] = [];
+  for (let at = 4; at < stored.byteLength; at += 4) out.push(view.getFloat32(at, true));
+  return out;
+}
+
+type PostingChanges = Map<string, { add: Posting[]; remove: Set<number> }>;
+
+export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): CodeIndex {
+  const maxQueryTerms = options.maxQueryTerms ?? 32;
+  const k1 = options.k1 ?? 1.2;
+  mkdirSync(options.dir, { recursive: true });
+  const root: RootDatabase = open({ path: join(options.dir, "code-index.mdb"), maxDbs: 12 });
+  const meta: Database<Stats, string> = root.openDB({ name: "meta" });
+  const docs: Database<StoredDoc, number> = root.openDB({ name: "docs", keyEncoding: "uint32", compression: true });
+  const vectors: Database<Uint8Array, number> = root.openDB({ name: "vectors", keyEncoding: "uint32", encoding: "binary" });
+  const ids: Database<number, string> = root.openDB({ name: "ids" });
+  const postings: Database<Uint8Array, string> = root.openDB({ name: "postings", encoding: "binary" });
+  const dfs: Database<number, string> = root.openDB({ name: "df" });
+  const blobs: Database<BlobEntry, string> = root.openDB({ name: "blobs" });
+  const branches: Database<string, string> = root.openDB({ name: "branches", encoding: "string" });
+  const all = [meta, docs, vectors, ids, postings, dfs, blobs, branches];
+
+  const emptyStats = (): Stats => ({
+    format: EMBEDDED_INDEX_FORMAT,
+    nextOrdinal: 0,
+    docCount: 0,
+    lengthSums: new Array<number>(FIELD_COUNT).fill(0),
+  });
+  const existing = meta.get("stats");
+  if (existing && existing.format !== EMBEDDED_INDEX_FORMAT) throw new IndexFormatError(existing.format);
+  const readStats = (): Stats => meta.get("stats") ?? emptyStats();
+
+  // Branch filters (ordinal -> target index + 1), rebuilt when a repository they cover changes.
+  const repoGenerations = new Map<string, number>();
+  const touch = (repoId: string) => repoGenerations.set(repoId, (repoGenerations.get(repoId) ?? 0) + 1);
+  type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
+  const filterCache = new Map<string, CachedFilter>();
+  const FILTER_CACHE_LIMIT = 64;
+
+  let scratch = new Float32Array(0);
+  let closed = false;
+
+  /** Inside a write transaction: removes postings of `ordinal` and updates counters. */
+  function stageRemoval(ordinal: number, doc: StoredDoc, changes: PostingChanges, stats: Stats): void {
+    const analysed = analyseDoc(doc as ChunkDocument);
+    for (const term of analysed.terms.keys()) {
+      let change = changes.get(term);
+      if (!change) changes.set(term, (change = { add: [], remove: new Set() }));
+      change.remove.add(ordinal);
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) stats.lengthSums[f]! -= analysed.lengths[f]!;
+    stats.docCount--;
+  }
+
+  function stageAddition(ordinal: number, doc: ChunkDocument, changes: PostingChanges, stats: Stats): void {
+    const analysed = analyseDoc(doc);
+    for (const [term, tfs] of analysed.terms) {
+      let change = changes.get(term);
+      if (!change) changes.set(term, (change = { add: [], remove: new Set() }));
+      change.add.push({ ordinal, payload: encodePayload(tfs, analysed.lengths) });
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) stats.lengthSums[f]! += analysed.lengths[f]!;
+    stats.docCount++;
+  }
+
+  function applyPostingChanges(changes: PostingChanges): void {
+    for (const [term, change] of changes) {
+      const byBlock = new Map<number, { add: Posting[]; remove: Set<number> }>();
+      const slot = (block: number) => {
+        let s = byBlock.get(block);
+        if (!s) byBlock.set(block, (s = { add: [], remove: new Set() }));
+        return s;
+      };
+      for (const ordinal of change.remove) slot(blockOf(ordinal)).remove.add(ordinal);
+      for (const posting of change.add) slot(blockOf(posting.ordinal)).add.push(posting);
+      for (const [block, s] of byBlock) {
+        const key = postingKey(term, block);
+        const updated = updateBlock(postings.getBinary(key), block, s.remove, s.add);
+        if (updated) postings.putSync(key, updated);
+        else postings.removeSync(key);
+      }
+      // df: removals are exact (the old chunk had the term), additions are new postings.
+      const delta = change.add.length - change.remove.size;
+      if (delta !== 0) {
+        const df = (dfs.get(term) ?? 0) + delta;
+        if (df > 0) dfs.putSync(term, df);
+        else dfs.removeSync(term);
+      }
+    }
+  }
+
+  function removeOrdinals(ordinals: Iterable<number>, changes: PostingChanges, stats: Stats): void {
+    for (const ordinal of ordinals) {
+      const doc = docs.get(ordinal);
+      if (!doc) continue;
+      stageRemoval(ordinal, doc, changes, stats);
+      docs.removeSync(ordinal);
+      vectors.removeSync(ordinal);
+      ids.removeSync(doc.id);
+    }
+  }
+
+  function* rangeWithPrefix<V>(db: Database<V, string>, prefix: string): Generator<{ key: string; value: V }> {
+    for (const entry of db.getRange({ start: prefix })) {
+      if (!entry.key.startsWith(prefix)) return;
+      yield entry;
+    }
+  }
+
+  function ensureOpen(): void {
+    if (closed) throw new Error("code index is closed");
+  }
+
+  /** ordinal -> (index of the first target it is visible through) + 1, or 0. */
+  function filterFor(filter: IndexFilter, nextOrdinal: number): CachedFilter {
+    const key = JSON.stringify([filter.orgId, filter.pathPrefix ?? "", filter.targets.map((t) => [t.repoId, t.branch])]);
+    const generations = filter.targets.map((t) => repoGenerations.get(t.repoId) ?? 0);
+    const cached = filterCache.get(key);
+    if (cached && cached.generations.every((g, i) => g === generations[i])) {
+      filterCache.delete(key);
+      filterCache.set(key, cached); // LRU order
+      return cached;
+    }
+    const allowed = new Uint8Array(nextOrdinal);
+    let size = 0;
+    const prefix = filter.pathPrefix ?? "";
+    filter.targets.forEach((target, t) => {
+      if (t >= 254) return;
+      const start = branchKey(target.repoId, target.branch, prefix);
+      const pathStart = target.repoId.length + target.branch.length + 2;
+      for (const { key: k, value: blobId } of rangeWithPrefix(branches, start)) {
+        const path = k.slice(pathStart);
+        const entry = blobs.get(blobKey(target.repoId, path, blobId));
+        if (!entry || entry.orgId !== filter.orgId) continue;
+        for (const ordinal of entry.ordinals) {
+          if (allowed[ordinal] === 0 && ordinal < nextOrdinal) {
+            allowed[ordinal] = t + 1;
+            size++;
+          }
+        }
+      }
+    });
+    const built = { allowed, size, generations };
+    filterCache.set(key, built);
+    if (filterCache.size > FILTER_CACHE_LIMIT) filterCache.delete(filterCache.keys().next().value!);
+    return built;
+  }
+
+  function hitsFor(ranked: { id: number; score: number }[], filter: CachedFilter, targets: IndexFilter["targets"]): IndexHit[] {
+    const hits: IndexHit[] = [];
+    for (const { id, score } of ranked) {
+      const doc = docs.get(id);
+      if (!doc) continue;
+      hits.push({ doc, score, branch: targets[filter.allowed[id]! - 1]!.branch });
+    }
+    return hits;
+  }
+
+  const index: CodeIndex = {
+    async upsertChunks(input) {
+      ensureOpen();
+      if (input.length === 0) return;
+      const byId = new Map<string, ChunkDocument>();
+      for (const doc of input) byId.set(doc.id, doc); // last one wins within a batch
+      const repoIds = new Set([...byId.values()].map((d) => d.repoId));
+      await root.transaction(() => {
+        const stats = readStats();
+        const changes: PostingChanges = new Map();
+        const blobUpdates = new Map<string, BlobEntry>();
+        const blobEntry = (key: string): BlobEntry | undefined => blobUpdates.get(key) ?? blobs.get(key);
+        for (const doc of byId.values()) {
+          const stored = storedDoc(doc);
+          let ordinal = ids.get(doc.id);
+          if (ordinal !== undefined) {
+            const old = docs.get(ordinal);
+            if (old && JSON.stringify(old) === JSON.stringify(stored) && sameVector(vectors.getBinary(ordinal), doc.vector)) {
+              continue; // unchanged
+            }
+            if (old) {
+              stageRemoval(ordinal, old, changes, stats);
+              const oldKey = blobKey(old.repoId, old.path, old.blobId);
+              const newKey = blobKey(doc.repoId, doc.path, doc.blobId);
+              if (oldKey !== newKey) {
+                const entry = blobEntry(oldKey);
+                if (entry) blobUpdates.set(oldKey, { ...entry, ordinals: entry.ordinals.filter((o) => o !== ordinal) });
+              }
+            }
+          } else {
+            ordinal = stats.nextOrdinal++;
+            ids.putSync(doc.id, ordinal);
+          }
+          stageAddition(ordinal, doc, changes, stats);
+          docs.putSync(ordinal, stored);
+          if (doc.vector && doc.vector.length > 0) vectors.putSync(ordinal, encodeVector(doc.vector));
+          else vectors.removeSync(ordinal);
+          const key = blobKey(doc.repoId, doc.path, doc.blobId);
+          const entry = blobEntry(key) ?? { orgId: doc.orgId, ordinals: [] };
+          if (!entry.ordinals.includes(ordinal) || entry.orgId !== doc.orgId) {
+            const ordinals = entry.ordinals.includes(ordinal) ? entry.ordinals : [...entry.ordinals, ordinal];
+            blobUpdates.set(key, { orgId: doc.orgId, ordinals: ordinals.sort((a, b) => a - b) });
+          }
+        }
+        applyPostingChanges(changes);
+        for (const [key, entry] of blobUpdates) {
+          if (entry.ordinals.length > 0) blobs.putSync(key, entry);
+          else blobs.removeSync(key);
+        }
+        meta.putSync("stats", stats);
+      });
+      for (const repoId of repoIds) touch(repoId);
+    },
+
+    async deleteBlob(repoId, path, blobId) {
+      ensureOpen();
+      const key = blobKey(repoId, path, blobId);
+      await root.transaction(() => {
+        const entry = blobs.get(key);
+        if (!entry) return;
+        const stats = readStats();
+        const changes: PostingChanges = new Map();
+        removeOrdinals(entry.ordinals, changes, stats);
+        applyPostingChanges(changes);
+        blobs.removeSync(key);
+        meta.putSync("stats", stats);
+      });
+      touch(repoId);
+    },
+
+    async hasBlob(repoId, path, blobId) {
+      ensureOpen();
+      return blobs.doesExist(blobKey(repoId, path, blobId));
+    },
+
+    async setBranchFiles(repoId, branch, files) {
+      ensureOpen();
+      const wanted = new Map<string, string>();
+      for (const file of files) wanted.set(file.path, file.blobId);
+      const prefix = branchKey(repoId, branch, "");
+      await root.transaction(() => {
+        for (const { key, value } of rangeWithPrefix(branches, prefix)) {
+          const path = key.slice(prefix.length);
+          const blobId = wanted.get(path);
+          if (blobId === undefined) branches.removeSync(key);
+          else if (blobId === value) wanted.delete(path);
+        }
+        for (const [path, blobId] of wanted) branches.putSync(branchKey(repoId, branch, path), blobId);
+      });
+      touch(repoId);
+    },
+
+    async getBranchFiles(repoId, branch) {
+      ensureOpen();
+      const prefix = branchKey(repoId, branch, "");
+      const files: BranchFile[] = [];
+      for (const { key, value } of rangeWithPrefix(branches, prefix)) files.push({ path: key.slice(prefix.length), blobId: value });
+      return files;
+    },
+
+    async searchLexical(query, filter, limit) {
+      ensureOpen();
+      if (limit <= 0 || filter.targets.length === 0) return [];
+      const stats = readStats();
+      if (stats.docCount <= 0) return [];
+      const n = stats.docCount;
+      const scored: { term: string; weight: number; idf: number }[] = [];
+      for (const [term, qtf] of termFrequencies(query)) {
+        const df = dfs.get(term);
+        if (!df) continue;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        scored.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
+      }
+      if (scored.length === 0) return [];
+      scored.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+      const terms = scored.slice(0, maxQueryTerms);
+
+      const cachedFilter = filterFor(filter, stats.nextOrdinal);
+      if (cachedFilter.size === 0) return [];
+      const allowed = cachedFilter.allowed;
+
+      // norm[f * 256 + q] = weight_f / (1 - b_f + b_f * len / avgLen_f)
+      const norm = new Float64Array(FIELD_COUNT * 256);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        const { weight, b } = FIELDS[f]!;
+        const avg = Math.max(1e-9, stats.lengthSums[f]! / n);
+        for (let q = 0; q < 256; q++) norm[f * 256 + q] = weight / (1 - b + (b * dequantiseLength(q)) / avg);
+      }
+
+      if (scratch.length < stats.nextOrdinal) scratch = new Float32Array(Math.ceil(stats.nextOrdinal * 1.25) + 1024);
+      const acc = scratch;
+      const touched: number[] = [];
+      const k1plus1 = k1 + 1;
+      for (const { term, weight } of terms) {
+        for (const { key, value: block } of rangeWithPrefix(postings, postingKeyPrefix(term))) {
+          const blockNumber = parseInt(key.slice(term.length + 1), 36);
+          const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
+          let p = 8;
+          let ordinal = blockNumber * BLOCK_SIZE;
+          for (let i = 0; i < count; i++) {
+            let b = block[p++]!;
+            let delta = b & 0x7f;
+            for (let shift = 7; b & 0x80; shift += 7) {
+              b = block[p++]!;
+              delta |= (b & 0x7f) << shift;
+            }
+            ordinal += delta;
+            const mask = block[p++]!;
+            let tfw = 0;
+            for (let f = 0; f < FIELD_COUNT; f++) {
+              if ((mask & (1 << f)) === 0) continue;
+              let c = block[p++]!;
+              let tf = c & 0x7f;
+              for (let shift = 7; c & 0x80; shift += 7) {
+                c = block[p++]!;
+                tf |= (c & 0x7f) << shift;
+              }
+              tfw += tf * norm[f * 256 + block[p++]!]!;
+            }
+            if (allowed[ordinal] === 0 || allowed[ordinal] === undefined) continue;
+            const s = (weight * (tfw * k1plus1)) / (tfw + k1);
+            if (acc[ordinal] === 0) touched.push(ordinal);
+            acc[ordinal]! += s;
+          }
+        }
+      }
+      const top = createTopK(limit);
+      for (const ordinal of touched) {
+        const score = acc[ordinal]!;
+        if (score === 0) continue; // already taken (cannot happen with positive scores; keeps hits unique)
+        top.offer(ordinal, score);
+        acc[ordinal] = 0;
+      }
+      return hitsFor(top.results(), cachedFilter, filter.targets);
+    },
+
+    async searchVector(vector, filter, limit) {
+      ensureOpen();
+      if (limit <= 0 || filter.targets.length === 0 || vector.length === 0) return [];
+      const stats = readStats();
+      const cachedFilter = filterFor(filter, stats.nextOrdinal);
+      if (cachedFilter.size === 0) return [];
+      const query = Float32Array.from(vector);
+      let qnorm = 0;
+      for (const v of query) qnorm += v * v;
+      qnorm = Math.sqrt(qnorm);
+      if (qnorm === 0) return [];
+      const dims = query.length;
+      const aligned = new Float32Array(dims + 1);
+      const alignedBytes = new Uint8Array(aligned.buffer);
+      const top = createTopK(limit);
+      const allowed = cachedFilter.allowed;
+      for (let ordinal = 0; ordinal < allowed.length; ordinal++) {
+        if (allowed[ordinal] === 0) continue;
+        const bytes = vectors.getBinary(ordinal);
+        if (!bytes || bytes.byteLength !== (dims + 1) * 4) continue;
+        alignedBytes.set(bytes);
+        const dnorm = aligned[0]!;
+        if (dnorm === 0) continue;
+        let dot = 0;
+        for (let i = 0; i < dims; i++) dot += aligned[i + 1]! * query[i]!;
+        top.offer(ordinal, dot / (dnorm * qnorm));
+      }
+      return hitsFor(top.results(), cachedFilter, filter.targets);
+    },
+
+    async getFileChunks(repoId, branch, path) {
+      ensureOpen();
+      const blobId = branches.get(branchKey(repoId, branch, path));
+      if (blobId === undefined) return [];
+      const entry = blobs.get(blobKey(repoId, path, blobId));
+      if (!entry) return [];
+      const out: ChunkDocument[] = [];
+      for (const ordinal of entry.ordinals) {
+        const doc = docs.get(ordinal);
+        if (!doc) continue;
+        const vector = vectors.getBinary(ordinal);
+        out.push(vector ? { ...doc, vector: decodeVector(vector) } : doc);
+      }
+      return out.sort((a, b) => a.ordinal - b.ordinal);
+    },
+
+    async deleteRepository(repoId) {
+      ensureOpen();
+      const prefix = `${repoId}${SEP}`;
+      await root.transaction(() => {
+        const stats = readStats();
+        const changes: PostingChanges = new Map();
+        const blobKeys: string[] = [];
+        for (const { key, value } of rangeWithPrefix(blobs, prefix)) {
+          blobKeys.push(key);
+          removeOrdinals(value.ordinals, changes, stats);
+        }
+        applyPostingChanges(changes);
+        for (const key of blobKeys) blobs.removeSync(key);
+        for (const key of [...rangeWithPrefix(branches, prefix)].map((e) => e.key)) branches.removeSync(key);
+        meta.putSync("stats", stats);
+      });
+      touch(repoId);
+    },
+
+    async truncate() {
+      ensureOpen();
+      await root.transaction(() => {
+        for (const db of all) db.clearSync();
+      });
+      filterCache.clear();
+      repoGenerations.clear();
+      // Generations restart at 0: drop every cached filter, which the clear above did.
+    },
+
+    async close() {
+      if (closed) return;
+      closed = true;
+      filterCache.clear();
+      await root.close();
+    },
+  };
+  return index;
+}

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createEmbeddedEventStore } from "../../src/eventstore/embedded.ts";
+import { createCatalogue, createCataloguedEventStore, defineEvent, InvalidEventError, UnknownEventTypeError } from "../../src/eventstore/catalogue.ts";
+import { newEvent } from "../../src/eventstore/new-event.ts";
+import type { EventStore } from "../../src/eventstore/port.ts";
+import { createLmdbReadStore } from "../../src/readstore/lmdb.ts";
+import type { ReadStore } from "../../src/readstore/port.ts";
+import { createProjectionRunner, type Projection } from "../../src/projections/runner.ts";
+
+const Counted = defineEvent("Counted", 1, z.object({ bucket: z.string() }));
+const CountedV2 = defineEvent("Counted", 2, z.object({ bucket: z.string(), amount: z.number().int() }), (v1) => ({ ...v1, amount: 1 }));
+const catalogue = createCatalogue([Counted, CountedV2]);
+const ctx = { orgId: "org", actor: "test", correlationId: "c1" };
+
+const counter = (version = 1): Projection => ({
+  name: "counter",
+  version,
+  canHandle: ["Counted"],
+  handle(events, { tx }) {
+    for (const e of events) {
+      const { bucket, amount } = e.data as { bucket: string; amount: number };
+      // Idempotent: remember which event ids were applied.
+      if (tx.get(["seen", e.id])) continue;
+      tx.put(["seen", e.id], true);
+      tx.put(["bucket", bucket], (tx.get<number>(["bucket", bucket]) ?? 0) + amount);
+    }
+  },
+});
+
+describe("projection runner", () => {
+  const dirs: string[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
+
+  async function open(dir?: string) {
+    const root = dir ?? mkdtempSync(join(tmpdir(), "loupe-proj-"));
+    if (!dir) dirs.push(root);
+    const eventStore: EventStore = createCataloguedEventStore(createEmbeddedEventStore({ dir: join(root, "events") }), catalogue);
+    const readStore: ReadStore = createLmdbReadStore({ dir: join(root, "rm") });
+    return { root, eventStore, readStore };
+  }
+
+  async function appendMany(eventStore: EventStore, n: number, version = 2) {
+    let last = 0;
+    for (let i = 0; i < n; i += 50) {
+      const batch = Array.from({ length: Math.min(50, n - i) }, (_, j) =>
+        newEvent("Counted", version === 1 ? { bucket: `b${(i + j) % 7}` } : { bucket: `b${(i + j) % 7}`, amount: 2 }, ctx, version),
+      );
+      last = (await eventStore.appendToStream(`s-${i % 3}`, batch)).lastPosition;
+    }
+    return last;
+  }
+
+  it("refuses unknown and invalid events, and upcasts old versions on read", async () => {
+    const { eventStore, readStore } = await open();
+    cleanups.push(() => eventStore.close(), () => readStore.close());
+    await expect(eventStore.appendToStream("x", [newEvent("Nope", {}, ctx)])).rejects.toBeInstanceOf(UnknownEventTypeError);
+    await expect(eventStore.appendToStream("x", [newEvent("Counted", { bucket: 3 }, ctx, 2)])).rejects.toBeInstanceOf(InvalidEventError);
+    expect(await eventStore.headPosition()).toBe(0);
+    await eventStore.appendToStream("x", [newEvent("Counted", { bucket: "old" }, ctx, 1)]);
+    const [read] = await eventStore.readAll();
+    expect(read).toMatchObject({ schemaVersion: 2, data: { bucket: "old", amount: 1 } });
+  });
+
+  it("builds the model live, reports lag, and waits for a position", async () => {
+    const { eventStore, readStore } = await open();
+    const runner = createProjectionRunner({ eventStore, readStore, projections: [counter()], batchSize: 100 });
+    cleanups.push(() => eventStore.close(), () => readStore.close(), () => runner.stop());
+    await runner.start();
+    const last = await appendMany(eventStore, 700);
+    expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+    const view = readStore.view("counter");
+    const total = view.range<number>(["bucket"]).reduce((sum, e) => sum + e.value, 0);
+    expect(total).toBe(1400);
+    const [status] = await runner.status();
+    expect(status).toMatchObject({ name: "counter", checkpoint: last, lag: 0 });
+    expect(readStore.meta("counter")?.checkpoint).toBe(last);
+  });
+
+  it("rebuilds from zero to the same content, twice, while readers keep reading", async () => {
+    const { eventStore, readStore } = await open();
+    const runner = createProjectionRunner({ eventStore, readStore, projections: [counter()], batchSize: 64 });
+    cleanups.push(() => eventStore.close(), () => readStore.close(), () => runner.stop());
+    await runner.start();
+    await runner.waitForPosition(await appendMany(eventStore, 1500), 10_000);
+    const liveHash = readStore.contentHash("counter");
+
+    let reading = true;
+    let reads = 0;
+    const emptyReads: number[] = [];
+    const reader = (async () => {
+      while (reading) {
+        const total = readStore.view("counter").range<number>(["bucket"]).reduce((s, e) => s + e.value, 0);
+        if (total !== 3000) emptyReads.push(total);
+        reads++;
+        await new Promise((r) => setImmediate(r));
+      }
+    })();
+    await runner.rebuild("counter");
+    expect(readStore.contentHash("counter")).toBe(liveHash);
+    await runner.rebuild("counter");
+    reading = false;
+    await reader;
+    expect(readStore.contentHash("counter")).toBe(liveHash);
+    expect(reads).toBeGreaterThan(10);
+    expect(emptyReads).toEqual([]);
+    expect(readStore.meta("counter")?.generation).toBe(2);
+  });
+
+  it("resumes from its checkpoint after a restart and rebuilds when its version changes", async () => {
+    const first = await open();
+    let runner = createProjectionRunner({ eventStore: first.eventStore, readStore: first.readStore, projections: [counter(1)] });
+    await runner.start();
+    await runner.waitForPosition(await appendMany(first.eventStore, 200), 10_000);
+    await runner.stop();
+    const hash = first.readStore.contentHash("counter");
+    await appendMany(first.eventStore, 100);
+    await first.eventStore.close();
+    await first.readStore.close();
+
+    const second = await open(first.root);
+    dirs.push(first.root);
+    runner = createProjectionRunner({ eventStore: second.eventStore, readStore: second.readStore, projections: [counter(2)] });
+    cleanups.push(() => second.eventStore.close(), () => second.readStore.close(), () => runner.stop());
+    await runner.start();
+    expect(second.readStore.meta("counter")).toMatchObject({ version: 2, generation: 1 });
+    await runner.waitForPosition(await second.eventStore.headPosition(), 10_000);
+    const total = second.readStore.view("counter").range<number>(["bucket"]).reduce((s, e) => s + e.value, 0);
+    expect(total).toBe(600);
+    expect(second.readStore.contentHash("counter")).not.toBe(hash);
+  });
+});

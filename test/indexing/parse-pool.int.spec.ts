@@ -1,0 +1,37 @@
+import { afterAll, describe, expect, it } from "vitest";
+import { batchFiles, createParsePool } from "../../src/indexing/chunking/pool.ts";
+
+const pool = createParsePool({ threads: 2 });
+afterAll(() => pool.destroy());
+
+describe("parse pool (worker threads running worker.ts)", () => {
+  it("chunks files in worker threads and keeps their order", async () => {
+    const files = Array.from({ length: 30 }, (_, i) => ({
+      path: i % 3 === 0 ? `src/mod${i}.py` : i % 3 === 1 ? `src/mod${i}.ts` : `docs/page${i}.md`,
+      content:
+        i % 3 === 0
+          ? `def handler_${i}(event):\n    """Handles event ${i}."""\n    return event\n`
+          : i % 3 === 1
+            ? `/** Builds ${i}. */\nexport function build${i}(n: number): number {\n  return n * ${i};\n}\n`
+            : `# Page ${i}\n\nText ${i}.\n`,
+    }));
+    const results = await pool.chunkFiles(files);
+    expect(results.map((r) => r.path)).toEqual(files.map((f) => f.path));
+    expect(results[0]!.chunks[0]).toMatchObject({ kind: "function", symbol: "handler_0", doc: "Handles event 0." });
+    expect(results[1]!.chunks[0]).toMatchObject({ kind: "function", symbol: "build1", signature: "export function build1(n: number): number" });
+    expect(results[2]!.chunks[0]).toMatchObject({ kind: "section", symbol: "Page 2" });
+    expect(pool.queueSize()).toBe(0);
+    expect(pool.utilization()).toBeGreaterThanOrEqual(0);
+  });
+
+  it("returns an empty list for no files", async () => {
+    expect(await pool.chunkFiles([])).toEqual([]);
+  });
+
+  it("batches by size and count", () => {
+    const file = (n: number) => ({ path: `f${n}.ts`, content: "x".repeat(100) });
+    const batches = batchFiles(Array.from({ length: 10 }, (_, i) => file(i)), 250, 64);
+    expect(batches.map((b) => b.length)).toEqual([2, 2, 2, 2, 2]);
+    expect(batchFiles(Array.from({ length: 5 }, (_, i) => file(i)), 1e9, 2).map((b) => b.length)).toEqual([2, 2, 1]);
+  });
+});

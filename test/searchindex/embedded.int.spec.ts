@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createEmbeddedCodeIndex } from "../../src/searchindex/embedded.ts";
+import type { CodeIndex } from "../../src/searchindex/port.ts";
+import { chunk, codeIndexContract } from "../contract/codeindex.contract.ts";
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "loupe-codeindex-"));
+}
+
+codeIndexContract("embedded (lmdb)", async () => {
+  const dir = tempDir();
+  let index: CodeIndex = createEmbeddedCodeIndex({ dir });
+  return {
+    index,
+    async reopen() {
+      await index.close();
+      index = createEmbeddedCodeIndex({ dir });
+      return index;
+    },
+    async cleanup() {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+describe("embedded code index specifics", () => {
+  it("keeps long queries bounded to the highest-IDF terms and still finds the rare identifier", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir, maxQueryTerms: 4 });
+    try {
+      const docs = Array.from({ length: 40 }, (_, i) =>
+        chunk({ repoId: "r1", path: `src/f${i}.ts`, blobId: `b${i}`, ordinal: 0, text: `common words value result handler ${i % 2 ? "odd" : "even"}` }),
+      );
+      const target = chunk({ repoId: "r1", path: "src/rare.ts", blobId: "rare", ordinal: 0, symbol: "flushZebraBuffer", text: "flushZebraBuffer common value" });
+      await index.upsertChunks([...docs, target]);
+      await index.setBranchFiles("r1", "main", [...docs, target].map((d) => ({ path: d.path, blobId: d.blobId })));
+      const report = `${"common words value result handler odd even ".repeat(30)} crash in flushZebraBuffer`;
+      const hits = await index.searchLexical(report, { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] }, 5);
+      expect(hits[0]!.doc.id).toBe(target.id);
+      expect(hits).toHaveLength(1); // the 4 highest-IDF terms all come from the identifier: common words were not scored
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("deletes a blob's postings so document frequencies recover", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      const keep = chunk({ repoId: "r1", path: "k.ts", blobId: "k1", text: "wombat burrow" });
+      const gone = chunk({ repoId: "r1", path: "g.ts", blobId: "g1", text: "wombat wombat burrow" });
+      await index.upsertChunks([keep]);
+      await index.setBranchFiles("r1", "main", [{ path: "k.ts", blobId: "k1" }, { path: "g.ts", blobId: "g1" }]);
+      const alone = (await index.searchLexical("wombat", filter, 10))[0]!.score;
+      await index.upsertChunks([gone]);
+      await index.deleteBlob("r1", "g.ts", "g1");
+      const again = await index.searchLexical("wombat", filter, 10);
+      expect(again.map((h) => h.doc.id)).toEqual([keep.id]);
+      expect(again[0]!.score).toBeCloseTo(alone, 5);
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to use a closed index", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    await index.close();
+    await expect(index.hasBlob("r", "p", "b")).rejects.toThrow(/closed/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { STOP_WORDS, identifierParts, termFrequencies, tokenize } from "../../src/searchindex/tokenize.ts";
+
+describe("tokenize", () => {
+  it("splits camelCase and acronyms, keeping the whole identifier", () => {
+    expect(tokenize("getHTTPResponse")).toEqual(["gethttpresponse", "get", "http", "response", "gethttp", "httpresponse"]);
+    expect(tokenize("XMLParser")).toEqual(["xmlparser", "xml", "parser"]);
+    expect(tokenize("parseConfig")).toEqual(["parseconfig", "parse", "config"]);
+  });
+
+  it("splits snake_case, SCREAMING_CASE and kebab-case", () => {
+    expect(tokenize("parse_config")).toEqual(["parse_config", "parse", "config"]);
+    expect(tokenize("MAX_RETRY_COUNT")).toEqual(["max_retry_count", "max", "retry", "count", "maxretry", "retrycount"]);
+    expect(tokenize("code-index")).toEqual(["code-index", "code", "index"]);
+    expect(tokenize("__init__")).toEqual(["init"]);
+  });
+
+  it("splits at digit boundaries without joining digits", () => {
+    expect(tokenize("base64Encode")).toEqual(["base64encode", "base", "64", "encode"]);
+    expect(tokenize("sha256")).toEqual(["sha256", "sha", "256"]);
+  });
+
+  it("tokenizes paths into directories, file name parts and extension", () => {
+    expect(tokenize("src/foo/bar_baz.py")).toEqual(["src", "foo", "bar_baz", "bar", "baz", "py"]);
+  });
+
+  it("drops English filler words, single characters and overlong tokens, keeps programming keywords", () => {
+    expect(tokenize("The value is a string of the type")).toEqual(["value", "string", "type"]);
+    expect(tokenize("if not x in list: return None for class def import")).toEqual(["if", "not", "in", "list", "return", "none", "for", "class", "def", "import"]);
+    expect(tokenize(`x ${"a".repeat(200)} y`)).toEqual([]);
+    for (const keyword of ["if", "for", "return", "class", "function", "import", "not", "in", "new", "null"]) {
+      expect(STOP_WORDS.has(keyword)).toBe(false);
+    }
+  });
+
+  it("reads stack traces", () => {
+    const tokens = tokenize('File "/usr/lib/python3.13/asyncio/streams.py", line 660, in readuntil');
+    expect(tokens).toEqual(expect.arrayContaining(["asyncio", "streams", "readuntil", "660", "python3", "13"]));
+    expect(tokens).not.toContain("line".toUpperCase());
+  });
+
+  it("counts term frequencies", () => {
+    expect(termFrequencies("fooBar foo bar")).toEqual(new Map([["foobar", 1], ["foo", 2], ["bar", 2]]));
+  });
+
+  it("gives query and document the same tokens", () => {
+    expect(identifierParts("HTTPServer_v2")).toEqual(["http", "server", "v", "2"]);
+    expect(tokenize("HttpServer")).toEqual(tokenize("httpServer"));
+  });
+});
