@@ -42,6 +42,33 @@ export const configSchema = z.object({
   LOUPE_GITLAB_API_URL: httpUrl.optional(),
   LOUPE_BITBUCKET_API_URL: httpUrl.optional(),
   LOUPE_AZURE_API_URL: httpUrl.optional(),
+  /** Webhook secrets (POST /webhooks/<host>); a host without one refuses its webhooks with 401. */
+  LOUPE_WEBHOOK_SECRET_GITHUB: optionalString,
+  LOUPE_WEBHOOK_SECRET_GITLAB: optionalString,
+  LOUPE_WEBHOOK_SECRET_BITBUCKET: optionalString,
+  LOUPE_WEBHOOK_SECRET_AZURE: optionalString,
+  /** Organisation webhooks record into (default: the bootstrap organisation). */
+  LOUPE_WEBHOOK_ORG: optionalString,
+  /** Review pull requests when they are opened / marked ready (drafts are skipped). */
+  LOUPE_AUTO_REVIEW: booleanFlag.default(false),
+  /** Post reviews to the host (needs LOUPE_REVIEW_TOKEN_<HOST>). */
+  LOUPE_POST_REVIEWS: booleanFlag.default(false),
+  /** Service tokens for fetching pull request heads and posting reviews, per host. */
+  LOUPE_REVIEW_TOKEN_GITHUB: optionalString,
+  LOUPE_REVIEW_TOKEN_GITLAB: optionalString,
+  LOUPE_REVIEW_TOKEN_BITBUCKET: optionalString,
+  LOUPE_REVIEW_TOKEN_AZURE: optionalString,
+  /** Name of the review identity: summaries from `<name>[bot]`, inline comments from `<name>`. */
+  LOUPE_REVIEW_BOT_NAME: z.string().trim().min(1).max(100).default("loupe"),
+  /** Reviews of larger changes are SKIPPED. */
+  LOUPE_REVIEW_MAX_FILES: z.coerce.number().int().positive().default(300),
+  LOUPE_REVIEW_MAX_CHANGED_LINES: z.coerce.number().int().positive().default(20_000),
+  /** Pause between reviewed files (throttling; tests use it to stop a review midway). */
+  LOUPE_REVIEW_THROTTLE_MS: z.coerce.number().int().min(0).max(600_000).default(0),
+  /** Optional bearer token for GET /metrics; unset = /metrics is open (bind it to a private network). */
+  LOUPE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  /** How long a SIGTERM waits for in-flight requests and jobs before checkpointing and exiting. */
+  LOUPE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
 });
 
 export type Config = {
@@ -58,6 +85,23 @@ export type Config = {
   maxFileBytes: number;
   hostUrls: Record<"github" | "gitlab" | "bitbucket" | "azure", string>;
   hostApiUrls: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
+  metricsToken: string | undefined;
+  shutdownTimeoutMs: number;
+  webhooks: {
+    /** Never logged, never recorded. */
+    secrets: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
+    orgId: string | undefined;
+  };
+  reviews: {
+    autoReview: boolean;
+    post: boolean;
+    /** Never logged, never recorded. */
+    tokens: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
+    botName: string;
+    maxFiles: number;
+    maxChangedLines: number;
+    throttleMs: number;
+  };
   env: Record<string, string | undefined>;
 };
 
@@ -104,6 +148,31 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       gitlab: v.LOUPE_GITLAB_API_URL,
       bitbucket: v.LOUPE_BITBUCKET_API_URL,
       azure: v.LOUPE_AZURE_API_URL,
+    },
+    metricsToken: v.LOUPE_METRICS_TOKEN,
+    shutdownTimeoutMs: v.LOUPE_SHUTDOWN_TIMEOUT_MS,
+    webhooks: {
+      secrets: {
+        github: v.LOUPE_WEBHOOK_SECRET_GITHUB,
+        gitlab: v.LOUPE_WEBHOOK_SECRET_GITLAB,
+        bitbucket: v.LOUPE_WEBHOOK_SECRET_BITBUCKET,
+        azure: v.LOUPE_WEBHOOK_SECRET_AZURE,
+      },
+      orgId: v.LOUPE_WEBHOOK_ORG,
+    },
+    reviews: {
+      autoReview: v.LOUPE_AUTO_REVIEW,
+      post: v.LOUPE_POST_REVIEWS,
+      tokens: {
+        github: v.LOUPE_REVIEW_TOKEN_GITHUB,
+        gitlab: v.LOUPE_REVIEW_TOKEN_GITLAB,
+        bitbucket: v.LOUPE_REVIEW_TOKEN_BITBUCKET,
+        azure: v.LOUPE_REVIEW_TOKEN_AZURE,
+      },
+      botName: v.LOUPE_REVIEW_BOT_NAME,
+      maxFiles: v.LOUPE_REVIEW_MAX_FILES,
+      maxChangedLines: v.LOUPE_REVIEW_MAX_CHANGED_LINES,
+      throttleMs: v.LOUPE_REVIEW_THROTTLE_MS,
     },
     env,
   };

@@ -1,6 +1,23 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { pino, type Logger } from "pino";
 
 export type { Logger };
+
+/** What every log line written while handling a request carries (see `withLogContext`). */
+export type LogContext = { requestId: string };
+
+const logContextStore = new AsyncLocalStorage<LogContext>();
+
+/**
+ * Runs `fn` with a log context: every line any logger writes inside it (the request's own logger,
+ * services, background work the request starts) carries `requestId`, with no logger passed down.
+ */
+export function withLogContext<T>(context: LogContext, fn: () => T): T {
+  return logContextStore.run(context, fn);
+}
+
+/** The log context of the work running now (undefined outside a request). */
+export const currentLogContext = (): LogContext | undefined => logContextStore.getStore();
 
 /**
  * Structured JSON logs. Header values that carry secrets are redacted wherever they appear, and
@@ -11,6 +28,8 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     level,
     base: { service: "loupe" },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Fields given explicitly at the call site win over the context's.
+    mixin: () => logContextStore.getStore() ?? {},
     redact: {
       paths: [
         "authorization",
@@ -18,11 +37,20 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         "*.headers.authorization",
         'headers["x-host-token"]',
         'headers["x-github-token"]',
+        'headers["x-gitlab-token"]',
+        'headers["x-bitbucket-token"]',
+        'headers["x-azure-token"]',
         "token",
         "*.token",
+        "hostToken",
+        "*.hostToken",
+        "apiKey",
+        "*.apiKey",
         "key",
         "secret",
         "*.secret",
+        "password",
+        "*.password",
       ],
       censor: "[redacted]",
     },

@@ -13,13 +13,30 @@ import { createProjectionRunner } from "./projections/runner.ts";
 import { allProjections } from "../projections/index.ts";
 import { createKeyService } from "./auth/keys.ts";
 import { createHttpApp } from "./http/app.ts";
+import { adminRoutes } from "./admin/route.ts";
 import type { Services } from "./services.ts";
+import type { CodeIndex } from "./searchindex/port.ts";
+import { createEmbeddedCodeIndex } from "./searchindex/embedded.ts";
+import { createElasticsearchCodeIndex } from "./searchindex/elasticsearch.ts";
+import { createGitMirrors } from "./git/mirrors.ts";
+import { createHosts } from "./hosts/index.ts";
+import { createModelsFromEnv } from "./llm/config.ts";
+import { createIndexer } from "./indexing/indexer.ts";
+import { repositoryRoutes } from "./http/routes/repositories.ts";
+import { createMetrics, instrumentEventStore } from "./metrics.ts";
 
 export function openEventStore(config: Config): EventStore {
   const raw = config.eventStoreUrl
     ? createEventStoreDbEventStore({ connectionString: config.eventStoreUrl })
     : createEmbeddedEventStore({ dir: join(config.dataDir, "events") });
   return createCataloguedEventStore(raw, catalogue);
+}
+
+/** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
+export function openCodeIndex(config: Config): CodeIndex {
+  return config.elasticsearchUrl
+    ? createElasticsearchCodeIndex({ node: config.elasticsearchUrl })
+    : createEmbeddedCodeIndex({ dir: join(config.dataDir, "codeindex") });
 }
 
 /**
@@ -29,22 +46,42 @@ export function openEventStore(config: Config): EventStore {
 export async function createLoupe(config: Config, options: { logger?: Logger; announce?: (line: string) => void } = {}) {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = options.logger ?? createLogger(config.logLevel);
-  const eventStore = openEventStore(config);
+  const metrics = createMetrics();
+  // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
+  const eventStore = instrumentEventStore(openEventStore(config), metrics, logger);
   const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels") });
   const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
+  metrics.setRunner(runner);
   await runner.start();
   await runner.waitForPosition(await eventStore.headPosition(), 60_000);
   const keys = createKeyService({ eventStore, readStore, runner });
-  const services: Services = { config, logger, eventStore, readStore, runner, keys };
+  const codeIndex = openCodeIndex(config);
+  const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
+  const hosts = createHosts({
+    github: { apiBase: config.hostApiUrls.github },
+    gitlab: { apiBase: config.hostApiUrls.gitlab },
+    bitbucket: { apiBase: config.hostApiUrls.bitbucket },
+    azure: { apiBase: config.hostApiUrls.azure },
+  });
+  const indexer = createIndexer({
+    config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts,
+    embedder: createModelsFromEnv(config.env).embedder,
+    metrics,
+  });
+  const services: Services = { config, logger, eventStore, readStore, runner, keys, metrics, codeIndex, mirrors, indexer };
+  metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));
-  const app = createHttpApp(services);
+  const app = createHttpApp(services, [adminRoutes, repositoryRoutes]);
+  await indexer.start(); // resumes jobs a stop or crash interrupted
 
   return {
     app,
     services,
     fetch: app.fetch,
     async close() {
+      await indexer.close();
+      await codeIndex.close();
       await runner.stop();
       await eventStore.close();
       await readStore.close();

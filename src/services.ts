@@ -4,6 +4,10 @@ import type { ReadStore } from "./readstore/port.ts";
 import type { ProjectionRunner } from "./projections/runner.ts";
 import type { KeyService } from "./auth/keys.ts";
 import type { Logger } from "./logging.ts";
+import type { CodeIndex } from "./searchindex/port.ts";
+import type { GitMirrors } from "./git/mirrors.ts";
+import type { Indexer } from "./indexing/indexer.ts";
+import type { Metrics } from "./metrics.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -13,4 +17,12 @@ export type Services = {
   readStore: ReadStore;
   runner: ProjectionRunner;
   keys: KeyService;
+  /** Prometheus metrics (GET /metrics); services may call `metrics.recordIndexedBytes`, expose `stats()`. */
+  metrics: Metrics;
+  /** Chunks of every indexed repository (embedded under <dataDir>/codeindex, or Elasticsearch). */
+  codeIndex: CodeIndex;
+  /** Bare mirrors under <dataDir>/mirrors (src/git/mirrors.ts). */
+  mirrors: GitMirrors;
+  /** Repository indexing jobs and status (src/indexing/indexer.ts). */
+  indexer: Indexer;
 };

@@ -310,7 +310,8 @@ function toExpectedRevision(expected: ExpectedStreamVersion): AppendExpectedRevi
     case "stream_exists":
       return STREAM_EXISTS;
     default:
-      return BigInt(expected);
+      // The port's version of an empty stream is -1, which EventStoreDB spells NO_STREAM.
+      return expected < 0 ? NO_STREAM : BigInt(expected);
   }
 }
 

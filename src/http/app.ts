@@ -9,6 +9,9 @@ import { ExpectedVersionConflictError } from "../eventstore/port.ts";
 import { DomainError } from "../domain/decider.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { keyRoutes } from "./routes/keys.ts";
+import { opsRoutes } from "./routes/ops.ts";
+import { withLogContext } from "../logging.ts";
+import { routePath } from "hono/route";
 
 /** A face's routes: registered on the shared app, given the services. */
 export type RouteModule = (app: Hono<AppEnv>, services: Services) => void;
@@ -23,17 +26,25 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
   const app = new Hono<AppEnv>();
   const { logger, config } = services;
 
-  app.use("*", async (c, next) => {
+  app.use("*", (c, next) => {
     const requestId = c.req.header("x-request-id")?.slice(0, 100) || ulid();
-    c.set("requestId", requestId);
-    c.set("logger", logger.child({ requestId }));
-    const started = performance.now();
-    await next();
-    c.header("x-request-id", requestId);
-    c.get("logger").info(
-      { method: c.req.method, path: new URL(c.req.url).pathname, status: c.res.status, ms: Math.round(performance.now() - started) },
-      "request",
-    );
+    // Every line logged while this request is handled (by any logger, services included) carries
+    // requestId through the log context; the request id is also the correlation id of its events.
+    return withLogContext({ requestId }, async () => {
+      c.set("requestId", requestId);
+      c.set("logger", logger);
+      const started = performance.now();
+      await next();
+      c.header("x-request-id", requestId);
+      const seconds = (performance.now() - started) / 1000;
+      // The route pattern (e.g. /v2/keys/:keyId), never the raw path: bounded label values.
+      const route = routePath(c) || "unmatched";
+      services.metrics?.observeRequest(c.req.method, route, c.res.status, seconds);
+      c.get("logger").info(
+        { method: c.req.method, path: new URL(c.req.url).pathname, route, status: c.res.status, ms: Math.round(seconds * 1000) },
+        "request",
+      );
+    });
   });
 
   app.use(
@@ -60,6 +71,7 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
   app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
 
   healthRoutes(app, services);
+  opsRoutes(app, services); // /metrics, /v2/openapi.json, /v2/docs: before the /v2 auth (no API key needed)
   app.use("/v2/*", authenticate(services.keys));
   keyRoutes(app, services);
   for (const routes of extraRoutes) routes(app, services);

@@ -411,10 +411,12 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
               delta |= (b & 0x7f) << shift;
             }
             ordinal += delta;
-            const mask = block[p++]!;
+            let mask = block[p++]!;
             let tfw = 0;
-            for (let f = 0; f < FIELD_COUNT; f++) {
-              if ((mask & (1 << f)) === 0) continue;
+            while (mask !== 0) {
+              const bit = mask & -mask;
+              mask ^= bit;
+              const f = 31 - Math.clz32(bit);
               let c = block[p++]!;
               let tf = c & 0x7f;
               for (let shift = 7; c & 0x80; shift += 7) {

@@ -111,6 +111,13 @@ export function eventStoreContract(label: string, makeStore: StoreFactory): void
         expect((await store.appendToStream(uniqueStream("expect-any"), [newEvent()], { expectedStreamVersion: "any" })).createdNewStream).toBe(true);
       });
 
+      it("treats -1 as the version of a stream that does not exist yet", async () => {
+        const stream = uniqueStream("expect-minus-one");
+        const first = await store.appendToStream(stream, [newEvent()], { expectedStreamVersion: -1 });
+        expect(first).toMatchObject({ nextExpectedStreamVersion: 0, createdNewStream: true });
+        await expect(store.appendToStream(stream, [newEvent()], { expectedStreamVersion: -1 })).rejects.toBeInstanceOf(ExpectedVersionConflictError);
+      });
+
       it.each([
         { name: "an exact version that is behind", expected: 0 as const, actual: 1 },
         { name: "an exact version that is ahead", expected: 5 as const, actual: 1 },

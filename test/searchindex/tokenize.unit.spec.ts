@@ -48,3 +48,10 @@ describe("tokenize", () => {
     expect(tokenize("HttpServer")).toEqual(tokenize("httpServer"));
   });
 });
+
+describe("Elasticsearch analyser", () => {
+  it("uses the same stop words as the embedded tokenizer", async () => {
+    const { default: definition } = await import("../../schema/elasticsearch/chunks.json", { with: { type: "json" } });
+    expect(new Set(definition.settings.analysis.filter.code_stop.stopwords)).toEqual(STOP_WORDS);
+  });
+});

@@ -1,0 +1,32 @@
+import { resolve } from "node:path";
+import { loadConfig, type Config } from "../src/config.ts";
+import type { StoredEvent } from "../src/eventstore/port.ts";
+import { redact } from "../src/audit/redact.ts";
+
+/** Config for an operator script: the environment, with `--data-dir` overriding LOUPE_DATA_DIR. */
+export function scriptConfig(dataDir: string | undefined): Config {
+  const env = { ...process.env };
+  if (dataDir) env.LOUPE_DATA_DIR = resolve(dataDir);
+  return loadConfig(env);
+}
+
+/** An event as the scripts print it: flat metadata, secrets redacted. */
+export const printableEvent = (e: StoredEvent) => ({
+  position: e.position,
+  time: e.time,
+  type: e.type,
+  schemaVersion: e.schemaVersion,
+  streamName: e.streamName,
+  streamVersion: e.streamVersion,
+  id: e.id,
+  orgId: e.metadata.orgId,
+  actor: e.metadata.actor,
+  correlationId: e.metadata.correlationId,
+  causationId: e.metadata.causationId,
+  data: redact(e.data),
+});
+
+export function fail(message: string, usage: string): never {
+  process.stderr.write(`${message}\n\n${usage}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,14 @@
+/**
+ * The one graphql instance of the admin face. Pothos and graphql-yoga load graphql's CommonJS entry
+ * (Node resolves its "main"), while vite (vitest) resolves a bare "graphql" import to the ESM "module"
+ * entry: two instances, and "Cannot use GraphQLEnumType from another module or realm". Importing the
+ * CommonJS entry by path gives every runtime and the tests the same instance. Import graphql from here.
+ */
+export {
+  GraphQLError,
+  Kind,
+  valueFromASTUntyped,
+  printSchema,
+  lexicographicSortSchema,
+  type GraphQLSchema,
+} from "graphql/index.js";

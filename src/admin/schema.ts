@@ -1,0 +1,13 @@
+import { builder } from "./builder.ts";
+// One file per type; each adds its own query and mutation fields. A new read model adds one file here.
+import "./schema/scalars.ts";
+import "./schema/error-code.ts";
+import "./schema/event.ts";
+import "./schema/audit.ts";
+import "./schema/api-key.ts";
+import "./schema/organisation.ts";
+import "./schema/viewer.ts";
+import "./schema/projection.ts";
+
+/** The admin GraphQL schema (printed, sorted, in schema/admin.graphql; a test fails when it drifts). */
+export const schema = builder.toSchema();

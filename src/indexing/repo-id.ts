@@ -1,0 +1,43 @@
+/**
+ * Repository identifiers.
+ *
+ * - Public id (wire facts): `remote:branch:owner/repo`, owner/repo lower-cased; URL-encoded in the
+ *   status endpoint. One id per indexed branch.
+ * - Code-index repository key: `orgId:remote:owner/repo` (no branch), so every branch of a repository
+ *   shares content-addressed chunks (a second branch costs only its changed files) and one
+ *   organisation's chunks never mix with another's. Branches are file sets (setBranchFiles) under it.
+ */
+import type { Remote } from "../hosts/types.ts";
+
+export type RepositoryRef = { remote: Remote; branch: string; repository: string };
+
+export const repositoryId = (remote: string, branch: string, repository: string): string =>
+  `${remote}:${branch}:${repository.toLowerCase()}`;
+
+/** Splits a public id; null when it is not of the form remote:branch:owner/repo. */
+export function parseRepositoryId(id: string): RepositoryRef | null {
+  const first = id.indexOf(":");
+  const last = id.lastIndexOf(":");
+  if (first <= 0 || last === first) return null;
+  const remote = id.slice(0, first).toLowerCase();
+  if (!["github", "gitlab", "bitbucket", "azure"].includes(remote)) return null;
+  // Branch names cannot contain ':' (git check-ref-format), owner/repo cannot either.
+  const branch = id.slice(first + 1, last);
+  const repository = id.slice(last + 1);
+  if (!branch || !repository) return null;
+  return { remote: remote as Remote, branch, repository };
+}
+
+/** The code index's repository key for (org, remote, owner/repo). */
+export const codeIndexRepoId = (orgId: string, remote: string, repository: string): string =>
+  `${orgId}:${remote}:${repository.toLowerCase()}`;
+
+/** Code-index search target of a public repository reference (IndexFilter.targets entry). */
+export const codeIndexTarget = (orgId: string, ref: RepositoryRef): { repoId: string; branch: string } => ({
+  repoId: codeIndexRepoId(orgId, ref.remote, ref.repository),
+  branch: ref.branch,
+});
+
+/** Chunk document id. */
+export const chunkId = (indexRepoId: string, path: string, blobId: string, ordinal: number): string =>
+  `${indexRepoId}|${path}|${blobId}|${ordinal}`;
