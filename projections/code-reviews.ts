@@ -101,6 +101,7 @@ export const codeReviewsProjection: Projection = {
       };
       switch (event.type) {
         case "CodeReviewStarted":
+          if (r.status !== "PENDING") continue; // replayed
           r.headSha = d.headSha as string;
           r.diffBase = d.diffBase as string;
           r.incremental = d.incremental as boolean;
@@ -110,13 +111,14 @@ export const codeReviewsProjection: Projection = {
           enter("REVIEWING_FILES");
           break;
         case "CodeReviewFileReviewed":
-          if (r.reviewedFiles.includes(d.path as string)) break;
+          if (r.reviewedFiles.includes(d.path as string)) continue; // replayed
           r.reviewedFiles = [...r.reviewedFiles, d.path as string];
           r.commentIds = [...r.commentIds, ...(d.commentIds as string[])];
           r.metadata = { ...r.metadata, completedFiles: d.completedFiles as number };
           r.history = [...r.history, { status: r.status, at: event.time, completedFiles: r.metadata.completedFiles }];
           break;
         case "CodeReviewSummaryGenerating":
+          if (r.status !== "REVIEWING_FILES") continue; // replayed
           enter("GENERATING_SUMMARY");
           break;
         case "CodeReviewCompleted":

@@ -5,6 +5,7 @@ import { pullRequestsProjection, webhookDeliveriesProjection } from "./pull-requ
 import { codeReviewsProjection } from "./code-reviews.ts";
 import { commentsProjection } from "./comments.ts";
 import { customContextProjection } from "./custom-context.ts";
+import { querySessionsProjection } from "./query-sessions.ts";
 
 /** Every read-model projection the service runs. */
-export const allProjections: Projection[] = [apiKeysProjection, organisationsProjection, repositoriesProjection, pullRequestsProjection, webhookDeliveriesProjection, codeReviewsProjection, commentsProjection, customContextProjection];
+export const allProjections: Projection[] = [apiKeysProjection, organisationsProjection, repositoriesProjection, pullRequestsProjection, webhookDeliveriesProjection, codeReviewsProjection, commentsProjection, customContextProjection, querySessionsProjection];

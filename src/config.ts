@@ -42,6 +42,8 @@ export const configSchema = z.object({
   LOUPE_GITLAB_API_URL: httpUrl.optional(),
   LOUPE_BITBUCKET_API_URL: httpUrl.optional(),
   LOUPE_AZURE_API_URL: httpUrl.optional(),
+  /** Check host read access for repositories cloned from a file:// base too (tests; local mirrors of hosted repos). */
+  LOUPE_FILE_HOSTS_NEED_TOKEN: booleanFlag.default(false),
   /** Webhook secrets (POST /webhooks/<host>); a host without one refuses its webhooks with 401. */
   LOUPE_WEBHOOK_SECRET_GITHUB: optionalString,
   LOUPE_WEBHOOK_SECRET_GITLAB: optionalString,
@@ -69,6 +71,13 @@ export const configSchema = z.object({
   LOUPE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /** How long a SIGTERM waits for in-flight requests and jobs before checkpointing and exiting. */
   LOUPE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
+  /** Directories (comma-separated, absolute) under which POST /v2/repositories/local may index git repositories by path. */
+  LOUPE_LOCAL_ROOTS: optionalString.pipe(
+    z
+      .string()
+      .refine((v) => v.split(",").every((p) => p.trim().startsWith("/") || /^[A-Za-z]:[\\/]/.test(p.trim())), "must be absolute paths, comma-separated")
+      .optional(),
+  ),
 });
 
 export type Config = {
@@ -85,8 +94,11 @@ export type Config = {
   maxFileBytes: number;
   hostUrls: Record<"github" | "gitlab" | "bitbucket" | "azure", string>;
   hostApiUrls: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
+  /** Search/query check host read access even for file:// clone bases (LOUPE_FILE_HOSTS_NEED_TOKEN). */
+  fileHostsNeedToken: boolean;
   metricsToken: string | undefined;
   shutdownTimeoutMs: number;
+  localRoots: string[];
   webhooks: {
     /** Never logged, never recorded. */
     secrets: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
@@ -149,8 +161,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       bitbucket: v.LOUPE_BITBUCKET_API_URL,
       azure: v.LOUPE_AZURE_API_URL,
     },
+    fileHostsNeedToken: v.LOUPE_FILE_HOSTS_NEED_TOKEN,
     metricsToken: v.LOUPE_METRICS_TOKEN,
     shutdownTimeoutMs: v.LOUPE_SHUTDOWN_TIMEOUT_MS,
+    localRoots: (v.LOUPE_LOCAL_ROOTS ?? "").split(",").map((p) => p.trim()).filter(Boolean),
     webhooks: {
       secrets: {
         github: v.LOUPE_WEBHOOK_SECRET_GITHUB,

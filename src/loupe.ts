@@ -14,16 +14,26 @@ import { allProjections } from "../projections/index.ts";
 import { createKeyService } from "./auth/keys.ts";
 import { createHttpApp } from "./http/app.ts";
 import { adminRoutes } from "./admin/route.ts";
+import { mcpRoutes } from "./rpc/route.ts";
 import type { Services } from "./services.ts";
 import type { CodeIndex } from "./searchindex/port.ts";
 import { createEmbeddedCodeIndex } from "./searchindex/embedded.ts";
 import { createElasticsearchCodeIndex } from "./searchindex/elasticsearch.ts";
 import { createGitMirrors } from "./git/mirrors.ts";
 import { createHosts } from "./hosts/index.ts";
+import { createPullRequestQueries } from "./pullrequests/queries.ts";
+import { createPullRequestService } from "./pullrequests/service.ts";
+import { createReviewService } from "./reviews/service.ts";
+import { createCustomContextService } from "./customcontext/service.ts";
+import { webhookRoutes } from "./http/routes/webhooks.ts";
+import { pullRequestRoutes } from "./http/routes/pull-requests.ts";
 import { createModelsFromEnv } from "./llm/config.ts";
 import { createIndexer } from "./indexing/indexer.ts";
 import { repositoryRoutes } from "./http/routes/repositories.ts";
+import { searchRoutes } from "./http/routes/search.ts";
 import { createMetrics, instrumentEventStore } from "./metrics.ts";
+import { createLocalRepositories } from "./indexing/local.ts";
+import { localRepositoryRoutes } from "./http/routes/local-repositories.ts";
 
 export function openEventStore(config: Config): EventStore {
   const raw = config.eventStoreUrl
@@ -63,23 +73,38 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
     bitbucket: { apiBase: config.hostApiUrls.bitbucket },
     azure: { apiBase: config.hostApiUrls.azure },
   });
+  const localRepositories = createLocalRepositories({ roots: config.localRoots, dataDir: config.dataDir });
   const indexer = createIndexer({
+    cloneUrlFor: localRepositories.cloneUrlFor, // local paths (LOUPE_LOCAL_ROOTS) clone from file://
     config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts,
     embedder: createModelsFromEnv(config.env).embedder,
     metrics,
   });
-  const services: Services = { config, logger, eventStore, readStore, runner, keys, metrics, codeIndex, mirrors, indexer };
+  // Pull requests, code reviews, comments, custom context (webhooks in, review worker).
+  const prQueries = createPullRequestQueries(readStore, config.hostUrls);
+  const customContext = createCustomContextService({ eventStore, readStore, runner });
+  const reviews = createReviewService({
+    config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
+    chat: createModelsFromEnv(config.env).chat, queries: prQueries, customContext,
+  });
+  const pullRequests = createPullRequestService({
+    config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,
+    webhookOrg: () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId,
+  });
+  const services: Services = { hosts, pullRequests, reviews, customContext, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));
-  const app = createHttpApp(services, [adminRoutes, repositoryRoutes]);
+  const app = createHttpApp(services, [adminRoutes, repositoryRoutes, localRepositoryRoutes, mcpRoutes, webhookRoutes, pullRequestRoutes, searchRoutes]);
   await indexer.start(); // resumes jobs a stop or crash interrupted
+  reviews.start(); // resumes code reviews a stop or crash interrupted
 
   return {
     app,
     services,
     fetch: app.fetch,
     async close() {
+      await reviews.stop();
       await indexer.close();
       await codeIndex.close();
       await runner.stop();

@@ -19,13 +19,29 @@ async function main() {
   loupe.services.logger.info({ port: server.port, host: config.host }, "Loupe is listening");
   process.stdout.write(`Loupe listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}\n`);
 
+  // Graceful shutdown: stop accepting connections and let in-flight requests finish (up to
+  // LOUPE_SHUTDOWN_TIMEOUT_MS), then loupe.close(): the indexer stops its jobs between batches (a
+  // restart resumes them from the recorded batches), the projection runner stops, the stores close.
+  // Exit 0 when all of that completed in time; a second signal, or the deadline, exits 1 at once.
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    const { logger } = loupe.services;
+    if (stopping) {
+      logger.warn({ signal }, "second signal: exiting without waiting");
+      process.exit(1);
+    }
     stopping = true;
-    loupe.services.logger.info({ signal }, "shutting down");
-    await server.close();
+    const started = Date.now();
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, "shutting down");
+    const deadline = setTimeout(() => {
+      logger.error({ timeoutMs: config.shutdownTimeoutMs }, "shutdown did not finish in time; exiting");
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000);
+    deadline.unref?.();
+    await server.close({ graceMs: config.shutdownTimeoutMs });
+    logger.info({ ms: Date.now() - started }, "stopped accepting requests; stopping work and closing stores");
     await loupe.close();
+    logger.info({ ms: Date.now() - started }, "shutdown complete");
     process.exit(0);
   };
   process.on("SIGTERM", () => void shutdown("SIGTERM"));

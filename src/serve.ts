@@ -1,5 +1,12 @@
 /** Serves a fetch handler on Deno (Deno.serve) or Node (@hono/node-server): same app, two runtimes. */
-export type Served = { port: number; close(): Promise<void> };
+export type Served = {
+  port: number;
+  /**
+   * Stops accepting connections. Without `graceMs` open connections are cut at once; with it,
+   * in-flight requests (streams included) get up to `graceMs` to finish before they are cut.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+};
 
 type FetchHandler = (request: Request) => Response | Promise<Response>;
 
@@ -20,10 +27,19 @@ export async function serve(fetch: FetchHandler, { port, hostname }: { port: num
     const server = nodeServe({ fetch, port, hostname }, (info) => {
       resolve({
         port: info.port,
-        close: () =>
+        close: ({ graceMs = 0 } = {}) =>
           new Promise<void>((done) => {
-            server.close(() => done());
-            (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+            const http = server as unknown as { closeAllConnections?: () => void; closeIdleConnections?: () => void };
+            let timer: ReturnType<typeof setTimeout> | undefined;
+            server.close(() => {
+              if (timer) clearTimeout(timer);
+              done();
+            });
+            if (graceMs <= 0) http.closeAllConnections?.();
+            else {
+              http.closeIdleConnections?.();
+              timer = setTimeout(() => http.closeAllConnections?.(), graceMs);
+            }
           }),
       });
     });

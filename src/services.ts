@@ -8,6 +8,11 @@ import type { CodeIndex } from "./searchindex/port.ts";
 import type { GitMirrors } from "./git/mirrors.ts";
 import type { Indexer } from "./indexing/indexer.ts";
 import type { Metrics } from "./metrics.ts";
+import type { Hosts } from "./hosts/index.ts";
+import type { PullRequestService } from "./pullrequests/service.ts";
+import type { ReviewService } from "./reviews/service.ts";
+import type { CustomContextService } from "./customcontext/service.ts";
+import type { LocalRepositories } from "./indexing/local.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -19,10 +24,20 @@ export type Services = {
   keys: KeyService;
   /** Prometheus metrics (GET /metrics); services may call `metrics.recordIndexedBytes`, expose `stats()`. */
   metrics: Metrics;
+  /** Git repositories on the server's disk that may be indexed by path (LOUPE_LOCAL_ROOTS; src/indexing/local.ts). */
+  localRepositories: LocalRepositories;
   /** Chunks of every indexed repository (embedded under <dataDir>/codeindex, or Elasticsearch). */
   codeIndex: CodeIndex;
   /** Bare mirrors under <dataDir>/mirrors (src/git/mirrors.ts). */
   mirrors: GitMirrors;
   /** Repository indexing jobs and status (src/indexing/indexer.ts). */
   indexer: Indexer;
+  /** Git hosts (webhook verification/parsing, REST) behind neutral types. */
+  hosts: Hosts;
+  /** Pull requests: webhooks, backfill, list/get/comments/comment search (src/pullrequests/). */
+  pullRequests: PullRequestService;
+  /** Code reviews: trigger, list/get, the in-process review worker (src/reviews/). */
+  reviews: ReviewService;
+  /** Custom context: list/get/search/create/status, learned SUGGESTED patterns (src/customcontext/). */
+  customContext: CustomContextService;
 };

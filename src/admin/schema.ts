@@ -8,6 +8,11 @@ import "./schema/api-key.ts";
 import "./schema/organisation.ts";
 import "./schema/viewer.ts";
 import "./schema/projection.ts";
+import "./schema/remote.ts";
+import "./schema/repository.ts";
+import "./schema/pull-request.ts";
+import "./schema/code-review.ts";
+import "./schema/custom-context.ts";
 
 /** The admin GraphQL schema (printed, sorted, in schema/admin.graphql; a test fails when it drifts). */
 export const schema = builder.toSchema();

@@ -29,13 +29,16 @@ export function redact<T>(value: T, found?: Set<string>): T {
   return value;
 }
 
+/** A read-model key as an array (lmdb returns a one-element key as its bare element). */
+export const keyArray = (key: Key | string | number): Key => (Array.isArray(key) ? key : [key]);
+
 /**
  * Read-model entries made safe to show: values redacted, entries keyed by a secret (or by a value
  * that was redacted elsewhere in the model, such as `["byHash", <hash>]`) dropped.
  */
 export function redactEntries(entries: Entry<unknown>[]): Entry<unknown>[] {
   const secrets = new Set<string>();
-  const redacted = entries.map((e) => ({ key: e.key, value: redact(e.value, secrets) }));
+  const redacted = entries.map((e) => ({ key: keyArray(e.key), value: redact(e.value, secrets) }));
   const secretKey = (key: Key) =>
     key.some((el) => typeof el === "string" && (SECRET_KEY_ELEMENT.test(el) || secrets.has(el)));
   return redacted.filter((e) => !secretKey(e.key));
@@ -43,7 +46,7 @@ export function redactEntries(entries: Entry<unknown>[]): Entry<unknown>[] {
 
 /** Whether a read-model entry belongs to `orgId` (its key or value names the organisation). */
 export function entryBelongsTo(entry: Entry<unknown>, orgId: string): boolean {
-  if (entry.key.includes(orgId)) return true;
+  if (keyArray(entry.key).includes(orgId)) return true;
   const v = entry.value;
   if (Array.isArray(v)) return v.includes(orgId);
   return !!v && typeof v === "object" && (v as { orgId?: unknown }).orgId === orgId;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Hono } from "hono";
+import { routeCatalogue } from "./api-docs.ts";
 
 /**
  * Route registry and OpenAPI 3.1 document of the HTTP API.
@@ -119,11 +120,26 @@ function toSchema(schema: z.ZodType, io: "input" | "output", components: Record<
   return top;
 }
 
+/**
+ * What the document lists: the routes declared with describeRoute, plus catalogue entries
+ * (src/http/api-docs.ts) for served routes whose modules do not declare themselves.
+ */
+export function documentedRoutes(app: Hono<any>, catalogue: readonly RouteDoc[] = routeCatalogue): RouteDoc[] {
+  const declared = describedRoutes(app);
+  const keys = new Set(declared.map((d) => routeKey(d.method, toOpenApiPath(d.path))));
+  const served = new Set(servedRoutes(app));
+  const extra = catalogue.filter((d) => {
+    const key = routeKey(d.method, toOpenApiPath(d.path));
+    return !keys.has(key) && (served.has(key) || served.has(`ALL ${toOpenApiPath(d.path)}`));
+  });
+  return [...declared, ...extra];
+}
+
 export function buildOpenApiDocument(app: Hono<any>, options: { version?: string; serverUrl?: string } = {}) {
   const components: Record<string, JsonSchema> = {};
   const errorRef = toSchema(errorSchema, "output", components);
   const paths: Record<string, Record<string, unknown>> = {};
-  const docs = describedRoutes(app).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+  const docs = documentedRoutes(app).sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
   for (const doc of docs) {
     const path = toOpenApiPath(doc.path);
     const auth = doc.auth ?? (doc.path.startsWith("/v2/") ? "apiKey" : "none");

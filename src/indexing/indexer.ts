@@ -93,6 +93,8 @@ export type IndexerDeps = {
   hosts: Hosts;
   embedder?: Embedder | null;
   metrics?: { recordIndexedBytes(bytes: number): void };
+  /** Clone URL override for (remote, repository), e.g. local repositories (src/indexing/local.ts); undefined = the host's. */
+  cloneUrlFor?: (remote: Remote, repository: string) => string | undefined;
   /** Jobs running at once (default 2). */
   concurrency?: number;
   /** Files per RepositoryFilesIndexed event (default 200) and the longest wait between two (1 s). */
@@ -159,7 +161,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     return result.lastPosition;
   };
 
-  const cloneUrlOf = (remote: Remote, repository: string) => hosts.get(remote).cloneUrl(config.hostUrls[remote], repository);
+  const cloneUrlOf = (remote: Remote, repository: string) =>
+    deps.cloneUrlFor?.(remote, repository) ?? hosts.get(remote).cloneUrl(config.hostUrls[remote], repository);
   const authEnvOf = (remote: Remote, token?: string) => (token ? hosts.get(remote).gitAuthEnv(token) : undefined);
 
   const notifyIdle = () => {

@@ -35,6 +35,12 @@ export function compareKeys(a: Key, b: Key): number {
   return a.length - b.length;
 }
 
+/**
+ * lmdb's ordered-binary encoding stores a one-element key exactly like its element, so lmdb hands
+ * `["a"]` back as `"a"` (in range results and contentHash). Mirror that so both stores agree.
+ */
+const asLmdbReturnsIt = (key: Key): Key => (key.length === 1 ? (key[0] as unknown as Key) : [...key]);
+
 const startsWith = (key: Key, prefix: Key) =>
   key.length >= prefix.length && prefix.every((element, i) => compareKeyElements(element, key[i]!) === 0);
 
@@ -74,7 +80,7 @@ function createSpace() {
       if (options.reverse) slice = slice.reverse();
       const offset = options.offset ?? 0;
       slice = slice.slice(offset, options.limit === undefined ? undefined : offset + options.limit);
-      return slice.map((e) => ({ key: [...e.key], value: structuredClone(e.value) as T }));
+      return slice.map((e) => ({ key: asLmdbReturnsIt(e.key), value: structuredClone(e.value) as T }));
     },
     count(prefix: Key) {
       const [start, end] = prefixBounds(prefix);
@@ -167,7 +173,7 @@ export function createMemoryReadStore(): ReadStore {
     contentHash(name) {
       const hash = createHash("sha256");
       for (const { key, value } of space(name, activeGeneration(name)).all()) {
-        hash.update(JSON.stringify(key));
+        hash.update(JSON.stringify(asLmdbReturnsIt(key)));
         hash.update("\u0000");
         hash.update(JSON.stringify(value));
         hash.update("\u0001");

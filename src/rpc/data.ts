@@ -1,46 +1,60 @@
 /**
  * The tools' access to the organisation's data: one function per tool, scoped to the caller's
  * organisation, returning the tool's response object. Binds the tool interface to the services of
- * the pull-request, review and custom-context areas (see `Services`).
+ * the pull-request, review and custom-context areas (`services.pullRequests`, `services.reviews`,
+ * `services.customContext`); their DomainErrors become JSON-RPC errors in src/rpc/server.ts.
  */
 import type { z } from "zod";
 import type { ToolContext } from "./tools/common.ts";
-import { RpcCode, RpcError } from "./errors.ts";
 
-type Args<T extends z.ZodType> = z.output<T>;
 type Schemas = typeof import("./tools/schemas.ts");
+type Tool<I extends keyof Schemas, O extends keyof Schemas> = (args: z.output<Schemas[I]>) => Promise<z.input<Schemas[O]>>;
 
 export type ToolData = {
-  listPullRequests(args: Args<Schemas["listPullRequestsInput"]>): Promise<z.input<Schemas["listPullRequestsOutput"]>>;
-  getMergeRequest(args: Args<Schemas["getMergeRequestInput"]>): Promise<z.input<Schemas["getMergeRequestOutput"]>>;
-  listMergeRequestComments(args: Args<Schemas["listMergeRequestCommentsInput"]>): Promise<z.input<Schemas["listMergeRequestCommentsOutput"]>>;
-  listCodeReviews(args: Args<Schemas["listCodeReviewsInput"]>): Promise<z.input<Schemas["listCodeReviewsOutput"]>>;
-  getCodeReview(args: Args<Schemas["getCodeReviewInput"]>): Promise<z.input<Schemas["getCodeReviewOutput"]>>;
-  triggerCodeReview(args: Args<Schemas["triggerCodeReviewInput"]>): Promise<z.input<Schemas["triggerCodeReviewOutput"]>>;
-  searchGreptileComments(args: Args<Schemas["searchGreptileCommentsInput"]>): Promise<z.input<Schemas["searchGreptileCommentsOutput"]>>;
-  listCustomContext(args: Args<Schemas["listCustomContextInput"]>): Promise<z.input<Schemas["listCustomContextOutput"]>>;
-  getCustomContext(args: Args<Schemas["getCustomContextInput"]>): Promise<z.input<Schemas["getCustomContextOutput"]>>;
-  searchCustomContext(args: Args<Schemas["searchCustomContextInput"]>): Promise<z.input<Schemas["searchCustomContextOutput"]>>;
-  createCustomContext(args: Args<Schemas["createCustomContextInput"]>): Promise<z.input<Schemas["createCustomContextOutput"]>>;
+  listPullRequests: Tool<"listPullRequestsInput", "listPullRequestsOutput">;
+  getMergeRequest: Tool<"getMergeRequestInput", "getMergeRequestOutput">;
+  listMergeRequestComments: Tool<"listMergeRequestCommentsInput", "listMergeRequestCommentsOutput">;
+  listCodeReviews: Tool<"listCodeReviewsInput", "listCodeReviewsOutput">;
+  getCodeReview: Tool<"getCodeReviewInput", "getCodeReviewOutput">;
+  triggerCodeReview: Tool<"triggerCodeReviewInput", "triggerCodeReviewOutput">;
+  searchGreptileComments: Tool<"searchGreptileCommentsInput", "searchGreptileCommentsOutput">;
+  listCustomContext: Tool<"listCustomContextInput", "listCustomContextOutput">;
+  getCustomContext: Tool<"getCustomContextInput", "getCustomContextOutput">;
+  searchCustomContext: Tool<"searchCustomContextInput", "searchCustomContextOutput">;
+  createCustomContext: Tool<"createCustomContextInput", "createCustomContextOutput">;
 };
 
-/** A domain-level failure of a tool call (not found, unavailable): JSON-RPC -32000 with this message. */
-export const toolFailure = (message: string) => new RpcError(RpcCode.ServerError, message);
+/** Largest page the review queries give; used to filter code reviews by prNumber alone (see below). */
+const PAGE = 100;
 
-const unavailable = (what: string) => () => Promise.reject(toolFailure(`The ${what} service is not available on this server`));
+export function toolData(ctx: ToolContext): ToolData {
+  const { pullRequests, reviews, customContext } = ctx.services;
+  const orgId = ctx.principal.orgId;
+  const context = { orgId, actor: ctx.principal.keyId, correlationId: ctx.requestId, causationId: null };
 
-export function toolData(_ctx: ToolContext): ToolData {
   return {
-    listPullRequests: unavailable("pull request"),
-    getMergeRequest: unavailable("pull request"),
-    listMergeRequestComments: unavailable("pull request"),
-    listCodeReviews: unavailable("code review"),
-    getCodeReview: unavailable("code review"),
-    triggerCodeReview: unavailable("code review"),
-    searchGreptileComments: unavailable("review comment"),
-    listCustomContext: unavailable("custom context"),
-    getCustomContext: unavailable("custom context"),
-    searchCustomContext: unavailable("custom context"),
-    createCustomContext: unavailable("custom context"),
+    listPullRequests: async (args) => pullRequests.list(orgId, args),
+    getMergeRequest: async (args) => pullRequests.get(orgId, args),
+    listMergeRequestComments: async (args) => pullRequests.listComments(orgId, args),
+    async listCodeReviews(args) {
+      if (args.prNumber === undefined || args.name !== undefined) return reviews.list(orgId, args);
+      // interface.md makes every parameter optional: prNumber without a repository filters across
+      // repositories. The review queries want the repository with prNumber, so page through them.
+      const { prNumber, limit, offset, ...rest } = args;
+      const all: ReturnType<typeof reviews.list>["codeReviews"] = [];
+      for (let start = 0; ; start += PAGE) {
+        const page = reviews.list(orgId, { ...rest, limit: PAGE, offset: start });
+        all.push(...page.codeReviews.filter((r) => r.mergeRequest.prNumber === prNumber));
+        if (page.codeReviews.length < PAGE || start + PAGE >= page.total) break;
+      }
+      return { codeReviews: all.slice(offset, offset + limit), total: all.length };
+    },
+    getCodeReview: async (args) => reviews.get(orgId, args.codeReviewId),
+    triggerCodeReview: (args) => reviews.trigger(orgId, args, context),
+    searchGreptileComments: async (args) => pullRequests.searchComments(orgId, args),
+    listCustomContext: async (args) => customContext.list(orgId, args),
+    getCustomContext: async (args) => customContext.get(orgId, args.customContextId),
+    searchCustomContext: async (args) => customContext.search(orgId, args),
+    createCustomContext: (args) => customContext.create(orgId, args, context),
   };
 }

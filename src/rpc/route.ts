@@ -34,7 +34,7 @@ export function mcpRoutes(app: Hono<AppEnv>, services: Services) {
       );
     }
     const ctx: RpcCallContext = {
-      principal: services.keys.authenticate(c.req.header("authorization")),
+      authenticate: () => services.keys.authenticate(c.req.header("authorization")),
       services,
       logger: c.get("logger"),
       requestId: c.get("requestId"),

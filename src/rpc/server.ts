@@ -22,7 +22,8 @@ export const SERVER_INFO = { name: "loupe", version: pkg.version } as const;
 
 /** Per-call context: who calls (null without a valid key) and what the transport needs back. */
 export type RpcCallContext = {
-  principal: Principal | null;
+  /** The caller from the request's credentials; null without a valid key. Called only by tool calls. */
+  authenticate(): Principal | null;
   services: Services;
   logger: Logger;
   requestId: string;
@@ -71,7 +72,7 @@ function namedArguments(value: unknown, what: string): Record<string, unknown> {
 
 /** Runs one tool for the caller: auth, special rules, schema, the tool, then its output schema. */
 export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCallContext, what = "params"): Promise<unknown> {
-  const principal = ctx.principal;
+  const principal = ctx.authenticate();
   if (!principal) throw unauthorized();
   const args = namedArguments(rawArgs, what);
   tool.precheck?.(args);
@@ -91,7 +92,11 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCa
 /** Any thrown value as a JSON-RPC error object; unexpected errors are logged and become a generic -32603. */
 export function toRpcError(error: unknown, logger: Logger): RpcErrorObject {
   if (error instanceof RpcError) return error.toJSON();
-  if (error instanceof DomainError) return { code: RpcCode.ServerError, message: error.message };
+  if (error instanceof DomainError) {
+    // A rule the schemas do not express, found by a service: still the caller's parameters.
+    if (error.code === "invalid") return { code: RpcCode.InvalidParams, message: `Invalid params: ${error.message}` };
+    return { code: RpcCode.ServerError, message: error.message };
+  }
   const err = error instanceof Error ? { message: error.message, stack: error.stack, name: error.name } : { message: String(error) };
   logger.error({ err }, "tool interface: unhandled error");
   return internalError().toJSON();
@@ -223,6 +228,9 @@ export async function handleJsonRpc(body: string, ctx: RpcCallContext): Promise<
     message = message.filter((m) => !isResponseMessage(m)).map((m) => (Array.isArray(m) ? null : m));
   } else if (isResponseMessage(message)) {
     return null;
+  } else if (typeof message !== "object" || message === null) {
+    // jayson would re-parse a JSON string body as JSON: any non-object is simply not a request.
+    return { jsonrpc: "2.0", id: null, error: { code: RpcCode.InvalidRequest, message: "Invalid Request" } };
   }
   const response = await new Promise<unknown>((resolve) => {
     server.call(message as never, ctx, (error, result) => resolve(error ?? result ?? null));

@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { defineEvent } from "../../src/eventstore/catalogue.ts";
+
+/**
+ * Query sessions (POST /v2/query and POST /v2/search): every question and its answer, under the
+ * session id the client sent or the one the service made (returned in `x-session-id`).
+ * Stream: `querysession-<orgId>-<sessionId>`. Host tokens never enter these events.
+ */
+const repositoryRef = z.object({ remote: z.string().max(20), repository: z.string().max(300), branch: z.string().max(255) });
+const source = z.object({
+  repository: z.string().max(300),
+  remote: z.string().max(20),
+  branch: z.string().max(255),
+  filepath: z.string().max(4096),
+  linestart: z.number().int().nullable(),
+  lineend: z.number().int().nullable(),
+  summary: z.string().max(2000),
+  distance: z.number().nullable(),
+});
+
+export const QuerySessionQuestionAsked = defineEvent(
+  "QuerySessionQuestionAsked",
+  1,
+  z.object({
+    sessionId: z.string().min(1).max(128),
+    turnId: z.string().min(1).max(64),
+    /** "query" (an answer was asked for) or "search" (references only). */
+    kind: z.enum(["query", "search"]),
+    /** The newest user message (query) or the search text, capped. */
+    question: z.string().max(100_000),
+    /** Messages the client sent in this request (query), contents capped. */
+    messages: z.array(z.object({ role: z.enum(["user", "assistant", "system"]), content: z.string().max(100_000) })).max(200),
+    repositories: z.array(repositoryRef).max(100),
+    genius: z.boolean(),
+  }),
+);
+
+export const QuerySessionAnswered = defineEvent(
+  "QuerySessionAnswered",
+  1,
+  z.object({
+    sessionId: z.string().min(1).max(128),
+    turnId: z.string().min(1).max(64),
+    /** The answer (query); empty for a search. */
+    message: z.string().max(200_000),
+    sources: z.array(source).max(100),
+    /** Chat model that wrote the answer, or null for the offline extractive answer / a search. */
+    model: z.string().max(200).nullable(),
+    notes: z.array(z.string().max(1000)).max(50),
+    ms: z.number().int().nonnegative(),
+  }),
+);
+
+export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered];

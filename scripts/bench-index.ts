@@ -1,0 +1,126 @@
+/**
+ * End-to-end indexing benchmark: a real corpus (the CPython standard library found on this machine,
+ * or LOUPE_BENCH_SOURCE=<dir>) is committed into a temp git repository, served through a file://
+ * base, and indexed by the real service in-process through the HTTP API.
+ *
+ *   npx tsx scripts/bench-index.ts            # prints MB/s, files/s, peak RSS, second-branch time, reopen time
+ *
+ * Environment: LOUPE_BENCH_SOURCE (directory to copy), LOUPE_WORKERS (parse threads).
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/logging.ts";
+import { createLoupe } from "../src/loupe.ts";
+import { serve } from "../src/serve.ts";
+
+const KEY = "lp_bench_admin_key_0123456789abcdef";
+
+function findCorpus(): string {
+  if (process.env.LOUPE_BENCH_SOURCE) return process.env.LOUPE_BENCH_SOURCE;
+  const roots = ["/root/.pyenv/versions", "/usr/lib"];
+  for (const root of roots) {
+    if (!existsSync(root)) continue;
+    for (const v of readdirSync(root).sort().reverse()) {
+      for (const candidate of [join(root, v, "lib"), join(root)]) {
+        if (!existsSync(candidate)) continue;
+        for (const py of readdirSync(candidate).filter((n) => /^python3\.\d+$/.test(n)).sort().reverse()) {
+          const lib = join(candidate, py);
+          if (existsSync(join(lib, "asyncio"))) return lib;
+        }
+      }
+    }
+  }
+  throw new Error("no CPython Lib directory found; set LOUPE_BENCH_SOURCE");
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync("git", args, {
+    cwd,
+    maxBuffer: 1 << 30,
+    env: { ...process.env, GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "b@x", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "b@x" },
+  }).toString().trim();
+
+async function main() {
+  const corpus = findCorpus();
+  const tmp = mkdtempSync(join(tmpdir(), "loupe-bench-index-"));
+  const base = join(tmp, "host");
+  const work = join(tmp, "work");
+  const dataDir = join(tmp, "data");
+  console.log(`corpus: ${corpus}`);
+  cpSync(corpus, work, {
+    recursive: true,
+    filter: (src) => !/(__pycache__|site-packages|\.pyc$|lib-dynload|config-3)/.test(src),
+    dereference: false,
+  });
+  git(work, "init", "--quiet", "--initial-branch=main");
+  git(work, "add", "-A");
+  git(work, "commit", "--quiet", "-m", "corpus");
+  mkdirSync(join(base, "bench"), { recursive: true });
+  git(tmp, "clone", "--quiet", "--bare", work, join(base, "bench", "corpus.git"));
+  const lines = Number(execFileSync("sh", ["-c", `git ls-files -z | xargs -0 cat 2>/dev/null | wc -l`], { cwd: work }).toString().trim());
+  const bytes = Number(execFileSync("sh", ["-c", `git ls-files -z | xargs -0 cat 2>/dev/null | wc -c`], { cwd: work }).toString().trim());
+  console.log(`repository: ${git(work, "ls-files").split("\n").length} files, ${lines} lines, ${(bytes / 1e6).toFixed(1)} MB`);
+
+  const env = { LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: KEY, PORT: "0", LOUPE_HOST: "127.0.0.1", LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${base}`, ...(process.env.LOUPE_WORKERS ? { LOUPE_WORKERS: process.env.LOUPE_WORKERS } : {}) };
+  let peakRss = 0;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
+
+  const start = async () => {
+    const config = loadConfig(env);
+    const t0 = performance.now();
+    const loupe = await createLoupe(config, { logger: createLogger("warn"), announce: () => {} });
+    const openMs = performance.now() - t0;
+    const served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
+    const url = `http://127.0.0.1:${served.port}`;
+    const api = (path: string, json?: unknown) =>
+      fetch(url + path, { method: json ? "POST" : "GET", headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" }, body: json ? JSON.stringify(json) : undefined }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    return { loupe, served, api, openMs };
+  };
+  const waitDone = async (api: (p: string) => Promise<Record<string, unknown>>, endpoint: string) => {
+    const path = new URL(endpoint).pathname;
+    for (;;) {
+      const s = await api(path);
+      if (s.status === "completed" || s.status === "failed") return s;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  };
+
+  let s = await start();
+  let t = performance.now();
+  const submitted = await s.api("/v2/repositories", { remote: "github", repository: "bench/corpus" });
+  const status = await waitDone(s.api, submitted.statusEndpoint as string);
+  const seconds = (performance.now() - t) / 1000;
+  const stats = s.loupe.services.indexer.stats();
+  console.log(`first index: ${status.status} ${status.filesProcessed}/${status.numFiles} files, ${(status.skipped as unknown[]).length} skipped, ${seconds.toFixed(2)} s`);
+  console.log(`  end to end: ${(bytes / 1e6 / seconds).toFixed(2)} MB/s of repository source, ${(stats.bytesParsed / 1e6 / seconds).toFixed(2)} MB/s of indexed source, ${((status.numFiles as number) / seconds).toFixed(0)} files/s, ${(lines / seconds).toFixed(0)} lines/s`);
+  console.log(`  sample questions: ${JSON.stringify(status.sampleQuestions)}`);
+
+  // A second branch differing in one file.
+  git(work, "checkout", "--quiet", "-b", "feature");
+  const target = join(work, "asyncio", "queues.py");
+  writeFileSync(target, readFileSync(target, "utf8") + "\n\ndef bench_marker():\n    return 42\n");
+  git(work, "commit", "--quiet", "-am", "one file");
+  git(work, "push", "--quiet", join(base, "bench", "corpus.git"), "feature");
+  t = performance.now();
+  const second = await s.api("/v2/repositories", { remote: "github", repository: "bench/corpus", branch: "feature" });
+  const secondStatus = await waitDone(s.api, second.statusEndpoint as string);
+  console.log(`second branch (one file changed): ${secondStatus.status}, ${((performance.now() - t) / 1000).toFixed(2)} s, reused ${secondStatus.reusedFiles}/${secondStatus.numFiles}`);
+
+  await s.served.close();
+  await s.loupe.close();
+  s = await start();
+  console.log(`restart: service open (stores, projections caught up, code index open) ${s.openMs.toFixed(0)} ms`);
+  clearInterval(sampler);
+  console.log(`peak RSS: ${(peakRss / 1e6).toFixed(0)} MB (main process; parse workers are threads in it)`);
+  await s.served.close();
+  await s.loupe.close();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import { UsageError } from "../args.ts";
+import { parseRepoRef } from "../client.ts";
+import type { Command } from "../command.ts";
+import { out, table } from "../output.ts";
+
+export type Source = {
+  repository: string;
+  remote: string;
+  branch: string;
+  filepath: string;
+  linestart: number | null;
+  lineend: number | null;
+  summary: string;
+  distance: number | null;
+};
+
+export const lines = (s: Source) => (s.linestart === null || s.linestart === undefined ? "" : s.lineend && s.lineend !== s.linestart ? `${s.linestart}-${s.lineend}` : String(s.linestart));
+
+export function sourcesTable(sources: Source[], multiRepo: boolean): string {
+  return table(
+    ["FILE", "LINES", "SUMMARY"],
+    sources.map((s) => [multiRepo ? `${s.repository}:${s.filepath}` : s.filepath, lines(s), s.summary]),
+  );
+}
+
+export function repositoriesFrom(values: string[]) {
+  if (values.length === 0) throw new UsageError("--repo remote:branch:owner/repo is required (repeat it for several repositories)");
+  return values.map((v) => parseRepoRef(v));
+}
+
+/** `loupe search "<text>" --repo remote:branch:owner/repo`: POST /v2/search, as a table. */
+export const searchCommand: Command = {
+  name: "search",
+  summary: "Search indexed repositories in natural language; prints the relevant files and lines.",
+  usage: ['search "<text>" --repo remote:branch:owner/repo [--repo ...] [--limit <n>]'],
+  flags: { multiple: ["repo"], string: ["limit"] },
+  async run(args, ctx) {
+    const query = args.positionals.join(" ").trim();
+    if (!query) throw new UsageError("search needs the text to search for");
+    const repositories = repositoriesFrom(args.lists.repo ?? []);
+    const results = await ctx.client().json<Source[]>("POST", "/v2/search", { query, repositories }, "search");
+    const limit = args.strings.limit ? Number(args.strings.limit) : undefined;
+    const shown = limit && limit > 0 ? results.slice(0, limit) : results;
+    if (ctx.json) out(JSON.stringify(shown, null, 2));
+    else if (shown.length === 0) out("No results.");
+    else out(sourcesTable(shown, repositories.length > 1));
+    return 0;
+  },
+};

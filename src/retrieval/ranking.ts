@@ -1,0 +1,309 @@
+/**
+ * Ranking: fuses candidate lists from the code index (lexical queries, optional kNN), re-ranks chunks
+ * with code structure, aggregates chunk scores into FILE scores and picks each file's best span.
+ * Pure and synchronous (no I/O): src/retrieval/search.ts gathers the inputs.
+ *
+ * Features, each meaningful for any repository (none is tuned to a particular code base):
+ *  - fused retrieval score: each list's scores divided by that list's best score, weighted per list
+ *    and summed per chunk (score normalisation; adapters' raw scores are not comparable);
+ *  - definitions over uses: a chunk whose `symbol` is a name the query mentions gets a bonus scaled
+ *    by that name's query weight; members of a mentioned class (`parent`) get a smaller one;
+ *  - path mentions: a file whose path ends with a path from the query (trace frames, `foo/bar.py`,
+ *    dotted module names turned into paths) gets a bonus scaled by the mention's weight;
+ *  - module names: a file whose stem (or package directory, for `__init__`/`index` files) is an
+ *    identifier of the query gets a smaller bonus;
+ *  - source over tests, docs and examples: those files are demoted unless the query asks for them;
+ *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
+ *    definitions beats one lucky chunk, but size alone does not win).
+ */
+import type { ChunkDocument, IndexHit } from "../searchindex/port.ts";
+import type { QueryAnalysis } from "./query-analysis.ts";
+
+export type CandidateList = {
+  name: string;
+  /** Multiplier of this list's normalised scores. */
+  weight: number;
+  hits: IndexHit[];
+};
+
+/** Per-target key: the code-index repoId and branch the hit came through. */
+export type TargetKey = string;
+export const targetKey = (repoId: string, branch: string): TargetKey => `${repoId}\u0000${branch}`;
+
+export type RankInput = {
+  analysis: QueryAnalysis;
+  lists: CandidateList[];
+  /** Extra definition hits (chunks defining names the query or the top hits reference). */
+  definitions?: { doc: ChunkDocument; branch: string; weight: number }[];
+  /** Files of each target, for path and module-name mentions (optional; without it only hit files count). */
+  files?: Map<TargetKey, string[]>;
+  /** Max files returned. */
+  limit: number;
+};
+
+export type RankedChunk = { doc: ChunkDocument; score: number };
+
+export type RankedFile = {
+  repoId: string;
+  branch: string;
+  path: string;
+  score: number;
+  /** Chunks of this file among the candidates, best first (may be empty for a path-only match). */
+  chunks: RankedChunk[];
+  /** Why it ranks: feature -> contribution (for debugging and the offline answer). */
+  reasons: string[];
+};
+
+export const RANKING = {
+  /** Aggregation: best chunk + decay^i * next chunks (i = 1, 2, ...), at most `aggregateChunks` chunks. */
+  aggregateDecay: 0.35,
+  aggregateChunks: 4,
+  /** Definition of a query name (scaled by the name's weight relative to the strongest name). */
+  definitionBonus: 0.9,
+  /** Member of a class the query names. */
+  parentBonus: 0.25,
+  /** Chunk text mentions a query name as a whole word (beyond what BM25 already counts). */
+  mentionBonus: 0.1,
+  /** File path matches a path from the query (scaled by weight / 3: a project trace frame is ~3). */
+  pathBonus: 1.2,
+  /** File stem / package directory equals a query identifier (scaled by the identifier's weight / 2.5). */
+  stemBonus: 0.35,
+  /** Multiplier for test, docs and example files when the query does not ask for them. */
+  auxiliaryFactor: 0.35,
+  /** Multiplier for files that are not source code at all (text, data, config) in a code query. */
+  nonCodeFactor: 0.6,
+} as const;
+
+const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)(test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)\.[^/.]+|conftest\.py)$/i;
+const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|benchmarks?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
+const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
+
+export type FileClass = "source" | "test" | "doc" | "other";
+
+export function classifyPath(path: string): FileClass {
+  if (TEST_PATH.test(path)) return "test";
+  if (DOC_PATH.test(path)) return "doc";
+  return CODE_EXT.test(path) ? "source" : "other";
+}
+
+/** Does the query ask about tests / docs (then they are not demoted)? */
+export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean } {
+  const texts = analysis.terms.filter((t) => t.weight >= 0.9 || t.kind === "path").map((t) => t.text.toLowerCase());
+  const tests = texts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
+    || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9);
+  const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
+    || (t.kind === "path" && DOC_PATH.test(t.text)));
+  return { tests, docs };
+}
+
+/** True when `path` ends with `mention` on segment boundaries (or vice versa for absolute mentions). */
+export function pathMatches(path: string, mention: string): boolean {
+  const p = path.toLowerCase();
+  const m = mention.toLowerCase().replace(/^\/+/, "");
+  if (m === "") return false;
+  if (p === m || p.endsWith("/" + m)) return true;
+  // Absolute project paths from traces (/home/u/proj/src/x.py): the indexed path is their suffix.
+  return m.endsWith("/" + p) && p.includes("/");
+}
+
+/** Stem used for module-name mentions: `a/b/irradiance.py` -> irradiance; `a/b/__init__.py` -> b. */
+export function moduleStem(path: string): string | null {
+  const parts = path.split("/");
+  const base = parts[parts.length - 1] ?? "";
+  const stem = base.replace(/\.[^.]+$/, "");
+  if (/^(__init__|index|mod|main|__main__)$/.test(stem)) return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
+  return stem || null;
+}
+
+const WORD_CHAR = /[A-Za-z0-9_$]/;
+function mentionsWord(text: string, word: string): boolean {
+  let at = text.indexOf(word);
+  while (at !== -1) {
+    const before = at > 0 ? text[at - 1]! : " ";
+    const after = text[at + word.length] ?? " ";
+    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+    at = text.indexOf(word, at + 1);
+  }
+  return false;
+}
+
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; reasons: string[] };
+
+/** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
+export function queryNames(analysis: QueryAnalysis): Map<string, number> {
+  const names = new Map<string, number>();
+  const put = (name: string, w: number) => {
+    if (name.length < 2) return;
+    if ((names.get(name) ?? 0) < w) names.set(name, w);
+  };
+  for (const t of analysis.terms) {
+    if (t.kind === "identifier" || t.kind === "symbolFromTrace") put(t.text, t.weight);
+    else if (t.kind === "error" && /^[A-Za-z_][\w]*$/.test(t.text)) put(t.text, t.weight * 0.8);
+    else if (t.kind === "dotted") {
+      const parts = t.text.split(".");
+      put(parts[parts.length - 1]!, t.weight * 0.9);
+    }
+  }
+  for (const s of analysis.symbols) if (!names.has(s)) put(s, 1);
+  return names;
+}
+
+export function rankFiles(input: RankInput): RankedFile[] {
+  const { analysis } = input;
+  const wants = queryWants(analysis);
+  const names = queryNames(analysis);
+  const maxNameWeight = Math.max(1, ...names.values());
+  const lowerNames = new Map<string, number>();
+  for (const [n, w] of names) if ((lowerNames.get(n.toLowerCase()) ?? 0) < w) lowerNames.set(n.toLowerCase(), w);
+
+  // 1. Fuse the lists per chunk.
+  const chunks = new Map<string, ChunkAcc>();
+  const acc = (doc: ChunkDocument, branch: string): ChunkAcc => {
+    const key = `${doc.id}\u0000${branch}`;
+    let a = chunks.get(key);
+    if (!a) chunks.set(key, (a = { doc, branch, retrieval: 0, bonus: 0, reasons: [] }));
+    return a;
+  };
+  for (const list of input.lists) {
+    const max = list.hits.reduce((m, h) => Math.max(m, h.score), 0);
+    if (max <= 0) continue;
+    for (const hit of list.hits) acc(hit.doc, hit.branch).retrieval += list.weight * (hit.score / max);
+  }
+  for (const d of input.definitions ?? []) {
+    const a = acc(d.doc, d.branch);
+    a.retrieval = Math.max(a.retrieval, d.weight);
+  }
+
+  // 2. Structure: definitions over uses, class members, whole-word mentions.
+  for (const a of chunks.values()) {
+    const { doc } = a;
+    if (doc.symbol) {
+      const w = names.get(doc.symbol) ?? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7;
+      if (w > 0) {
+        const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
+        a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
+        a.reasons.push(`defines ${doc.symbol}`);
+      }
+    }
+    if (doc.parent) {
+      const w = names.get(doc.parent) ?? 0;
+      if (w > 0) {
+        a.bonus += RANKING.parentBonus * (w / maxNameWeight);
+        a.reasons.push(`member of ${doc.parent}`);
+      }
+    }
+    let mentioned = 0;
+    for (const [name, w] of names) {
+      if (w < 1.4 || name === doc.symbol) continue;
+      if (mentionsWord(doc.text, name)) mentioned = Math.max(mentioned, w / maxNameWeight);
+    }
+    a.bonus += RANKING.mentionBonus * mentioned;
+  }
+
+  // 3. Aggregate per file.
+  type FileAcc = { repoId: string; branch: string; path: string; chunks: RankedChunk[]; bonus: number; reasons: string[] };
+  const files = new Map<string, FileAcc>();
+  const fileAcc = (repoId: string, branch: string, path: string): FileAcc => {
+    const key = `${targetKey(repoId, branch)}\u0000${path}`;
+    let f = files.get(key);
+    if (!f) files.set(key, (f = { repoId, branch, path, chunks: [], bonus: 0, reasons: [] }));
+    return f;
+  };
+  for (const a of chunks.values()) {
+    const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
+    f.chunks.push({ doc: a.doc, score: a.retrieval + a.bonus });
+    for (const r of a.reasons) if (!f.reasons.includes(r)) f.reasons.push(r);
+  }
+
+  // 4. Path and module-name mentions (over every file of the targets when known).
+  const pathTerms = analysis.terms.filter((t) => t.kind === "path");
+  const stemNames = new Map<string, number>();
+  for (const t of analysis.terms) {
+    if (t.kind === "identifier" || t.kind === "symbolFromTrace" || t.kind === "dotted") {
+      for (const part of t.kind === "dotted" ? t.text.split(".").slice(0, -1) : [t.text]) {
+        const key = part.toLowerCase();
+        if (key.length >= 3) stemNames.set(key, Math.max(stemNames.get(key) ?? 0, t.weight));
+      }
+    }
+  }
+  const candidatesByTarget = new Map<TargetKey, string[]>();
+  if (input.files) for (const [k, paths] of input.files) candidatesByTarget.set(k, paths);
+  for (const f of files.values()) {
+    const k = targetKey(f.repoId, f.branch);
+    if (!input.files?.has(k)) candidatesByTarget.set(k, [...(candidatesByTarget.get(k) ?? []), f.path]);
+  }
+  for (const [k, paths] of candidatesByTarget) {
+    const [repoId, branch] = k.split("\u0000") as [string, string];
+    // A mention counts in proportion to how specific it is: `__init__.py` names dozens of files.
+    const matchCounts = pathTerms.map((t) => paths.reduce((n, p) => n + (pathMatches(p, t.text) ? 1 : 0), 0));
+    for (const path of paths) {
+      let pathW = 0;
+      pathTerms.forEach((t, i) => {
+        const count = matchCounts[i]!;
+        if (count === 0 || count > 3) return;
+        const w = t.weight / count;
+        if (w > pathW && pathMatches(path, t.text)) pathW = w;
+      });
+      const stem = moduleStem(path)?.toLowerCase();
+      const stemW = stem && stem.length >= 3 ? (stemNames.get(stem) ?? 0) : 0;
+      if (pathW === 0 && stemW === 0) continue;
+      const f = fileAcc(repoId, branch, path);
+      if (pathW > 0) {
+        f.bonus += RANKING.pathBonus * Math.min(1.2, pathW / 3);
+        f.reasons.push("path mentioned");
+      }
+      if (stemW > 0) {
+        f.bonus += RANKING.stemBonus * Math.min(1.2, stemW / 2.5);
+        f.reasons.push(`module ${stem} mentioned`);
+      }
+    }
+  }
+
+  // 5. Score files.
+  const out: RankedFile[] = [];
+  for (const f of files.values()) {
+    f.chunks.sort((a, b) => b.score - a.score);
+    let score = 0;
+    f.chunks.slice(0, RANKING.aggregateChunks).forEach((c, i) => (score += c.score * (i === 0 ? 1 : RANKING.aggregateDecay ** i)));
+    score += f.bonus;
+    const cls = classifyPath(f.path);
+    if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs)) score *= RANKING.auxiliaryFactor;
+    else if (cls === "other") score *= RANKING.nonCodeFactor;
+    if (score <= 0) continue;
+    out.push({ repoId: f.repoId, branch: f.branch, path: f.path, score, chunks: f.chunks, reasons: f.reasons });
+  }
+  out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
+  return out.slice(0, input.limit);
+}
+
+/**
+ * `distance` for a ranked list: 1 - score / best score, in [0, 1], 0 for the best file. It orders
+ * results like the ranking does and says how far each falls behind the best match of THIS query; it is
+ * not comparable across queries. Without an embedder it reflects lexical and structural evidence only.
+ */
+export function distances(files: { score: number }[]): number[] {
+  const best = files[0]?.score ?? 0;
+  return files.map((f) => (best > 0 ? Math.round((1 - f.score / best) * 10_000) / 10_000 : 1));
+}
+
+const FILE_MENTION = /(?:[A-Za-z]:)?[\w.~\-\\/]*[\w-]+\.(?:py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|vue|svelte)(?![\w.])/g;
+
+/**
+ * File paths written anywhere in the text (warnings, log lines, prose) that the query analysis did not
+ * take as paths, normalised like trace paths: library prefixes cut to the package
+ * (`.../site-packages/astroid/raw_building.py` -> `astroid/raw_building.py`), backslashes to slashes.
+ */
+export function withExtraPaths(analysis: QueryAnalysis, text: string): QueryAnalysis {
+  const known = new Set(analysis.terms.filter((t) => t.kind === "path").map((t) => t.text));
+  const extra: QueryAnalysis["terms"] = [];
+  for (const m of text.slice(0, 50_000).matchAll(FILE_MENTION)) {
+    let path = m[0].replace(/\\/g, "/").replace(/^\.\//, "");
+    const cut = /(?:^|\/)(?:site-packages|dist-packages|node_modules|vendor)\/(.+)$/.exec(path);
+    if (cut) path = cut[1]!;
+    if (!path.includes("/") || known.has(path)) continue;
+    known.add(path);
+    extra.push({ text: path, weight: 2.0, kind: "path" });
+  }
+  if (extra.length === 0) return analysis;
+  return { ...analysis, terms: [...analysis.terms, ...extra.slice(0, 20)], paths: [...analysis.paths, ...extra.slice(0, 20).map((e) => e.text)] };
+}

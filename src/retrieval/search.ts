@@ -1,0 +1,233 @@
+/**
+ * Candidate search over the code index and ranking into file-level results.
+ *
+ * Candidates: several lexical queries built from the query analysis (names and paths; natural-language
+ * words; the raw text for short questions), a definitions lookup for the names the query mentions,
+ * and kNN over chunk vectors when an embedder is configured. They are fused and re-ranked in
+ * ./ranking.ts. `genius` searches deeper: larger candidate lists, and the definitions of identifiers
+ * that the best chunks call are pulled in too.
+ */
+import type { CodeIndex, ChunkDocument, IndexHit } from "../searchindex/port.ts";
+import type { Embedder } from "../llm/embedder.ts";
+import type { Logger } from "../logging.ts";
+import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
+import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+
+export type SearchTarget = {
+  /** Code-index repository key (orgId:remote:owner/repo). */
+  repoId: string;
+  branch: string;
+  /** Changes whenever the branch's file set changes (the indexed sha): keys the file-list cache. */
+  version: string;
+};
+
+export type SearchRequest = {
+  orgId: string;
+  targets: SearchTarget[];
+  query: string;
+  /** Earlier questions of the session: they add context with a lower weight. */
+  context?: string[];
+  genius?: boolean;
+  /** Files returned (default 20). */
+  limit?: number;
+  signal?: AbortSignal;
+};
+
+export type SearchHitFile = {
+  repoId: string;
+  branch: string;
+  path: string;
+  linestart: number | null;
+  lineend: number | null;
+  summary: string;
+  distance: number;
+  score: number;
+  /** The chunks that made the file rank, best first (the best span's chunk first). */
+  chunks: ChunkDocument[];
+  reasons: string[];
+};
+
+export type SearchOutcome = { files: SearchHitFile[]; analysis: QueryAnalysis; vector: boolean };
+
+export type Searcher = {
+  search(request: SearchRequest): Promise<SearchOutcome>;
+};
+
+const MAX_QUERY_CHARS = 20_000;
+
+/** `text` repeated so the index's query-term frequency carries the weight (1 + 0.5 ln qtf). */
+function weighted(text: string, weight: number): string {
+  const times = Math.max(1, Math.min(8, Math.round(weight * weight)));
+  return Array.from({ length: times }, () => text).join(" ");
+}
+
+/** The lexical queries for an analysis. */
+export function lexicalQueries(analysis: QueryAnalysis, raw: string): { name: string; weight: number; text: string }[] {
+  const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  const paths = analysis.terms.filter((t) => t.kind === "path").slice(0, 6);
+  const featureText = [
+    ...names.map(([n, w]) => weighted(n, w)),
+    ...paths.map((p) => weighted(p.text.replace(/\.[A-Za-z0-9]+$/, "").replace(/\//g, " "), p.weight * 0.7)),
+  ].join(" ");
+  const words = analysis.terms.filter((t) => t.kind === "word").slice(0, 24);
+  const wordText = words.map((t) => weighted(t.text, t.weight)).join(" ");
+  const queries: { name: string; weight: number; text: string }[] = [];
+  if (featureText.trim()) queries.push({ name: "names", weight: 1, text: featureText });
+  if (analysis.isLongReport) {
+    if (wordText.trim()) queries.push({ name: "words", weight: 0.6, text: wordText });
+  } else {
+    queries.push({ name: "raw", weight: 1, text: raw.slice(0, 2000) });
+  }
+  return queries;
+}
+
+/** Identifiers a chunk calls or instantiates that it does not define itself (for `genius`). */
+export function referencedNames(doc: ChunkDocument, max = 8): string[] {
+  const seen = new Map<string, number>();
+  for (const m of doc.text.matchAll(/(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]{2,})\s*\(/g)) {
+    const name = m[1]!;
+    if (name === doc.symbol || /^(if|for|while|switch|return|print|len|range|str|int|float|dict|list|tuple|set|isinstance|super|function|catch|typeof|require)$/.test(name)) continue;
+    seen.set(name, (seen.get(name) ?? 0) + 1);
+  }
+  return [...seen].sort((a, b) => b[1] - a[1]).slice(0, max).map(([n]) => n);
+}
+
+export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder | null; logger?: Logger }): Searcher {
+  const { codeIndex } = deps;
+  const embedder = deps.embedder ?? null;
+  // File lists per (target, version): path and module-name mentions are matched against every file.
+  const fileLists = new Map<string, { paths: string[]; at: number }>();
+  const FILE_LIST_LIMIT = 64;
+
+  async function filesOf(target: SearchTarget): Promise<string[]> {
+    const key = `${target.repoId}\u0000${target.branch}\u0000${target.version}`;
+    const cached = fileLists.get(key);
+    if (cached) return cached.paths;
+    const paths = (await codeIndex.getBranchFiles(target.repoId, target.branch)).map((f) => f.path);
+    fileLists.set(key, { paths, at: Date.now() });
+    if (fileLists.size > FILE_LIST_LIMIT) fileLists.delete(fileLists.keys().next().value!);
+    return paths;
+  }
+
+  return {
+    async search(request) {
+      const query = request.query.slice(0, MAX_QUERY_CHARS);
+      const contextText = (request.context ?? []).join("\n").slice(0, MAX_QUERY_CHARS / 2);
+      const analysis = withExtraPaths(analyzeQuery(query), query);
+      const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
+      const deep = request.genius === true;
+      const chunkLimit = deep ? 400 : 150;
+      const limit = request.limit ?? 20;
+
+      const lists: CandidateList[] = [];
+      const queries = lexicalQueries(analysis, query);
+      if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000) });
+      if (contextText.trim()) {
+        // Earlier questions of the session: their names and words, at a lower weight.
+        const earlier = analyzeQuery(contextText);
+        for (const q of lexicalQueries(earlier, contextText)) queries.push({ ...q, name: `context-${q.name}`, weight: q.weight * 0.35 });
+      }
+      const searches: Promise<void>[] = queries.map(async (q) => {
+        lists.push({ name: q.name, weight: q.weight, hits: await codeIndex.searchLexical(q.text, filter, chunkLimit) });
+      });
+
+      // Definitions of the names the query mentions.
+      const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, deep ? 24 : 12).map(([n]) => n);
+      const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
+      if (names.length > 0) {
+        searches.push(
+          (async () => {
+            const wanted = new Set(names.map((n) => n.toLowerCase()));
+            const hits = await codeIndex.searchLexical(names.join(" "), filter, deep ? 600 : 250);
+            for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+          })(),
+        );
+      }
+
+      let vector = false;
+      if (embedder) {
+        searches.push(
+          (async () => {
+            try {
+              const [v] = await embedder.embed([query.slice(0, 4000)], request.signal ? { signal: request.signal } : undefined);
+              if (v && v.length > 0) {
+                lists.push({ name: "vector", weight: 1, hits: await codeIndex.searchVector(v, filter, chunkLimit) });
+                vector = true;
+              }
+            } catch (error) {
+              deps.logger?.warn({ err: { message: (error as Error).message } }, "query embedding failed; lexical search only");
+            }
+          })(),
+        );
+      }
+      const fileMap = new Map<TargetKey, string[]>();
+      searches.push(
+        ...request.targets.map(async (t) => {
+          fileMap.set(targetKey(t.repoId, t.branch), await filesOf(t));
+        }),
+      );
+      await Promise.all(searches);
+
+      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
+
+      if (deep && ranked.length > 0) {
+        // Follow the symbols the best chunks use: pull in their definitions and rank again.
+        const followed = new Set<string>();
+        for (const f of ranked.slice(0, 5)) for (const c of f.chunks.slice(0, 2)) for (const n of referencedNames(c.doc)) followed.add(n);
+        if (followed.size > 0) {
+          const wanted = new Set([...followed].map((n) => n.toLowerCase()));
+          const hits = await codeIndex.searchLexical([...followed].join(" "), filter, 300);
+          for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
+          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
+        }
+      }
+
+      ranked = ranked.slice(0, limit);
+      const files = await Promise.all(ranked.map((f) => toResult(f)));
+      const ds = distances(ranked);
+      files.forEach((f, i) => (f.distance = ds[i]!));
+      return { files, analysis, vector };
+
+      async function toResult(f: RankedFile): Promise<SearchHitFile> {
+        let chunks = f.chunks.map((c) => c.doc);
+        if (chunks.length === 0) {
+          // A file that ranks by its path only: take its chunks to pick a span and a summary.
+          const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
+          chunks = bestLocalChunks(all, analysis);
+        }
+        const best = chunks[0];
+        return {
+          repoId: f.repoId,
+          branch: f.branch,
+          path: f.path,
+          linestart: best ? best.startLine : null,
+          lineend: best ? best.endLine : null,
+          summary: best ? fileSummaryOf(best) : "",
+          distance: 1,
+          score: f.score,
+          chunks: chunks.slice(0, 4),
+          reasons: f.reasons,
+        };
+      }
+    },
+  };
+}
+
+function fileSummaryOf(doc: ChunkDocument): string {
+  return (doc.fileSummary || doc.summary || "").slice(0, 1000);
+}
+
+/** Chunks of one file ordered by how many query names and words they contain. */
+function bestLocalChunks(all: ChunkDocument[], analysis: QueryAnalysis): ChunkDocument[] {
+  const terms = analysis.terms.filter((t) => t.kind !== "path").slice(0, 30);
+  const scored = all.map((doc) => {
+    const text = `${doc.symbol ?? ""} ${doc.text}`.toLowerCase();
+    let s = 0;
+    for (const t of terms) if (text.includes(t.text.toLowerCase())) s += t.weight;
+    return { doc, s };
+  });
+  scored.sort((a, b) => b.s - a.s || a.doc.ordinal - b.doc.ordinal);
+  return scored.map((x) => x.doc);
+}
+
+export type { IndexHit };
