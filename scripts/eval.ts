@@ -6,7 +6,8 @@
  * 1. Builds a file:// git host tree `<host>/<owner>/<name>.git`: for each repository a new bare repo
  *    whose objects come from the already fetched mirror at /work/.mirror/<owner>+<name>/repo through
  *    `objects/info/alternates` (read-only use: /work/.mirror is never written), with one branch
- *    `eval-<instance>` per case pointing at its base_commit.
+ *    `eval-<instance>` per case: a parentless commit (written in the host repo) holding base_commit's
+ *    tree, because the fetched mirrors lack some objects of older history.
  * 2. Starts the real service in-process (createLoupe + serve on a free port) with
  *    LOUPE_GITHUB_URL=file://<host>, POSTs /v2/repositories for each branch, polls to `completed`.
  *    With --data-dir the index is kept and reused by the next run ("Repository is up to date").
@@ -70,7 +71,15 @@ function buildHostTree(): void {
       git(bare, "init", "--bare", "--quiet");
       writeFileSync(join(bare, "objects", "info", "alternates"), `${join(source, "objects")}\n`);
     }
-    for (const c of cases.filter((x) => x.repo === repo)) git(bare, "update-ref", `refs/heads/${branchOf(c)}`, c.base_commit);
+    // One parentless commit per case with base_commit's tree: the fetched mirrors lack some objects of
+    // older history, so a branch AT base_commit could not be cloned whole; the indexed content is identical.
+    for (const c of cases.filter((x) => x.repo === repo)) {
+      const commit = execFileSync("git", ["commit-tree", `${c.base_commit}^{tree}`, "-m", `eval ${c.instance_id} (tree of ${c.base_commit})`], {
+        cwd: bare,
+        env: { ...process.env, GIT_AUTHOR_NAME: "eval", GIT_AUTHOR_EMAIL: "eval@localhost", GIT_COMMITTER_NAME: "eval", GIT_COMMITTER_EMAIL: "eval@localhost", GIT_AUTHOR_DATE: "2000-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2000-01-01T00:00:00Z" },
+      }).toString().trim();
+      git(bare, "update-ref", `refs/heads/${branchOf(c)}`, commit);
+    }
     git(bare, "symbolic-ref", "HEAD", `refs/heads/${branchOf(cases.find((x) => x.repo === repo)!)}`);
   }
 }

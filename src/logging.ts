@@ -28,8 +28,12 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
     level,
     base: { service: "loupe" },
     timestamp: pino.stdTimeFunctions.isoTime,
-    // Fields given explicitly at the call site win over the context's.
-    mixin: () => logContextStore.getStore() ?? {},
+    // Fields given explicitly at the call site win over the context's. A fresh object each time:
+    // pino merges the line's fields into the mixin's object (Object.assign), never into the store.
+    mixin: () => {
+      const context = logContextStore.getStore();
+      return context ? { requestId: context.requestId } : {};
+    },
     redact: {
       paths: [
         "authorization",

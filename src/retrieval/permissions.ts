@@ -23,6 +23,8 @@ export type AccessCheckerOptions = {
   /** Web/clone base per remote (config.hostUrls). */
   hostUrls: Record<Remote, string>;
   fileHostsNeedToken?: boolean;
+  /** Clone URL override (local repositories, src/indexing/local.ts): a file:// answer needs no token. */
+  cloneUrlFor?: (remote: Remote, repository: string) => string | undefined;
   ttlMs?: number;
   now?: () => number;
 };
@@ -37,6 +39,8 @@ export function createAccessChecker(options: AccessCheckerOptions): AccessChecke
   return {
     async canRead(remote, repository, token) {
       if (options.hostUrls[remote]?.startsWith("file://") && !options.fileHostsNeedToken) return true;
+      // A local repository (registered by an admin under LOUPE_LOCAL_ROOTS) has no host to ask.
+      if (options.cloneUrlFor?.(remote, repository)?.startsWith("file://")) return true;
       const tokenHash = token ? createHash("sha256").update(token).digest("hex") : "anonymous";
       const key = `${tokenHash}\u0000${remote}\u0000${repository.toLowerCase()}`;
       const hit = cache.get(key);

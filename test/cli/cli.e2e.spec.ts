@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -153,6 +154,28 @@ describe("loupe CLI", () => {
     expect(plain.code).toBe(1);
     expect(plain.stderr.trim()).toBe("loupe index: invalid request: path is not a git repository");
   });
+
+  it("runs on Deno too (deno run -A src/cli/main.ts)", async () => {
+    const { denoBin, repoRoot } = await import("../support/process.ts");
+    const run = (args: string[]) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn(denoBin, ["run", "-A", "src/cli/main.ts", ...args], {
+          cwd: repoRoot,
+          env: { ...process.env, ...env(), LOUPE_HOST_TOKEN: "", DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (d) => (stdout += String(d)));
+        child.stderr.on("data", (d) => (stderr += String(d)));
+        child.on("exit", (code) => resolve({ code, stdout, stderr }));
+      });
+    const ok = await run(["status"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/Caller\s+key \S+ \(admin\)/);
+    const bad = await run(["status", "--key", "lp_wrong_key_for_deno_000000000"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr.trim()).toBe("loupe status: authentication failed: Invalid or revoked API key (check --key or LOUPE_API_KEY)");
+  }, 60_000);
 
   it("searches an indexed repository and prints a table", async (ctx) => {
     if (!hasRoute("POST", "/v2/search")) ctx.skip();

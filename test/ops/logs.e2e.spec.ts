@@ -47,6 +47,9 @@ describe("logs", () => {
     for (const line of appended) expect(line.correlationId).toBe(requestId);
     expect(appended.flatMap((l) => l.eventTypes as string[])).toContain("ApiKeyIssued");
     expect(mine.find((l) => l.msg === "request")).toMatchObject({ method: "POST", route: "/v2/keys", status: 201, keyId: expect.any(String) });
+    // Fields of one line never leak into the next line of the same request.
+    expect(mine.find((l) => l.msg === "request")).not.toHaveProperty("eventTypes");
+    expect(mine.find((l) => l.msg === "request")).not.toHaveProperty("correlationId");
     // Every events-appended line caused by an API key names a request id equal to its correlation id.
     for (const line of lines().filter((l) => l.msg === "events appended" && l.requestId)) expect(line.correlationId).toBe(line.requestId);
   });

@@ -155,6 +155,17 @@ describe("learned patterns", () => {
   });
 });
 
+describe("secrets", () => {
+  it("webhook secrets never reach the event log, the read models or the logs", async () => {
+    const events = await server.loupe.services.eventStore.readAll({ maxCount: 10_000 });
+    const log = JSON.stringify(events);
+    for (const secret of [GITHUB_SECRET, GITLAB_SECRET]) {
+      expect(log).not.toContain(secret);
+      expect(server.logs()).not.toContain(secret);
+    }
+  });
+});
+
 describe("POST /webhooks/gitlab", () => {
   it("checks X-Gitlab-Token and records the merge request", async () => {
     const body = JSON.stringify(fixture("gitlab/merge-request-hook.json"));

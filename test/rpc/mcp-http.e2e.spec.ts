@@ -426,7 +426,7 @@ describe("jayson HTTP client: tools as direct JSON-RPC methods", () => {
   };
   const request = (c: ReturnType<typeof jaysonClient>, method: string, params: unknown) =>
     new Promise<{ result?: any; error?: { code: number; message: string; data?: any } }>((resolve, reject) => {
-      c.request(method, params as object, (err: Error | null, response: any) => (err ? reject(err) : resolve(response)));
+      c.request(method, params as object, ((err: Error | null, response: any) => (err ? reject(err) : resolve(response))) as never);
     });
 
   it("every tool answers the same object as tools/call's structuredContent", async () => {
@@ -471,11 +471,9 @@ describe("jayson HTTP client: tools as direct JSON-RPC methods", () => {
 
   it("a batch through jayson's client", async () => {
     const c = jaysonClient(fx.key);
-    const batch = [
-      c.request("list_pull_requests", { limit: 1 }, undefined, false),
-      c.request("ping", {}, undefined, false),
-      c.request("list_custom_context", { limit: 1 }, "custom-id", false),
-    ];
+    // jayson builds a request object without sending it when the callback is `false`.
+    const build = (method: string, params: object, id?: string) => c.request(method, params, id as never, false as never);
+    const batch = [build("list_pull_requests", { limit: 1 }), build("ping", {}), build("list_custom_context", { limit: 1 }, "custom-id")];
     const responses = await new Promise<any[]>((resolve, reject) =>
       c.request(batch as never, ((err: Error | null, responses: any[]) => (err ? reject(err) : resolve(responses))) as never),
     );

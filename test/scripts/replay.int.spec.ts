@@ -8,6 +8,7 @@ import { allProjections } from "../../projections/index.ts";
 import { startTestServer, TEST_ADMIN_KEY, type TestServer } from "../support/server.ts";
 import { repoRoot, tsxBin } from "../support/process.ts";
 import { gqlData } from "../admin/support.ts";
+import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 
 const run = promisify(execFile);
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
@@ -32,15 +33,28 @@ describe("operator scripts on a stopped server's data dir", () => {
   const live: Record<string, { hash: string; generation: number }> = {};
   let revokedKey: { keyId: string; secret: string; issuedAt: number; revokedAt: number };
   let orgId: string;
+  let fixture: GitHostFixture;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    fixture = createGitHostFixture();
+    fixture.createRepo("acme/replayed", { "src/a.ts": "export const a = 1;\n", "src/b.py": "def b():\n    return 2\n" });
+    server = await startTestServer({ env: { LOUPE_GITHUB_URL: fixture.baseUrl } });
     dataDir = server.dataDir;
     orgId = (await gqlData(server, "{ viewer { orgId } }")).viewer.orgId;
     for (let i = 0; i < 20; i++) await gqlData(server, `mutation { issueApiKey(name: "k${i}") { secret } }`);
     const issued = (await gqlData(server, `mutation { issueApiKey(name: "to revoke") { secret apiKey { keyId } } }`)).issueApiKey;
     await gqlData(server, `mutation($id: ID!) { revokeApiKey(keyId: $id) { keyId } }`, { id: issued.apiKey.keyId });
     await gqlData(server, `mutation { createOrganisation(name: "Second") { organisation { orgId } } }`);
+    // Other read models get content too: an indexed repository and custom context with a status change.
+    const { repoId } = (await gqlData(server, `mutation { submitRepository(remote: github, repository: "acme/replayed") { repoId } }`)).submitRepository;
+    const ctx = (await gqlData(server, `mutation { createCustomContext(body: "No TODOs") { id } }`)).createCustomContext;
+    await gqlData(server, `mutation($id: ID!) { setCustomContextStatus(id: $id, status: INACTIVE) { id } }`, { id: ctx.id });
+    for (const deadline = Date.now() + 30_000; ; ) {
+      const { repository } = await gqlData(server, `query($id: ID!) { repository(repoId: $id) { status } }`, { id: repoId });
+      if (repository.status === "completed") break;
+      if (Date.now() > deadline) throw new Error(`indexing did not complete: ${repository.status}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const history = (
       await gqlData(server, `query($id: String!) { entityHistory(entityId: $id) { events { position } } }`, { id: issued.apiKey.keyId })
     ).entityHistory.events;
@@ -49,9 +63,15 @@ describe("operator scripts on a stopped server's data dir", () => {
     const { readStore, runner } = server.loupe.services;
     await runner.waitForPosition(await server.loupe.services.eventStore.headPosition(), 10_000);
     for (const p of allProjections) live[p.name] = { hash: readStore.contentHash(p.name), generation: readStore.meta(p.name)?.generation ?? 0 };
+    for (const name of ["api-keys", "organisations", "repositories", "custom-context"]) {
+      expect(live[name]?.hash, `${name} has content`).not.toBe(createHash("sha256").digest("hex"));
+    }
     await server.stop();
   });
-  afterAll(() => server.stop({ remove: true }).catch(() => {}));
+  afterAll(async () => {
+    await server.stop({ remove: true }).catch(() => {});
+    fixture?.cleanup();
+  });
 
   it("npm run replay --all rebuilds every projection from zero to the same content as the live models", async () => {
     const { json } = await script("scripts/replay.ts", ["--all"], dataDir, { viaNpx: true });

@@ -42,6 +42,7 @@ export const queryCommand: Command = {
     } else {
       const statusTty = Boolean(process.stderr.isTTY);
       let answered = false;
+      let ended = false;
       const handle = (line: string) => {
         const text = line.startsWith("data:") ? line.slice(5).trim() : line.trim();
         if (!text) return;
@@ -55,7 +56,8 @@ export const queryCommand: Command = {
           process.stdout.write(item.message);
           answered = true;
         } else if (item.type === "sources" && Array.isArray(item.message)) sources = item.message as Source[];
-        else if (item.type === "status" && typeof item.message === "string" && item.message) {
+        else if (item.type === "status" && item.message === "") ended = true;
+        else if (item.type === "status" && typeof item.message === "string") {
           if (statusTty) process.stderr.write(`\x1b[2m${item.message}\x1b[0m\n`);
         } else if (item.type === "error") throw new CliError(`query failed: ${typeof item.message === "string" ? item.message : JSON.stringify(item.message)}`);
       };
@@ -73,6 +75,8 @@ export const queryCommand: Command = {
       }
       handle(buffer);
       if (answered) process.stdout.write("\n");
+      // The stream ends with {"type":"status","message":""}; anything else means the server stopped early.
+      if (!ended) throw new CliError("the answer stream ended before it was complete (see the server's logs)");
     }
     out("");
     if (sources.length) {

@@ -123,7 +123,10 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     bitbucket: { apiBase: config.hostApiUrls.bitbucket },
     azure: { apiBase: config.hostApiUrls.azure },
   });
-  const access = createAccessChecker({ hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken });
+  const access = createAccessChecker({
+    hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
+    cloneUrlFor: services.localRepositories?.cloneUrlFor, // local repositories (LOUPE_LOCAL_ROOTS)
+  });
   const sessions = querySessionQueries(() => readStore.view("query-sessions"));
 
   /** Permission first (so an unreadable repository looks exactly like an unknown one), then the index. */

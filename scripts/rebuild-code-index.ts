@@ -1,0 +1,32 @@
+/**
+ * Rebuilds the code index from the event log and the git mirrors (idempotent): every blob named by a
+ * RepositoryFilesIndexed event that is missing from the index is re-chunked from its mirror, and each
+ * branch's file set is restored from its last completed job. Run with the service stopped (the
+ * embedded index has one writer):
+ *
+ *   LOUPE_DATA_DIR=./data npx tsx scripts/rebuild-code-index.ts [--truncate]
+ */
+import { join } from "node:path";
+import { loadConfig } from "../src/config.ts";
+import { openCodeIndex, openEventStore } from "../src/loupe.ts";
+import { createGitMirrors } from "../src/git/mirrors.ts";
+import { createModelsFromEnv } from "../src/llm/config.ts";
+import { rebuildCodeIndex } from "../src/indexing/indexer.ts";
+
+const config = loadConfig(process.env);
+const eventStore = openEventStore(config);
+const codeIndex = openCodeIndex(config);
+try {
+  if (process.argv.includes("--truncate")) await codeIndex.truncate();
+  const started = performance.now();
+  const report = await rebuildCodeIndex({
+    eventStore,
+    codeIndex,
+    mirrors: createGitMirrors({ rootDir: join(config.dataDir, "mirrors") }),
+    embedder: createModelsFromEnv(config.env).embedder,
+  });
+  console.log(JSON.stringify({ ...report, seconds: +((performance.now() - started) / 1000).toFixed(2) }));
+} finally {
+  await codeIndex.close();
+  await eventStore.close();
+}

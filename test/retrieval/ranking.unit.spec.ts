@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import type { ChunkDocument, IndexHit } from "../../src/searchindex/port.ts";
+import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
+import { classifyPath, distances, moduleStem, pathMatches, rankFiles, withExtraPaths } from "../../src/retrieval/ranking.ts";
+
+let ordinal = 0;
+function chunk(path: string, over: Partial<ChunkDocument> = {}): ChunkDocument {
+  const n = ordinal++;
+  return {
+    id: `r|${path}|b|${n}`, orgId: "o", repoId: "r", path, blobId: "b", ordinal: n, language: "python", kind: "function",
+    symbol: null, parent: null, signature: null, doc: null, startLine: 1, endLine: 10, text: "", summary: "", fileSummary: `File ${path}`,
+    ...over,
+  };
+}
+const hit = (doc: ChunkDocument, score: number): IndexHit => ({ doc, score, branch: "main" });
+const rank = (query: string, hits: IndexHit[], files?: string[]) =>
+  rankFiles({ analysis: withExtraPaths(analyzeQuery(query), query), lists: [{ name: "lexical", weight: 1, hits }], ...(files ? { files: new Map([["r\u0000main", files]]) } : {}), limit: 10 }).map((f) => f.path);
+
+describe("ranking", () => {
+  it("a definition of a named symbol beats a chunk that merely mentions it", () => {
+    const user = chunk("app/cli.py", { symbol: "main", text: "def main():\n    cfg = parse_config(path)\n" });
+    const def = chunk("app/config.py", { symbol: "parse_config", text: "def parse_config(path):\n    ...\n" });
+    expect(rank("why does `parse_config` drop keys?", [hit(user, 10), hit(def, 9)])).toEqual(["app/config.py", "app/cli.py"]);
+  });
+
+  it("source beats tests and docs unless the query asks for them", () => {
+    const test = chunk("tests/test_config.py", { symbol: "test_merge" });
+    const docs = chunk("docs/config.md", { kind: "section" });
+    const src = chunk("app/merge.py", { symbol: "merge" });
+    expect(rank("merge of nested settings loses values", [hit(test, 10), hit(docs, 10), hit(src, 8)])[0]).toBe("app/merge.py");
+    expect(rank("the test test_merge fails in tests/test_config.py", [hit(test, 10), hit(src, 9)])[0]).toBe("tests/test_config.py");
+  });
+
+  it("a path mentioned in the query wins over a better lexical match elsewhere", () => {
+    const a = chunk("app/io/readers.py", { symbol: "read_csv" });
+    const b = chunk("app/io/writers.py", { symbol: "write_csv" });
+    expect(rank("encoding bug in app/io/writers.py when the file is read back", [hit(a, 10), hit(b, 4)])[0]).toBe("app/io/writers.py");
+    // Mentioned but not among the hits: found through the file list.
+    expect(rank("see app/io/formats.py", [hit(a, 10)], ["app/io/readers.py", "app/io/formats.py"])[0]).toBe("app/io/formats.py");
+  });
+
+  it("stack-trace frames point at the project file and function", () => {
+    const trace = [
+      "Crash when running a step:",
+      "```",
+      "Traceback (most recent call last):",
+      '  File "/home/me/proj/app/cli.py", line 12, in main',
+      "    engine.run()",
+      '  File "/home/me/proj/app/core/engine.py", line 88, in run_step',
+      "    value = self.cache[key]",
+      "KeyError: 'alpha'",
+      "```",
+    ].join("\n");
+    const cli = chunk("app/cli.py", { symbol: "main", text: "engine.run()" });
+    const engine = chunk("app/core/engine.py", { symbol: "run_step", parent: "Engine", text: "value = self.cache[key]" });
+    const other = chunk("app/core/cache.py", { symbol: "Cache", kind: "class", text: "class Cache: key alpha" });
+    const ranked = rank(trace, [hit(other, 10), hit(cli, 6), hit(engine, 5)], ["app/cli.py", "app/core/engine.py", "app/core/cache.py"]);
+    expect(ranked[0]).toBe("app/core/engine.py");
+  });
+
+  it("aggregates chunks per file: several relevant chunks beat one", () => {
+    const a1 = chunk("pkg/a.py", { symbol: "one" });
+    const a2 = chunk("pkg/a.py", { symbol: "two" });
+    const b = chunk("pkg/b.py", { symbol: "three" });
+    expect(rank("numbers", [hit(b, 10), hit(a1, 9), hit(a2, 9)])[0]).toBe("pkg/a.py");
+  });
+
+  it("helpers: path suffix matching, module stems, classes, distances", () => {
+    expect(pathMatches("src/pkg/mod.py", "pkg/mod.py")).toBe(true);
+    expect(pathMatches("src/pkg/mod.py", "kg/mod.py")).toBe(false);
+    expect(pathMatches("pkg/mod.py", "/home/u/proj/pkg/mod.py")).toBe(true);
+    expect(moduleStem("pkg/sub/__init__.py")).toBe("sub");
+    expect(moduleStem("pkg/irradiance.py")).toBe("irradiance");
+    expect(classifyPath("tests/unit/x.py")).toBe("test");
+    expect(classifyPath("src/x.test.ts")).toBe("test");
+    expect(classifyPath("docs/guide.md")).toBe("doc");
+    expect(classifyPath("src/x.py")).toBe("source");
+    expect(distances([{ score: 4 }, { score: 2 }, { score: 0.5 }])).toEqual([0, 0.5, 0.875]);
+  });
+});

@@ -1,0 +1,37 @@
+import type { TestServer } from "../support/server.ts";
+
+/** Submits a repository through the API and polls its status until completed (throws on failure). */
+export async function indexRepository(server: TestServer, ref: { remote: string; repository: string; branch?: string }, key?: string): Promise<void> {
+  const res = await server.api("/v2/repositories", { method: "POST", json: ref, ...(key ? { key } : {}) });
+  if (res.status >= 300) throw new Error(`submit ${ref.repository}: ${res.status} ${await res.text()}`);
+  const { statusEndpoint } = (await res.json()) as { statusEndpoint: string };
+  const path = new URL(statusEndpoint).pathname;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const status = (await (await server.api(path, key ? { key } : {})).json()) as { status: string; failureReason?: string };
+    if (status.status === "completed") return;
+    if (status.status === "failed") throw new Error(`indexing ${ref.repository} failed: ${status.failureReason}`);
+    if (Date.now() > deadline) throw new Error(`indexing ${ref.repository} timed out (${status.status})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export type StreamLine = { type: string; message: unknown };
+
+/** Parses an NDJSON or SSE body into its lines. */
+export function parseStream(text: string, sse: boolean): StreamLine[] {
+  if (sse) {
+    return text
+      .split("\n\n")
+      .map((block) => block.trim())
+      .filter(Boolean)
+      .map((block) => {
+        if (!block.startsWith("data: ")) throw new Error(`not an SSE data line: ${block}`);
+        return JSON.parse(block.slice(6)) as StreamLine;
+      });
+  }
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as StreamLine);
+}
