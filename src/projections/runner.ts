@@ -44,6 +44,8 @@ type Slot = {
   error: string | null;
   /** Serialises the live loop and the final switch of a rebuild. */
   lock: Promise<void>;
+  /** The rebuild under way, if any: a second request joins it instead of racing for the same generation. */
+  rebuilding: Promise<void> | null;
 };
 
 const BATCH = 500;
@@ -167,6 +169,7 @@ export function createProjectionRunner({
       state: "starting",
       error: null,
       lock: Promise.resolve(),
+      rebuilding: null,
     });
   }
 
@@ -228,7 +231,8 @@ export function createProjectionRunner({
     async rebuild(name) {
       const slot = slots.get(name);
       if (!slot) throw new Error(`Unknown projection ${name}`);
-      await rebuildSlot(slot);
+      slot.rebuilding ??= rebuildSlot(slot).finally(() => (slot.rebuilding = null));
+      await slot.rebuilding;
     },
     async isCaughtUp() {
       const head = await eventStore.headPosition();

@@ -4,8 +4,11 @@ import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from "./port.ts";
 
-/** Highest possible key element: lmdb orders strings after numbers, and this after any string we store. */
-const KEY_END = "\uffff\uffff";
+/**
+ * Upper bound for a key prefix: lmdb orders strings after numbers and compares strings by their UTF-8
+ * bytes; U+10FFFF encodes as F4 8F BF BF, above the first bytes of every other valid character.
+ */
+const KEY_END = "\u{10FFFF}\u{10FFFF}";
 
 export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
   mkdirSync(dir, { recursive: true });

@@ -137,3 +137,25 @@ describe("projection runner", () => {
     expect(second.readStore.contentHash("counter")).not.toBe(hash);
   });
 });
+
+describe("lmdb read store ranges", () => {
+  it("includes keys whose next part starts beyond U+FFFF and excludes siblings of the prefix", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "loupe-rs-"));
+    const readStore = createLmdbReadStore({ dir });
+    try {
+      await readStore.commit("space", 0, 1, 1, (tx) => {
+        tx.put(["a", "x"], 1);
+        tx.put(["a", "\uffff"], 2);
+        tx.put(["a", "😀 emoji"], 3);
+        tx.put(["a", "\u{10FFFF}"], 4);
+        tx.put(["ab", "y"], 5);
+        tx.put(["b", "z"], 6);
+      });
+      expect(readStore.view("space").range<number>(["a"]).map((e) => e.value)).toEqual([1, 2, 3, 4]);
+      expect(readStore.view("space").count(["a"])).toBe(4);
+    } finally {
+      await readStore.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
