@@ -74,7 +74,7 @@ function buildHostTree(): void {
     // One parentless commit per case with base_commit's tree: the fetched mirrors lack some objects of
     // older history, so a branch AT base_commit could not be cloned whole; the indexed content is identical.
     for (const c of cases.filter((x) => x.repo === repo)) {
-      const commit = execFileSync("git", ["commit-tree", `${c.base_commit}^{tree}`, "-m", `eval ${c.instance_id} (tree of ${c.base_commit})`], {
+      const commit = execFileSync("git", ["commit-tree", treeWithoutMissingBlobs(bare, c.base_commit), "-m", `eval ${c.instance_id} (tree of ${c.base_commit})`], {
         cwd: bare,
         env: { ...process.env, GIT_AUTHOR_NAME: "eval", GIT_AUTHOR_EMAIL: "eval@localhost", GIT_COMMITTER_NAME: "eval", GIT_COMMITTER_EMAIL: "eval@localhost", GIT_AUTHOR_DATE: "2000-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2000-01-01T00:00:00Z" },
       }).toString().trim();
@@ -82,6 +82,23 @@ function buildHostTree(): void {
     }
     git(bare, "symbolic-ref", "HEAD", `refs/heads/${branchOf(cases.find((x) => x.repo === repo)!)}`);
   }
+}
+
+/** base_commit's tree less the blobs the fetched mirror lacks (large data files it was fetched without). */
+function treeWithoutMissingBlobs(bare: string, commit: string): string {
+  const entries = git(bare, "ls-tree", "-r", "-z", commit).split("\0").filter(Boolean);
+  const check = spawnSync("git", ["cat-file", "--batch-check"], { cwd: bare, input: entries.map((e) => e.split("\t")[0]!.split(" ")[2]).join("\n") + "\n", maxBuffer: 1 << 30 });
+  const missing = check.stdout.toString().split("\n").filter((l) => l.endsWith(" missing")).map((l) => l.split(" ")[0]!);
+  if (missing.length === 0) return git(bare, "rev-parse", `${commit}^{tree}`).trim();
+  const gone = new Set(missing);
+  const indexFile = join(bare, `eval-index-${process.pid}`);
+  const env = { ...process.env, GIT_INDEX_FILE: indexFile, GIT_DIR: bare, GIT_WORK_TREE: mkdtempSync(join(tmpdir(), "eval-wt-")) };
+  execFileSync("git", ["read-tree", commit], { cwd: bare, env });
+  const paths = entries.filter((e) => gone.has(e.split("\t")[0]!.split(" ")[2]!)).map((e) => e.split("\t")[1]!);
+  execFileSync("git", ["update-index", "--force-remove", "-z", "--stdin"], { cwd: bare, env, input: paths.join("\0") + "\0" });
+  const tree = execFileSync("git", ["write-tree"], { cwd: bare, env }).toString().trim();
+  rmSync(indexFile, { force: true });
+  return tree;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -194,7 +194,7 @@ describe("loupe CLI", () => {
     const id = /(github:main:local\/\S+)/.exec(indexed.stdout)![1]!;
     const result = await runCli(["query", "How do I add an item to the cart?", "--repo", id], env());
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain("Sources:");
+    expect(result.stdout, result.stderr).toContain("Sources:");
     expect(result.stdout).toMatch(/src\/cart\d+\.ts/);
   }, 120_000);
 });

@@ -58,7 +58,7 @@ export const queryCommand: Command = {
         } else if (item.type === "sources" && Array.isArray(item.message)) sources = item.message as Source[];
         else if (item.type === "status" && item.message === "") ended = true;
         else if (item.type === "status" && typeof item.message === "string") {
-          if (statusTty) process.stderr.write(`\x1b[2m${item.message}\x1b[0m\n`);
+          process.stderr.write(statusTty ? `\x1b[2m${item.message}\x1b[0m\n` : `${item.message}\n`);
         } else if (item.type === "error") throw new CliError(`query failed: ${typeof item.message === "string" ? item.message : JSON.stringify(item.message)}`);
       };
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
