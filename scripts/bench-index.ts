@@ -82,7 +82,7 @@ async function main() {
   const waitDone = async (api: (p: string) => Promise<Record<string, unknown>>, endpoint: string) => {
     const path = new URL(endpoint).pathname;
     for (;;) {
-      const s = await api(path);
+      const s = await api(path).catch(() => ({}) as Record<string, unknown>); // a busy loop may drop a keep-alive connection
       if (s.status === "completed" || s.status === "failed") return s;
       await new Promise((r) => setTimeout(r, 25));
     }
