@@ -9,7 +9,7 @@ import { codeIndexRepoId } from "../src/indexing/repo-id.ts";
  *   ["jobfile", orgId, repoId, path]    -> blobId of a file the current job has recorded (dedupes
  *                                          filesProcessed across a resumed job; cleared at the end)
  *   ["cand", orgId, indexRepoId, path]  -> SampleCandidate (prominent symbols, for sample questions)
- *   ["blobver", orgId, indexRepoId, path, blobId] -> chunker version that made the blob's chunks
+ *   ["blobver", orgId, indexRepoId, path, blobId] -> [chunker version that made the blob's chunks, chunk count]
  * (`path` in keys goes through pathKey: very long paths are hashed to stay within lmdb's key size.)
  */
 export const pathKey = (path: string): string =>
@@ -144,7 +144,7 @@ export const repositoriesProjection: Projection = {
           const fileKey = ["jobfile", orgId, repoId, pathKey(file.path)];
           if (tx.get<[string, string]>(fileKey)?.[1] === file.blobId) continue;
           tx.put(fileKey, [file.path, file.blobId]);
-          if (!file.reused && record.chunkerVersion) tx.put(["blobver", orgId, indexRepo, pathKey(file.path), file.blobId], record.chunkerVersion);
+          if (!file.reused && record.chunkerVersion) tx.put(["blobver", orgId, indexRepo, pathKey(file.path), file.blobId], [record.chunkerVersion, file.chunks]);
           processed++;
           if (file.reused) reused++;
           languages[file.language] = (languages[file.language] ?? 0) + 1;

@@ -96,6 +96,7 @@ async function main() {
   const stats = s.loupe.services.indexer.stats();
   console.log(`first index: ${status.status} ${status.filesProcessed}/${status.numFiles} files, ${(status.skipped as unknown[]).length} skipped, ${seconds.toFixed(2)} s`);
   console.log(`  end to end: ${(bytes / 1e6 / seconds).toFixed(2)} MB/s of repository source, ${(stats.bytesParsed / 1e6 / seconds).toFixed(2)} MB/s of indexed source, ${((status.numFiles as number) / seconds).toFixed(0)} files/s, ${(lines / seconds).toFixed(0)} lines/s`);
+  console.log(`  time: waiting for read+chunk ${(stats.chunkWaitMs / 1000).toFixed(1)} s, code index writes ${(stats.indexWriteMs / 1000).toFixed(1)} s`);
   console.log(`  sample questions: ${JSON.stringify(status.sampleQuestions)}`);
 
   // A second branch differing in one file.

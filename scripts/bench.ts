@@ -48,7 +48,10 @@ function buildRepository(): { lines: number; files: number; bytes: number } {
   const paths = [...new Set(corpus.docs.map((d) => d.path))];
   mkdirSync(work, { recursive: true });
   for (const rel of paths) {
-    const from = corpus.roots.map((r) => join(r, rel)).find((p) => existsSync(p));
+    // Corpus paths are `<root basename>[-r<round>]/<path in root>`.
+    const [first, ...rest] = rel.split("/");
+    const rootDir = corpus.roots.find((r) => r.endsWith("/" + first!.replace(/-r\d+$/, "")));
+    const from = rootDir ? join(rootDir, ...rest) : undefined;
     if (!from) continue;
     const to = join(work, rel);
     mkdirSync(dirname(to), { recursive: true });

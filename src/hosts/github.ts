@@ -229,9 +229,12 @@ export function createGitHubHost(options: HostOptions = {}): Host {
     });
     const reviewId = str(obj(res.json)["id"]);
     if (!reviewId) throw new HostError(remote, operation, "response carried no review id", res.status);
-    if (review.inline.length === 0) return { summaryCommentId: reviewId, inlineCommentIds: [] };
+    return { summaryCommentId: reviewId, inlineCommentIds: await inlineIdsOf(prUrl, reviewId, token, review, operation) };
+  }
 
-    // The review response has no comment ids: read them back and match them to the request.
+  /** The review response has no comment ids: read them back and match them to the request. */
+  async function inlineIdsOf(prUrl: string, reviewId: string, token: string, review: ReviewToPost, operation: string): Promise<string[]> {
+    if (review.inline.length === 0) return [];
     const posted: { id: string; path: string; line: number | null; body: string }[] = [];
     let url: string | undefined = `${prUrl}/reviews/${encodeURIComponent(reviewId)}/comments?per_page=100`;
     while (url) {
@@ -248,7 +251,7 @@ export function createGitHubHost(options: HostOptions = {}): Host {
       url = nextLink(page.headers.get("link"));
     }
     const used = new Set<number>();
-    const inlineCommentIds = review.inline.map((c, i) => {
+    return review.inline.map((c, i) => {
       let idx = posted.findIndex((p, j) => !used.has(j) && p.path === c.path && p.line === c.line && p.body === c.body);
       if (idx < 0) idx = posted.findIndex((p, j) => !used.has(j) && p.path === c.path && p.body === c.body);
       if (idx < 0 && !used.has(i) && posted[i]) idx = i;
@@ -256,7 +259,25 @@ export function createGitHubHost(options: HostOptions = {}): Host {
       used.add(idx);
       return posted[idx]!.id;
     });
-    return { summaryCommentId: reviewId, inlineCommentIds };
+  }
+
+  /** `GET /repos/{o}/{r}/pulls/{n}/reviews`: the review whose body carries `marker`, if any. */
+  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+    const operation = "findPostedReview";
+    const prUrl = `${repoPath(repo, operation)}/pulls/${encodeURIComponent(String(prNumber))}`;
+    let url: string | undefined = `${prUrl}/reviews?per_page=100`;
+    while (url) {
+      const page = await http.request({ operation, url, authorization: auth(token) });
+      for (const r of arr(page.json)) {
+        const o = obj(r);
+        if (str(o["body"]).includes(marker) && str(o["id"])) {
+          const reviewId = str(o["id"]);
+          return { summaryCommentId: reviewId, inlineCommentIds: await inlineIdsOf(prUrl, reviewId, token, review, operation) };
+        }
+      }
+      url = nextLink(page.headers.get("link"));
+    }
+    return null;
   }
 
   function cloneUrl(base: string, repo: string): string {
@@ -277,6 +298,7 @@ export function createGitHubHost(options: HostOptions = {}): Host {
     listPullRequests,
     checkReadAccess,
     postReview,
+    findPostedReview,
     cloneUrl,
     gitAuthHeader,
     gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),

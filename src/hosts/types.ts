@@ -167,6 +167,12 @@ export type Host = {
   /** True when the token (or anonymous access, when undefined) can read the repository. */
   checkReadAccess(repo: string, token: string | undefined): Promise<boolean>;
   postReview(repo: string, prNumber: number, token: string, review: ReviewToPost): Promise<PostedReview>;
+  /**
+   * Crash recovery for postReview: the review already on the host whose summary carries `marker`
+   * (a hidden `<!-- loupe-review:<id> -->`), with its inline comment ids in the order of
+   * `review.inline`; null when none was posted. Hosts without it (Bitbucket, Azure) post again.
+   */
+  findPostedReview?(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string): Promise<PostedReview | null>;
   /** HTTPS clone URL without credentials, from the web base (e.g. https://github.com). */
   cloneUrl(base: string, repo: string): string;
   /**

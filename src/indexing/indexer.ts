@@ -63,6 +63,9 @@ export type IndexerStats = {
   filesReused: number;
   bytesParsed: number;
   jobsRun: number;
+  /** Milliseconds the job loop waited for reading + chunking, and spent writing the code index. */
+  chunkWaitMs: number;
+  indexWriteMs: number;
   /** For src/metrics.ts (OperationalStats). */
   queueDepth?: number;
   inFlight?: number;
@@ -150,7 +153,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   let closed = false;
   let pool: ParsePool | null = null;
   const idleWaiters = new Set<() => void>();
-  const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0 };
+  const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0, chunkWaitMs: 0, indexWriteMs: 0 };
 
   const jobKey = (orgId: string, repoId: string) => `${orgId}\u0000${repoId}`;
   const getPool = () => (pool ??= createParsePool(config.workers ? { threads: config.workers } : {}));
@@ -257,8 +260,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     const { orgId, repoId, jobId } = job;
     const indexRepo = codeIndexRepoId(orgId, record.remote, record.repository);
     const view = () => readStore.view("repositories");
-    const reusable = async (path: string, blobId: string) =>
-      view().get<string>(["blobver", orgId, indexRepo, pathKey(path), blobId]) === CHUNKER_VERSION && (await codeIndex.hasBlob(indexRepo, path, blobId));
+    // Made by this chunker version (read model) and present in the index (files with no chunks, e.g.
+    // empty ones, have nothing in the index to find).
+    const reusable = async (path: string, blobId: string) => {
+      const made = view().get<[string, number]>(["blobver", orgId, indexRepo, pathKey(path), blobId]);
+      return made?.[0] === CHUNKER_VERSION && (made[1] === 0 || (await codeIndex.hasBlob(indexRepo, path, blobId)));
+    };
 
     // 1. Plan: the file filter over the tree. Deterministic per (path, blob), so a resumed job plans the same.
     const tree = await mirrors.listTree(dir, sha);
@@ -362,7 +369,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     fill();
     while (inFlight.length > 0) {
       checkAbort();
+      const waitStart = performance.now();
       const { group, sources, chunked } = await inFlight.shift()!;
+      counters.chunkWaitMs += performance.now() - waitStart;
       fill();
       const docs: ChunkDocument[] = [];
       for (let i = 0; i < group.length; i++) {
@@ -396,11 +405,13 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         const vectors = await embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)), { signal: job.abort.signal });
         docs.forEach((d, i) => (d.vector = vectors[i]));
       }
+      const writeStart = performance.now();
       // Chunks of an older chunker version (or a half-written blob) are replaced, not mixed.
       for (const { entry } of group) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
       await codeIndex.upsertChunks(docs);
+      counters.indexWriteMs += performance.now() - writeStart;
       for (let i = 0; i < group.length; i++) {
         const { entry, language } = group[i]!;
         const file = chunked[i]!;
