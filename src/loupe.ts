@@ -86,6 +86,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const reviews = createReviewService({
     config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
     chat: createModelsFromEnv(config.env).chat, queries: prQueries, customContext,
+    codeIndex, indexedRepositories: (orgId) => indexer.list(orgId), // related code for the chat model
   });
   const pullRequests = createPullRequestService({
     config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,

@@ -73,6 +73,24 @@ export const ReviewCommentsPosted = defineEvent(
   }),
 );
 
+/**
+ * Recorded in the review's stream right before the review is posted to the host (crash safety): a
+ * review resumed with this event and no ReviewCommentsPosted first looks on the host for a review
+ * whose summary carries the hidden marker `<!-- <idempotencyKey> -->` and posts only when none is there.
+ */
+export const ReviewPostRequested = defineEvent(
+  "ReviewPostRequested",
+  1,
+  z.object({
+    ...prRef,
+    codeReviewId: z.string().uuid(),
+    /** `loupe-review:<codeReviewId>`; the posted summary ends with `<!-- <idempotencyKey> -->`. */
+    idempotencyKey: z.string().max(200),
+    commitSha: z.string().max(100),
+    inlineCount: z.number().int().nonnegative(),
+  }),
+);
+
 export const codeReviewStatus = z.enum(["PENDING", "REVIEWING_FILES", "GENERATING_SUMMARY", "COMPLETED", "FAILED", "SKIPPED"]);
 
 export const CodeReviewRequested = defineEvent(
@@ -152,6 +170,7 @@ export const reviewEvents = [
   ReviewCommentResolved,
   ReviewCommentAddressed,
   ReviewCommentsPosted,
+  ReviewPostRequested,
   CodeReviewRequested,
   CodeReviewStarted,
   CodeReviewFileReviewed,

@@ -223,9 +223,83 @@ export function createGitLabHost(options: HostOptions = {}): Host {
     return res.status === 200;
   }
 
+  /** Every page of a merge request list endpoint (notes, discussions). */
+  async function allPages(url: string, token: string, operation: string): Promise<unknown[]> {
+    const out: unknown[] = [];
+    let page: string | null = "1";
+    while (page) {
+      const res = await http.request({ operation, url: `${url}${url.includes("?") ? "&" : "?"}per_page=100&page=${encodeURIComponent(page)}`, authorization: auth(token) });
+      out.push(...arr(res.json));
+      const next = res.headers.get("x-next-page");
+      page = next && /^\d+$/.test(next) && next !== page ? next : null;
+    }
+    return out;
+  }
+
+  /** Diff notes already on the merge request: (path, line, body) -> note id. */
+  async function diffNotes(mrUrl: string, token: string, operation: string): Promise<{ id: string; path: string; line: number | null; body: string }[]> {
+    const out: { id: string; path: string; line: number | null; body: string }[] = [];
+    for (const d of await allPages(`${mrUrl}/discussions`, token, operation)) {
+      for (const n of arr(obj(d)["notes"])) {
+        const note = obj(n);
+        const position = obj(note["position"]);
+        if (!str(position["new_path"])) continue;
+        out.push({ id: str(note["id"]), path: str(position["new_path"]), line: numOrNull(position["new_line"]), body: str(note["body"]) });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Inline comments first (each a discussion), the summary note last: a summary on the merge request
+   * means the whole review is there. Discussions already present with the same path, line and body
+   * (an earlier attempt cut short) are reused, not posted again.
+   */
   async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
     const operation = "postReview";
     const mrUrl = `${projectUrl(repo, operation)}/merge_requests/${encodeURIComponent(String(prNumber))}`;
+    const inlineCommentIds: string[] = [];
+    if (review.inline.length > 0) {
+      // A diff position needs the merge request's base and start commits.
+      const mr = await http.request({ operation, url: mrUrl, authorization: auth(token) });
+      const refs = obj(obj(mr.json)["diff_refs"]);
+      const baseSha = str(refs["base_sha"]);
+      const startSha = str(refs["start_sha"]) || baseSha;
+      if (!baseSha) throw new HostError(remote, operation, "merge request has no diff_refs");
+      const existing = await diffNotes(mrUrl, token, operation);
+      const used = new Set<string>();
+      for (const c of review.inline) {
+        const found = existing.find((n) => !used.has(n.id) && n.path === c.path && n.line === c.line && n.body === c.body);
+        if (found) {
+          used.add(found.id);
+          inlineCommentIds.push(found.id);
+          continue;
+        }
+        // Anchored on the last line of a range: a GitLab line_range needs line codes of the diff.
+        const res = await http.request({
+          operation,
+          method: "POST",
+          url: `${mrUrl}/discussions`,
+          authorization: auth(token),
+          body: {
+            body: c.body,
+            commit_id: review.commitSha,
+            position: {
+              position_type: "text",
+              base_sha: baseSha,
+              start_sha: startSha,
+              head_sha: review.commitSha,
+              old_path: c.path,
+              new_path: c.path,
+              new_line: c.line,
+            },
+          },
+        });
+        const noteId = str(obj(arr(obj(res.json)["notes"])[0])["id"]);
+        if (!noteId) throw new HostError(remote, operation, "discussion response carried no note id", res.status);
+        inlineCommentIds.push(noteId);
+      }
+    }
     const summary = await http.request({
       operation,
       method: "POST",
@@ -235,42 +309,24 @@ export function createGitLabHost(options: HostOptions = {}): Host {
     });
     const summaryCommentId = str(obj(summary.json)["id"]);
     if (!summaryCommentId) throw new HostError(remote, operation, "response carried no note id", summary.status);
-    if (review.inline.length === 0) return { summaryCommentId, inlineCommentIds: [] };
-
-    // A diff position needs the merge request's base and start commits.
-    const mr = await http.request({ operation, url: mrUrl, authorization: auth(token) });
-    const refs = obj(obj(mr.json)["diff_refs"]);
-    const baseSha = str(refs["base_sha"]);
-    const startSha = str(refs["start_sha"]) || baseSha;
-    if (!baseSha) throw new HostError(remote, operation, "merge request has no diff_refs");
-
-    const inlineCommentIds: string[] = [];
-    for (const c of review.inline) {
-      // Anchored on the last line of a range: a GitLab line_range needs line codes of the diff.
-      const res = await http.request({
-        operation,
-        method: "POST",
-        url: `${mrUrl}/discussions`,
-        authorization: auth(token),
-        body: {
-          body: c.body,
-          commit_id: review.commitSha,
-          position: {
-            position_type: "text",
-            base_sha: baseSha,
-            start_sha: startSha,
-            head_sha: review.commitSha,
-            old_path: c.path,
-            new_path: c.path,
-            new_line: c.line,
-          },
-        },
-      });
-      const noteId = str(obj(arr(obj(res.json)["notes"])[0])["id"]);
-      if (!noteId) throw new HostError(remote, operation, "discussion response carried no note id", res.status);
-      inlineCommentIds.push(noteId);
-    }
     return { summaryCommentId, inlineCommentIds };
+  }
+
+  /** The summary note carrying `marker` (posted last), with the inline notes matched by path, line and body. */
+  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+    const operation = "findPostedReview";
+    const mrUrl = `${projectUrl(repo, operation)}/merge_requests/${encodeURIComponent(String(prNumber))}`;
+    const summary = (await allPages(`${mrUrl}/notes`, token, operation)).map(obj).find((n) => str(n["body"]).includes(marker) && str(n["id"]));
+    if (!summary) return null;
+    const notes = review.inline.length > 0 ? await diffNotes(mrUrl, token, operation) : [];
+    const used = new Set<string>();
+    const inlineCommentIds = review.inline.map((c, i) => {
+      const found = notes.find((n) => !used.has(n.id) && n.path === c.path && n.line === c.line && n.body === c.body);
+      if (!found) throw new HostError(remote, operation, `posted review is missing inline comment ${i + 1}`);
+      used.add(found.id);
+      return found.id;
+    });
+    return { summaryCommentId: str(summary["id"]), inlineCommentIds };
   }
 
   function cloneUrl(base: string, repo: string): string {
@@ -293,6 +349,7 @@ export function createGitLabHost(options: HostOptions = {}): Host {
     listPullRequests,
     checkReadAccess,
     postReview,
+    findPostedReview,
     cloneUrl,
     gitAuthHeader,
     gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),

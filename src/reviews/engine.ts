@@ -31,8 +31,11 @@ import type { PullRequestRecord } from "../../projections/pull-requests.ts";
 import type { CommentRecord } from "../../projections/comments.ts";
 import type { CodeReviewRecord } from "../../projections/code-reviews.ts";
 import type { CustomContextService } from "../customcontext/service.ts";
+import { codeIndexRepoId } from "../indexing/repo-id.ts";
 import { codeReviewStream, prKey, pullRequestStream, serviceCommentId, summaryCommentId } from "../pullrequests/identity.ts";
 import { reviewFile } from "./reviewer.ts";
+import type { CodeIndex } from "../searchindex/port.ts";
+import { relatedCodeFor } from "./related-code.ts";
 
 export type EngineDeps = {
   config: Config;
@@ -45,7 +48,14 @@ export type EngineDeps = {
   chat: ChatModel | null;
   queries: PullRequestQueries;
   customContext: CustomContextService;
+  /** The code index, for related code handed to the chat model (optional). */
+  codeIndex?: CodeIndex | null;
+  /** Indexed repositories of an organisation (the `repositories` read model), to find the index of a PR's repository. */
+  indexedRepositories?: (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
 };
+
+/** Hidden marker ending a posted summary: finds the review on the host after a crash. */
+export const reviewMarker = (codeReviewId: string) => `loupe-review:${codeReviewId}`;
 
 type FindingSummary = { ruleId: string; severity: Severity; path: string; lineStart: number; lineEnd: number; message: string };
 
@@ -65,10 +75,12 @@ type ReviewState = {
   reviewed: Set<string>;
   findings: FindingSummary[];
   commentIds: string[];
+  /** ReviewPostRequested seen: posting may have reached the host before a crash. */
+  postRequested: boolean;
 };
 
 function fold(events: StoredEvent[]): ReviewState {
-  const s: ReviewState = { version: -1, status: "NONE", requested: null, started: null, reviewed: new Set(), findings: [], commentIds: [] };
+  const s: ReviewState = { version: -1, status: "NONE", requested: null, started: null, reviewed: new Set(), findings: [], commentIds: [], postRequested: false };
   for (const e of events) {
     s.version = e.streamVersion;
     const d = e.data as Record<string, unknown>;
@@ -88,6 +100,9 @@ function fold(events: StoredEvent[]): ReviewState {
         break;
       case "CodeReviewSummaryGenerating":
         s.status = "GENERATING_SUMMARY";
+        break;
+      case "ReviewPostRequested":
+        s.postRequested = true;
         break;
       case "CodeReviewCompleted":
         s.status = "COMPLETED";
@@ -292,8 +307,9 @@ export function createReviewEngine(deps: EngineDeps) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
           const file = byPath.get(path);
+          const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
           const findings = file
-            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger })
+            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, ...(related ? { relatedCode: related } : {}) })
             : [];
           const known = new Set(
             queries
@@ -402,7 +418,7 @@ export function createReviewEngine(deps: EngineDeps) {
         },
       ];
       if (quiet) events.length = 0;
-      const posted = quiet ? null : await postToHost(orgId, key, req, pr, body, state.commentIds, summaryId, started.headSha);
+      const posted = quiet ? null : await postToHost(orgId, key, req, pr, body, state, summaryId, started.headSha, append);
       if (posted) events.push({ type: "ReviewCommentsPosted", data: { repository: req.repository, prNumber: req.prNumber, codeReviewId, posted } });
       events.push({ type: "CodeReviewCompleted", data: { codeReviewId, body, summaryCommentId: quiet ? null : summaryId, headSha: started.headSha } });
       await append(events);
@@ -422,27 +438,65 @@ export function createReviewEngine(deps: EngineDeps) {
     return { id: f.customContextId, type: types.get(f.customContextId) ?? null, source: null };
   }
 
-  /** Posts the review when LOUPE_POST_REVIEWS=true and a token is configured; returns host ids by our ids. */
+  /** Related code from the code index when the repository is indexed; undefined otherwise (never fails the review). */
+  async function relatedCodeOf(orgId: string, remote: Remote, name: string, branches: (string | null)[], file: DiffFile): Promise<string | undefined> {
+    const codeIndex = deps.codeIndex;
+    if (!codeIndex || !deps.indexedRepositories) return undefined;
+    try {
+      const indexed = deps.indexedRepositories(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
+      const pick = branches.map((b) => indexed.find((r) => r.branch === b)).find(Boolean) ?? indexed[0];
+      if (!pick) return undefined;
+      return await relatedCodeFor(codeIndex, { repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch, orgId }, file);
+    } catch (error) {
+      logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "related code from the index failed; reviewing without it");
+      return undefined;
+    }
+  }
+
+  /**
+   * Posts the review when LOUPE_POST_REVIEWS=true and a token is configured; returns host ids by our
+   * ids. Crash-safe: ReviewPostRequested is recorded before the call; a resumed review that finds it
+   * first asks the host for a review carrying the hidden marker and posts only when there is none.
+   */
   async function postToHost(
     orgId: string,
     key: string,
     req: NonNullable<ReviewState["requested"]>,
     pr: PullRequestRecord,
     summary: string,
-    commentIds: string[],
+    state: ReviewState,
     summaryId: string,
     headSha: string,
+    append: (events: { type: string; data: Record<string, unknown> }[]) => Promise<void>,
   ): Promise<{ id: string; commentId: string }[] | null> {
-    const token = tokenFor(req.repository.remote);
+    const remote = req.repository.remote;
+    const token = tokenFor(remote);
     if (!config.reviews.post || !token) return null;
+    const host = hosts.get(remote);
     const all = new Map(queries.commentsOf(orgId, key).map((c) => [c.id, c]));
-    const inline = commentIds.map((id) => all.get(id)).filter((c): c is CommentRecord => !!c && c.filePath !== null && c.lineEnd !== null);
-    const result = await hosts.get(req.repository.remote).postReview(pr.repository.name, pr.number, token, {
-      summary,
+    const inline = state.commentIds.map((id) => all.get(id)).filter((c): c is CommentRecord => !!c && c.filePath !== null && c.lineEnd !== null);
+    const marker = reviewMarker(req.codeReviewId);
+    const review = {
+      summary: `${summary}\n\n<!-- ${marker} -->`,
       commitSha: headSha,
       inline: inline.map((c) => ({ path: c.filePath!, line: c.lineEnd!, ...(c.lineStart !== null && c.lineStart < c.lineEnd! ? { startLine: c.lineStart } : {}), body: c.body })),
-    });
-    return [{ id: summaryId, commentId: result.summaryCommentId }, ...inline.map((c, i) => ({ id: c.id, commentId: result.inlineCommentIds[i]! }))];
+    };
+    let result = state.postRequested && host.findPostedReview ? await host.findPostedReview(pr.repository.name, pr.number, token, review, marker) : null;
+    if (result) logger.info({ codeReviewId: req.codeReviewId, orgId }, "review was already on the host (posted before a restart); not posting again");
+    if (!result) {
+      if (!state.postRequested) {
+        await append([
+          {
+            type: "ReviewPostRequested",
+            data: { repository: req.repository, prNumber: req.prNumber, codeReviewId: req.codeReviewId, idempotencyKey: marker, commitSha: headSha, inlineCount: inline.length },
+          },
+        ]);
+        state.postRequested = true;
+      }
+      result = await host.postReview(pr.repository.name, pr.number, token, review);
+    }
+    const posted = result;
+    return [{ id: summaryId, commentId: posted.summaryCommentId }, ...inline.map((c, i) => ({ id: c.id, commentId: posted.inlineCommentIds[i]! }))];
   }
 
   /**

@@ -7,10 +7,10 @@
  *   docs      ordinal (uint32) -> chunk without its vector (msgpack)
  *   vectors   ordinal (uint32) -> Float32 [norm, ...values]
  *   ids       chunk id -> ordinal
- *   postings  `${term}\x01${block}` -> posting block (see postings.ts)
+ *   postings  `${term}\x1f${block}` -> posting block (see postings.ts)
  *   df        term -> document frequency
- *   blobs     `${repoId}\x01${path}\x01${blobId}` -> { orgId, ordinals }
- *   branches  `${repoId}\x01${branch}\x01${path}` -> blobId (one small key per file: replacing a set
+ *   blobs     `${repoId}\x1f${path}\x1f${blobId}` -> { orgId, ordinals }
+ *   branches  `${repoId}\x1f${branch}\x1f${path}` -> blobId (one small key per file: replacing a set
  *             writes only the changed paths, a membership check is one lookup)
  *
  * One process owns an index directory (in-memory caches of branch filters assume it is the only writer).
@@ -43,13 +43,13 @@ export type EmbeddedCodeIndexOptions = {
 };
 
 /** Bump when the tokenizer, fields or posting format change: an index of another format must be rebuilt. */
-export const EMBEDDED_INDEX_FORMAT = 1;
+export const EMBEDDED_INDEX_FORMAT = 2;
 
 type Stats = { format: number; nextOrdinal: number; docCount: number; lengthSums: number[] };
 type StoredDoc = Omit<ChunkDocument, "vector">;
 type BlobEntry = { orgId: string; ordinals: number[] };
 
-const SEP = "\x01";
+const SEP = "\x1f";
 const blobKey = (repoId: string, path: string, blobId: string) => `${repoId}${SEP}${path}${SEP}${blobId}`;
 const branchKey = (repoId: string, branch: string, path: string) => `${repoId}${SEP}${branch}${SEP}${path}`;
 

@@ -1,7 +1,7 @@
 /**
  * Compact posting blocks for the embedded code index.
  *
- * A term's postings are split into blocks of BLOCK_SIZE document ordinals (key `${term}\x01${block}`), so
+ * A term's postings are split into blocks of BLOCK_SIZE document ordinals (key `${term}\x1f${block}`), so
  * indexing new documents rewrites only the last, small block of each term, never a whole list.
  *
  * Block layout: u32 count, u32 last ordinal (little endian), then `count` entries sorted by ordinal:
@@ -45,11 +45,11 @@ export function blockOf(ordinal: number): number {
 }
 
 export function postingKey(term: string, block: number): string {
-  return `${term}\x01${block.toString(36)}`;
+  return `${term}\x1f${block.toString(36)}`;
 }
 
 export function postingKeyPrefix(term: string): string {
-  return `${term}\x01`;
+  return `${term}\x1f`;
 }
 
 function writeVarint(out: number[], value: number): void {

@@ -196,6 +196,19 @@ export function codeIndexContract(label: string, makeIndex: () => Promise<CodeIn
       expect(await index.searchLexical("kangaroo", main("r1"), 10)).toEqual([]);
     });
 
+    it("handles realistic long repository ids, branches and paths", async () => {
+      const repoId = `${ORG}:github:some-organisation/a-rather-long-repository-name`;
+      const branch = "feature/very-long-branch-name-for-testing";
+      const path = "src/deeply/nested/package/module/sub_module/implementation_details.py";
+      const doc = chunk({ repoId, path, blobId: "0123456789abcdef0123456789abcdef01234567", text: "def compute_long_identifier_name(): pass" });
+      await index.upsertChunks([doc]);
+      await index.setBranchFiles(repoId, branch, [{ path, blobId: doc.blobId }]);
+      const filter = { orgId: ORG, targets: [{ repoId, branch }] };
+      expect(await index.getBranchFiles(repoId, branch)).toEqual([{ path, blobId: doc.blobId }]);
+      expect(ids(await index.searchLexical("compute_long_identifier_name", filter, 10))).toEqual([doc.id]);
+      expect((await index.getFileChunks(repoId, branch, path)).map((d) => d.id)).toEqual([doc.id]);
+    });
+
     it("returns a file's chunks in ordinal order, vectors included", async () => {
       const docs = [2, 0, 1].map((ordinal) =>
         chunk({ repoId: "r1", path: "src/big.ts", blobId: "g1", ordinal, startLine: ordinal * 10 + 1, text: `part ${ordinal}`, vector: [ordinal + 1, 0.5, 0.25] }),

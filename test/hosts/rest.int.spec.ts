@@ -270,9 +270,10 @@ describe("GitLab REST", () => {
     expect(s.requests[0]!.url).toBe("/projects/g%2Fok");
   });
 
-  it("postReview posts a note, then one positioned discussion per inline comment", async () => {
+  it("postReview posts one positioned discussion per inline comment, then the summary note", async () => {
     let discussion = 0;
     const s = await serve((req, res) => {
+      if (req.method === "GET" && req.url.includes("/discussions")) return json(res, 200, []);
       if (req.method === "GET") return json(res, 200, mr(9));
       if (req.url.endsWith("/notes")) return json(res, 201, { id: 3001, body: "summary" });
       discussion++;
@@ -288,12 +289,13 @@ describe("GitLab REST", () => {
     });
     expect(result).toEqual({ summaryCommentId: "3001", inlineCommentIds: ["4001", "4002"] });
     expect(s.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "POST /projects/g%2Fp/merge_requests/9/notes",
       "GET /projects/g%2Fp/merge_requests/9",
+      "GET /projects/g%2Fp/merge_requests/9/discussions?per_page=100&page=1",
       "POST /projects/g%2Fp/merge_requests/9/discussions",
       "POST /projects/g%2Fp/merge_requests/9/discussions",
+      "POST /projects/g%2Fp/merge_requests/9/notes",
     ]);
-    expect(s.requests[0]!.body).toEqual({ body: "summary" });
+    expect(s.requests[4]!.body).toEqual({ body: "summary" });
     expect(s.requests[2]!.body).toEqual({
       body: "one",
       commit_id: "sha9",
