@@ -7,7 +7,7 @@
  */
 import { parseArgs } from "node:util";
 import { ConfigError } from "../src/config.ts";
-import { openEventStoreLazily } from "../src/eventstore/open.ts";
+import { openEventStore } from "../src/eventstore/open.ts";
 import { entityHistory } from "../src/audit/history.ts";
 import { fail, printableEvent, scriptConfig } from "./cli-support.ts";
 
@@ -37,7 +37,7 @@ async function main() {
   if (!Number.isInteger(limit) || limit < 1) fail("--limit must be a positive integer", USAGE);
 
   const config = scriptConfig(args["data-dir"]);
-  const eventStore = await openEventStoreLazily(config);
+  const eventStore = await openEventStore(config);
   try {
     const history = await entityHistory(eventStore, args.entity, { orgId: args.org, limit });
     process.stdout.write(

@@ -8,13 +8,14 @@
  */
 import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
-import { openCodeIndex, openEventStore } from "../src/loupe.ts";
+import { openCodeIndex } from "../src/loupe.ts";
+import { openEventStore } from "../src/eventstore/open.ts";
 import { createGitMirrors } from "../src/git/mirrors.ts";
 import { createModelsFromEnv } from "../src/llm/config.ts";
 import { rebuildCodeIndex } from "../src/indexing/indexer.ts";
 
 const config = loadConfig(process.env);
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const codeIndex = openCodeIndex(config);
 try {
   if (process.argv.includes("--truncate")) await codeIndex.truncate();

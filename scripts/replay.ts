@@ -13,7 +13,7 @@
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError } from "../src/config.ts";
-import { openEventStoreLazily } from "../src/eventstore/open.ts";
+import { openEventStore } from "../src/eventstore/open.ts";
 import { createLmdbReadStore } from "../src/readstore/lmdb.ts";
 import { createProjectionRunner } from "../src/projections/runner.ts";
 import { allProjections } from "../projections/index.ts";
@@ -53,7 +53,7 @@ async function main() {
   const projections = allProjections.filter((p) => names.includes(p.name));
 
   const config = scriptConfig(args["data-dir"]);
-  const eventStore = await openEventStoreLazily(config);
+  const eventStore = await openEventStore(config);
   try {
     if (args["as-of"] !== undefined) {
       let asOf;

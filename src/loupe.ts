@@ -3,11 +3,7 @@ import { mkdirSync } from "node:fs";
 import { ulid } from "ulid";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./logging.ts";
-import type { EventStore } from "./eventstore/port.ts";
-import { createEmbeddedEventStore } from "./eventstore/embedded.ts";
-import { createEventStoreDbEventStore } from "./eventstore/eventstoredb.ts";
-import { createCataloguedEventStore } from "./eventstore/catalogue.ts";
-import { catalogue } from "../schema/events/index.ts";
+import { openEventStore } from "./eventstore/open.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
 import { createProjectionRunner } from "./projections/runner.ts";
 import { allProjections } from "../projections/index.ts";
@@ -35,13 +31,6 @@ import { createMetrics, instrumentEventStore } from "./metrics.ts";
 import { createLocalRepositories } from "./indexing/local.ts";
 import { localRepositoryRoutes } from "./http/routes/local-repositories.ts";
 
-export function openEventStore(config: Config): EventStore {
-  const raw = config.eventStoreUrl
-    ? createEventStoreDbEventStore({ connectionString: config.eventStoreUrl })
-    : createEmbeddedEventStore({ dir: join(config.dataDir, "events") });
-  return createCataloguedEventStore(raw, catalogue);
-}
-
 /** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
 export function openCodeIndex(config: Config): CodeIndex {
   return config.elasticsearchUrl
@@ -58,7 +47,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics();
   // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
-  const eventStore = instrumentEventStore(openEventStore(config), metrics, logger);
+  const eventStore = instrumentEventStore(await openEventStore(config), metrics, logger);
   const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels") });
   const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
   metrics.setRunner(runner);

@@ -6,10 +6,11 @@ import { createCataloguedEventStore } from "./catalogue.ts";
 import { catalogue } from "../../schema/events/index.ts";
 
 /**
- * Opens the configured event store, catalogued, loading the EventStoreDB client only when it is
- * configured: for the operator scripts, which should start fast (same choice as loupe.ts's openEventStore).
+ * Opens the configured event store (EventStoreDB when LOUPE_EVENTSTORE_URL is set, else the embedded
+ * store under the data dir), wrapped by the catalogue. The EventStoreDB client is loaded only when it
+ * is configured, so the service and the operator scripts start fast.
  */
-export async function openEventStoreLazily(config: Config): Promise<EventStore> {
+export async function openEventStore(config: Config): Promise<EventStore> {
   const raw = config.eventStoreUrl
     ? (await import("./eventstoredb.ts")).createEventStoreDbEventStore({ connectionString: config.eventStoreUrl })
     : createEmbeddedEventStore({ dir: join(config.dataDir, "events") });
