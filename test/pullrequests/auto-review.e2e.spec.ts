@@ -46,7 +46,6 @@ describe("auto-review from webhooks", () => {
     const { events } = await server.loupe.services.eventStore.readStream(`codereview-${reviews[0]!.id}`);
     expect(events[0]!.data).toMatchObject({ trigger: "webhook", includeDrafts: false });
     expect(server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: 1 }).mergeRequest.comments.greptile.some((c) => c.filePath === "src/app.ts")).toBe(true);
-    // A redelivery of the same delivery starts nothing new.
   });
 
   it("a draft is SKIPPED with reason draft; ready_for_review reviews it", async () => {

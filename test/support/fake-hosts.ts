@@ -17,7 +17,7 @@ export type PostedGitHubReview = {
 
 export type FakeGitHub = HostServer & {
   reviews: PostedGitHubReview[];
-  /** Requests to one endpoint kind. */
+  /** The POST requests it received (review posts). */
   posts(): RecordedRequest[];
   /** Pull request list items served by `GET /repos/{o}/{r}/pulls` (GitHub REST shape), `perPage` a page. */
   pulls: Record<string, unknown>[];
