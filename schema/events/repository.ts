@@ -38,15 +38,20 @@ export const RepositorySubmitted = defineEvent(
   }),
 );
 
+/** Fields every event of an indexing job carries. */
+const jobHeader = {
+  repoId,
+  orgId: z.string().min(1),
+  jobId: z.string().min(1),
+  branch,
+  sha,
+};
+
 export const RepositoryIndexingStarted = defineEvent(
   "RepositoryIndexingStarted",
   1,
   z.object({
-    repoId,
-    orgId: z.string().min(1),
-    jobId: z.string().min(1),
-    branch,
-    sha,
+    ...jobHeader,
     /** Files that will be indexed (after the file filter). */
     numFiles: z.number().int().min(0),
     skipped: z.array(z.object({ path: z.string(), reason: z.string() })).max(MAX_SKIPPED_RECORDED),
@@ -60,11 +65,7 @@ export const RepositoryFilesIndexed = defineEvent(
   "RepositoryFilesIndexed",
   1,
   z.object({
-    repoId,
-    orgId: z.string().min(1),
-    jobId: z.string().min(1),
-    branch,
-    sha,
+    ...jobHeader,
     files: z
       .array(
         z.object({
@@ -90,11 +91,7 @@ export const RepositoryIndexingCompleted = defineEvent(
   "RepositoryIndexingCompleted",
   1,
   z.object({
-    repoId,
-    orgId: z.string().min(1),
-    jobId: z.string().min(1),
-    branch,
-    sha,
+    ...jobHeader,
     filesProcessed: z.number().int().min(0),
     numFiles: z.number().int().min(0),
     sampleQuestions: z.array(z.string().max(300)).max(MAX_SAMPLE_QUESTIONS),
