@@ -94,5 +94,12 @@ export function querySessionQueries(view: () => ReadView) {
         .range<QueryTurn>(["turn", orgId, sessionId])
         .map((e) => e.value);
     },
+    /** The newest `n` turns, oldest first (a long session is not read whole for follow-up context). */
+    recentTurns(orgId: string, sessionId: string, n: number): QueryTurn[] {
+      return view()
+        .range<QueryTurn>(["turn", orgId, sessionId], { reverse: true, limit: n })
+        .map((e) => e.value)
+        .reverse();
+    },
   };
 }

@@ -106,6 +106,30 @@ export function pathMatches(path: string, mention: string): boolean {
   return m.endsWith("/" + p) && p.includes("/");
 }
 
+/** pathMatches with both sides already lowercased and the mention's leading slashes cut. */
+function lowerPathMatches(p: string, m: string): boolean {
+  if (m === "") return false;
+  if (p === m || (p.endsWith(m) && p.charCodeAt(p.length - m.length - 1) === 47)) return true;
+  return m.endsWith("/" + p) && p.includes("/");
+}
+
+/** Lowercased paths and module stems (null when shorter than 3) of a file list, computed once per list. */
+const pathFactsCache = new WeakMap<readonly string[], { lower: string[]; stems: (string | null)[] }>();
+function pathFacts(paths: readonly string[]): { lower: string[]; stems: (string | null)[] } {
+  let facts = pathFactsCache.get(paths);
+  if (!facts) {
+    facts = {
+      lower: paths.map((p) => p.toLowerCase()),
+      stems: paths.map((p) => {
+        const stem = moduleStem(p)?.toLowerCase();
+        return stem && stem.length >= 3 ? stem : null;
+      }),
+    };
+    pathFactsCache.set(paths, facts);
+  }
+  return facts;
+}
+
 /** Stem used for module-name mentions: `a/b/irradiance.py` -> irradiance; `a/b/__init__.py` -> b. */
 export function moduleStem(path: string): string | null {
   const parts = path.split("/");
@@ -233,19 +257,33 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (!input.files?.has(k)) candidatesByTarget.set(k, [...(candidatesByTarget.get(k) ?? []), f.path]);
   }
   for (const [k, paths] of candidatesByTarget) {
+    if (pathTerms.length === 0 && stemNames.size === 0) break;
     const [repoId, branch] = k.split("\u0000") as [string, string];
+    const { lower, stems } = pathFacts(paths);
     // A mention counts in proportion to how specific it is: `__init__.py` names dozens of files.
-    const matchCounts = pathTerms.map((t) => paths.reduce((n, p) => n + (pathMatches(p, t.text) ? 1 : 0), 0));
-    for (const path of paths) {
+    const mentions = pathTerms.map((t) => t.text.toLowerCase().replace(/^\/+/, ""));
+    const matched = mentions.map((m) => {
+      const at: number[] = [];
+      for (let i = 0; i < lower.length; i++) if (lowerPathMatches(lower[i]!, m)) at.push(i);
+      return at;
+    });
+    // Files worth a look: those a path mention names (at most 3 per mention) or whose stem is a query name.
+    const hits = new Set<number>();
+    matched.forEach((at) => {
+      if (at.length > 0 && at.length <= 3) for (const i of at) hits.add(i);
+    });
+    if (stemNames.size > 0) for (let i = 0; i < stems.length; i++) if (stems[i] !== null && stemNames.has(stems[i]!)) hits.add(i);
+    for (const i of [...hits].sort((a, b) => a - b)) {
+      const path = paths[i]!;
       let pathW = 0;
-      pathTerms.forEach((t, i) => {
-        const count = matchCounts[i]!;
+      pathTerms.forEach((t, j) => {
+        const count = matched[j]!.length;
         if (count === 0 || count > 3) return;
         const w = t.weight / count;
-        if (w > pathW && pathMatches(path, t.text)) pathW = w;
+        if (w > pathW && matched[j]!.includes(i)) pathW = w;
       });
-      const stem = moduleStem(path)?.toLowerCase();
-      const stemW = stem && stem.length >= 3 ? (stemNames.get(stem) ?? 0) : 0;
+      const stem = stems[i];
+      const stemW = stem ? (stemNames.get(stem) ?? 0) : 0;
       if (pathW === 0 && stemW === 0) continue;
       const f = fileAcc(repoId, branch, path);
       if (pathW > 0) {

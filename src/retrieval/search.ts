@@ -72,11 +72,15 @@ export function lexicalQueries(analysis: QueryAnalysis, raw: string): { name: st
   const words = analysis.terms.filter((t) => t.kind === "word").slice(0, 24);
   const wordText = words.map((t) => weighted(t.text, t.weight)).join(" ");
   const queries: { name: string; weight: number; text: string }[] = [];
-  if (featureText.trim()) queries.push({ name: "names", weight: 1, text: featureText });
   if (analysis.isLongReport) {
+    if (featureText.trim()) queries.push({ name: "names", weight: 1, text: featureText });
     if (wordText.trim()) queries.push({ name: "words", weight: 0.6, text: wordText });
   } else {
-    queries.push({ name: "raw", weight: 1, text: raw.slice(0, 2000) });
+    // A short query: ONE lexical query carrying both the names/paths (weighted by repetition) and the
+    // raw text, instead of one each (they retrieve nearly the same chunks; the index's BM25F sums the
+    // per-term contributions, so a chunk matching both still ranks first). Weight 2 = the two lists' sum.
+    const text = raw.slice(0, 2000);
+    queries.push({ name: "combined", weight: featureText.trim() ? 2 : 1, text: featureText.trim() ? `${featureText} ${text}` : text });
   }
   return queries;
 }
@@ -120,28 +124,43 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const limit = request.limit ?? 20;
 
       const lists: CandidateList[] = [];
-      const queries = lexicalQueries(analysis, query);
-      if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000) });
+      const queries = lexicalQueries(analysis, query).map((q) => ({ ...q, limit: chunkLimit }));
+      if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000), limit: chunkLimit });
       if (contextText.trim()) {
-        // Earlier questions of the session: their names and words, at a lower weight.
-        const earlier = analyzeQuery(contextText);
-        for (const q of lexicalQueries(earlier, contextText)) queries.push({ ...q, name: `context-${q.name}`, weight: q.weight * 0.35 });
+        // Earlier questions of the session: their names and words in ONE query, at a lower weight
+        // (0.35 of the lists it stands for) and with a shorter list (it only nudges the order).
+        const earlier = lexicalQueries(analyzeQuery(contextText), contextText);
+        if (earlier.length > 0) {
+          queries.push({
+            name: "context",
+            weight: 0.35 * earlier.reduce((w, q) => w + q.weight, 0),
+            text: earlier.map((q) => q.text).join(" "),
+            limit: Math.min(chunkLimit, deep ? 150 : 60),
+          });
+        }
       }
       const searches: Promise<void>[] = queries.map(async (q) => {
-        lists.push({ name: q.name, weight: q.weight, hits: await codeIndex.searchLexical(q.text, filter, chunkLimit) });
+        lists.push({ name: q.name, weight: q.weight, hits: await codeIndex.searchLexical(q.text, filter, q.limit) });
       });
 
-      // Definitions of the names the query mentions.
+      // Definitions of the names the query mentions: for a short query, taken from its combined list
+      // (names dominate it); otherwise a query of the names alone.
       const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, deep ? 24 : 12).map(([n]) => n);
       const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
       if (names.length > 0) {
-        searches.push(
-          (async () => {
-            const wanted = new Set(names.map((n) => n.toLowerCase()));
-            const hits = await codeIndex.searchLexical(names.join(" "), filter, deep ? 600 : 250);
-            for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
-          })(),
-        );
+        const wanted = new Set(names.map((n) => n.toLowerCase()));
+        const collect = (hits: IndexHit[]) => {
+          for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+        };
+        if (!analysis.isLongReport && !deep) {
+          searches.push(Promise.all(searches).then(() => collect(lists.find((l) => l.name === "combined")?.hits ?? [])));
+        } else {
+          searches.push(
+            (async () => {
+              collect(await codeIndex.searchLexical(names.join(" "), filter, deep ? 600 : 250));
+            })(),
+          );
+        }
       }
 
       let vector = false;

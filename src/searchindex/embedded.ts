@@ -23,15 +23,19 @@ import type { BranchFile, ChunkDocument, CodeIndex, IndexFilter, IndexHit } from
 import { FIELDS, FIELD_COUNT, analyseDoc } from "./fields.ts";
 import {
   BLOCK_SIZE,
+  appendPosting,
+  appendSegment,
   blockOf,
   dequantiseLength,
   encodePayload,
+  newSegment,
   postingKey,
   postingKeyPrefix,
+  quantiseLength,
   updateBlock,
 } from "./postings.ts";
-import type { Posting } from "./postings.ts";
-import { termFrequencies } from "./tokenize.ts";
+import type { AppendSegment, Posting } from "./postings.ts";
+import { forEachToken, termFrequencies } from "./tokenize.ts";
 import { createTopK } from "./topk.ts";
 
 export type EmbeddedCodeIndexOptions = {
@@ -171,6 +175,73 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
     stats.docCount++;
   }
 
+  // Fast path for new documents (the bulk of indexing): analysed into reused scratch arrays and encoded
+  // straight into per-term byte segments, then each term's last block is read and written once per batch.
+  const scratchSlots = new Map<string, number>();
+  let scratchTerms: string[] = [];
+  let scratchTfs = new Uint16Array(FIELD_COUNT * 1024);
+  const scratchLengths = new Array<number>(FIELD_COUNT).fill(0);
+  const scratchQlens = new Uint8Array(FIELD_COUNT);
+  let scratchField = 0;
+  let scratchCount = 0;
+  const countToken = (token: string): void => {
+    scratchLengths[scratchField]!++;
+    let slot = scratchSlots.get(token);
+    if (slot === undefined) {
+      slot = scratchCount++;
+      scratchSlots.set(token, slot);
+      scratchTerms[slot] = token;
+      if (scratchTfs.length < scratchCount * FIELD_COUNT) {
+        const grown = new Uint16Array(scratchTfs.length * 2);
+        grown.set(scratchTfs);
+        scratchTfs = grown;
+      }
+    }
+    const at = slot * FIELD_COUNT + scratchField;
+    if (scratchTfs[at]! < 0xffff) scratchTfs[at]!++;
+  };
+
+  function stageNew(ordinal: number, doc: ChunkDocument, appends: Map<string, AppendSegment[]>, stats: Stats): void {
+    scratchSlots.clear();
+    scratchCount = 0;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      scratchLengths[f] = 0;
+      const value = FIELDS[f]!.value(doc);
+      if (!value) continue;
+      scratchField = f;
+      forEachToken(value, countToken);
+    }
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      scratchQlens[f] = quantiseLength(scratchLengths[f]!);
+      stats.lengthSums[f]! += scratchLengths[f]!;
+    }
+    stats.docCount++;
+    const block = blockOf(ordinal);
+    for (let slot = 0; slot < scratchCount; slot++) {
+      const term = scratchTerms[slot]!;
+      let segments = appends.get(term);
+      if (!segments) appends.set(term, (segments = []));
+      let seg = segments[segments.length - 1];
+      if (!seg || seg.block !== block) segments.push((seg = newSegment(block, ordinal)));
+      appendPosting(seg, ordinal, scratchTfs, slot * FIELD_COUNT, FIELD_COUNT, scratchQlens);
+    }
+    scratchTfs.fill(0, 0, scratchCount * FIELD_COUNT);
+    if (scratchTerms.length > 65_536) scratchTerms = [];
+  }
+
+  /** After applyPostingChanges in the same transaction: new ordinals follow every stored one. */
+  function applyAppends(appends: Map<string, AppendSegment[]>): void {
+    for (const [term, segments] of appends) {
+      let added = 0;
+      for (const seg of segments) {
+        const key = postingKey(term, seg.block);
+        postings.putSync(key, appendSegment(postings.getBinary(key), seg));
+        added += seg.count;
+      }
+      dfs.putSync(term, (dfs.get(term) ?? 0) + added);
+    }
+  }
+
   function applyPostingChanges(changes: PostingChanges): void {
     for (const [term, change] of changes) {
       const byBlock = new Map<number, { add: Posting[]; remove: Set<number> }>();
@@ -254,12 +325,39 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
     return built;
   }
 
+  // Decoded documents of recent hits (ordinal -> doc + its repository's write generation), LRU: a hit's
+  // doc is decompressed and unpacked once, not on every query that returns it. An entry is valid while
+  // its repository has not been written since (every write touch()es the repository's generation);
+  // truncate() clears it (wrapped at the end of this function).
+  type CachedDoc = { doc: StoredDoc; generation: number };
+  const docCache = new Map<number, CachedDoc>();
+  const DOC_CACHE_LIMIT = 16_384;
+
+  function cachedDoc(ordinal: number, repoId: string): StoredDoc | undefined {
+    const generation = repoGenerations.get(repoId) ?? 0;
+    const hit = docCache.get(ordinal);
+    if (hit && hit.generation === generation && hit.doc.repoId === repoId) {
+      docCache.delete(ordinal);
+      docCache.set(ordinal, hit); // LRU order
+      return hit.doc;
+    }
+    const doc = docs.get(ordinal);
+    if (!doc) {
+      docCache.delete(ordinal);
+      return undefined;
+    }
+    docCache.set(ordinal, { doc, generation });
+    if (docCache.size > DOC_CACHE_LIMIT) docCache.delete(docCache.keys().next().value!);
+    return doc;
+  }
+
   function hitsFor(ranked: { id: number; score: number }[], filter: CachedFilter, targets: IndexFilter["targets"]): IndexHit[] {
     const hits: IndexHit[] = [];
     for (const { id, score } of ranked) {
-      const doc = docs.get(id);
+      const target = targets[filter.allowed[id]! - 1]!;
+      const doc = cachedDoc(id, target.repoId);
       if (!doc) continue;
-      hits.push({ doc, score, branch: targets[filter.allowed[id]! - 1]!.branch });
+      hits.push({ doc, score, branch: target.branch });
     }
     return hits;
   }
@@ -274,12 +372,31 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
       await root.transaction(() => {
         const stats = readStats();
         const changes: PostingChanges = new Map();
+        const appends = new Map<string, AppendSegment[]>();
         const blobUpdates = new Map<string, BlobEntry>();
         const blobEntry = (key: string): BlobEntry | undefined => blobUpdates.get(key) ?? blobs.get(key);
+        // New chunks of a blob: ordinals are collected and merged into the blob entry once at the end.
+        const blobAdds = new Map<string, { orgId: string; ordinals: number[] }>();
         for (const doc of byId.values()) {
           const stored = storedDoc(doc);
           let ordinal = ids.get(doc.id);
-          if (ordinal !== undefined) {
+          if (ordinal === undefined) {
+            ordinal = stats.nextOrdinal++;
+            ids.putSync(doc.id, ordinal);
+            stageNew(ordinal, doc, appends, stats);
+            docs.putSync(ordinal, stored);
+            if (doc.vector && doc.vector.length > 0) vectors.putSync(ordinal, encodeVector(doc.vector));
+            const key = blobKey(doc.repoId, doc.path, doc.blobId);
+            const add = blobAdds.get(key);
+            if (!add) blobAdds.set(key, { orgId: doc.orgId, ordinals: [ordinal] });
+            else {
+              add.orgId = doc.orgId;
+              add.ordinals.push(ordinal);
+            }
+            continue;
+          }
+          {
+            // An existing chunk: unchanged -> skipped; changed -> old postings out, new ones in (same ordinal).
             const old = docs.get(ordinal);
             if (old && JSON.stringify(old) === JSON.stringify(stored) && sameVector(vectors.getBinary(ordinal), doc.vector)) {
               continue; // unchanged
@@ -293,9 +410,6 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
                 if (entry) blobUpdates.set(oldKey, { ...entry, ordinals: entry.ordinals.filter((o) => o !== ordinal) });
               }
             }
-          } else {
-            ordinal = stats.nextOrdinal++;
-            ids.putSync(doc.id, ordinal);
           }
           stageAddition(ordinal, doc, changes, stats);
           docs.putSync(ordinal, stored);
@@ -309,6 +423,12 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
           }
         }
         applyPostingChanges(changes);
+        applyAppends(appends);
+        for (const [key, add] of blobAdds) {
+          const entry = blobEntry(key);
+          // New ordinals are above every existing one, so the merged list stays sorted.
+          blobUpdates.set(key, { orgId: add.orgId, ordinals: entry ? entry.ordinals.concat(add.ordinals) : add.ordinals });
+        }
         for (const [key, entry] of blobUpdates) {
           if (entry.ordinals.length > 0) blobs.putSync(key, entry);
           else blobs.removeSync(key);
@@ -523,6 +643,15 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
       filterCache.clear();
       await root.close();
     },
+  };
+  // Read-path caches that outlive a truncate must be dropped with it (generations restart at 0 there).
+  const truncateIndex = index.truncate.bind(index);
+  index.truncate = async () => {
+    try {
+      await truncateIndex();
+    } finally {
+      docCache.clear();
+    }
   };
   return index;
 }

@@ -151,3 +151,88 @@ export function updateBlock(
   const merged = kept.concat(add).sort((a, b) => a.ordinal - b.ordinal);
   return merged.length === 0 ? null : encodeBlock(merged, blockNumber);
 }
+
+/**
+ * Postings of new documents gathered during one write batch for one (term, block): `bytes[0, length)`
+ * holds the first entry's payload, then (varint delta, payload) for each further entry. The first
+ * entry's delta depends on the block it is appended to, so it is written by appendSegment.
+ */
+export type AppendSegment = { block: number; first: number; last: number; count: number; bytes: Uint8Array; length: number };
+
+export function newSegment(block: number, ordinal: number): AppendSegment {
+  return { block, first: ordinal, last: ordinal, count: 0, bytes: new Uint8Array(48), length: 0 };
+}
+
+/**
+ * Appends one posting (ordinal above every ordinal already in the segment) without intermediate
+ * objects: the payload is mask + (tf varint, quantised length) per field with tf > 0.
+ * `tfs` holds FIELD_COUNT frequencies starting at `at`; `qlens` the document's quantised field lengths.
+ */
+export function appendPosting(seg: AppendSegment, ordinal: number, tfs: Uint16Array, at: number, fieldCount: number, qlens: Uint8Array): void {
+  if (seg.length + 6 + fieldCount * 4 > seg.bytes.length) {
+    const grown = new Uint8Array(seg.bytes.length * 2 + fieldCount * 4);
+    grown.set(seg.bytes.subarray(0, seg.length));
+    seg.bytes = grown;
+  }
+  const out = seg.bytes;
+  let p = seg.length;
+  if (seg.count > 0) {
+    let delta = ordinal - seg.last;
+    while (delta >= 0x80) {
+      out[p++] = (delta & 0x7f) | 0x80;
+      delta >>>= 7;
+    }
+    out[p++] = delta;
+  }
+  const maskAt = p++;
+  let mask = 0;
+  for (let f = 0; f < fieldCount; f++) {
+    let tf = tfs[at + f]!;
+    if (tf === 0) continue;
+    mask |= 1 << f;
+    while (tf >= 0x80) {
+      out[p++] = (tf & 0x7f) | 0x80;
+      tf >>>= 7;
+    }
+    out[p++] = tf;
+    out[p++] = qlens[f]!;
+  }
+  out[maskAt] = mask;
+  seg.length = p;
+  seg.last = ordinal;
+  seg.count++;
+}
+
+/**
+ * Appends a segment to a block (or creates it). Every ordinal of the segment must follow the block's
+ * last ordinal (new documents get new, higher ordinals), so the block is extended without decoding.
+ */
+export function appendSegment(existing: Uint8Array | undefined, seg: AppendSegment): Uint8Array {
+  let count = 0;
+  let base = seg.block * BLOCK_SIZE;
+  let head = HEADER;
+  if (existing && existing.byteLength >= HEADER) {
+    const view = new DataView(existing.buffer, existing.byteOffset, existing.byteLength);
+    count = view.getUint32(0, true);
+    if (count > 0) {
+      base = view.getUint32(4, true);
+      head = existing.byteLength;
+    }
+  }
+  let delta = seg.first - base;
+  let deltaLength = 1;
+  for (let d = delta; d >= 0x80; d >>>= 7) deltaLength++;
+  const out = new Uint8Array(head + deltaLength + seg.length);
+  if (head > HEADER) out.set(existing!, 0);
+  let p = head;
+  while (delta >= 0x80) {
+    out[p++] = (delta & 0x7f) | 0x80;
+    delta >>>= 7;
+  }
+  out[p++] = delta;
+  out.set(seg.bytes.subarray(0, seg.length), p);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, count + seg.count, true);
+  view.setUint32(4, seg.last, true);
+  return out;
+}

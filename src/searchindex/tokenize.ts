@@ -59,7 +59,28 @@ export function forEachToken(text: string, emit: (token: string) => void): void 
   }
 }
 
+/**
+ * Tokens of an identifier, memoised: source repeats the same identifiers over and over, and splitting
+ * them (regexes, lowercasing) was a large share of indexing time. Bounded: cleared when full.
+ */
+const IDENTIFIER_CACHE_LIMIT = 100_000;
+const identifierCache = new Map<string, string | string[] | null>();
+
 function emitIdentifier(identifier: string, emit: (token: string) => void): void {
+  let tokens = identifierCache.get(identifier);
+  if (tokens === undefined) {
+    const out: string[] = [];
+    splitIdentifier(identifier, (t) => out.push(t));
+    tokens = out.length === 0 ? null : out.length === 1 ? out[0]! : out;
+    if (identifierCache.size >= IDENTIFIER_CACHE_LIMIT) identifierCache.clear();
+    identifierCache.set(identifier, tokens);
+  }
+  if (tokens === null) return;
+  if (typeof tokens === "string") emit(tokens);
+  else for (let i = 0; i < tokens.length; i++) emit(tokens[i]!);
+}
+
+function splitIdentifier(identifier: string, emit: (token: string) => void): void {
   if (identifier.length > MAX_TOKEN_LENGTH * 2) return; // base64 blobs, minified code
   const whole = identifier.toLowerCase().replace(/^_+|_+$/g, "");
   // Fast path: a plain lowercase word or number has no parts beyond itself.

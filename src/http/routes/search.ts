@@ -213,9 +213,62 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     distance: s.distance,
   });
 
-  async function record(ctx: CommandContext, sid: string, type: string, data: Record<string, unknown>) {
-    const result = await eventStore.appendToStream(`querysession-${ctx.orgId}-${sid}`, [newEvent(type, { sessionId: sid, ...data }, ctx)]);
+  async function record(ctx: CommandContext, sid: string, events: { type: string; data: Record<string, unknown> }[]) {
+    const result = await eventStore.appendToStream(
+      `querysession-${ctx.orgId}-${sid}`,
+      events.map((e) => newEvent(e.type, { sessionId: sid, ...e.data }, ctx)),
+    );
     return result.lastPosition;
+  }
+
+  // Session recording runs OFF the request path: a response never waits for the append or the
+  // projection. Until a turn's events are projected it is kept here, so a follow-up in the session
+  // (retrieval context, chat history) and GET /v2/query/{sessionId} see it as if it were projected.
+  type PendingSession = { turns: Map<string, QueryTurn>; settled: Set<Promise<void>> };
+  const pendingSessions = new Map<string, PendingSession>();
+  const sessionKey = (orgId: string, sid: string) => `${orgId}\u0000${sid}`;
+
+  /** Appends a turn's events (in order, one stream) in the background; `turn` is what the projection will hold. */
+  function recordTurn(ctx: CommandContext, sid: string, turn: QueryTurn, events: Promise<{ type: string; data: Record<string, unknown> }[]>, after?: Promise<unknown>): Promise<void> {
+    const key = sessionKey(ctx.orgId, sid);
+    let pending = pendingSessions.get(key);
+    if (!pending) pendingSessions.set(key, (pending = { turns: new Map(), settled: new Set() }));
+    const p = pending;
+    p.turns.set(turn.turnId, turn);
+    const done: Promise<void> = (async () => {
+      try {
+        await after;
+        const position = await record(ctx, sid, await events);
+        await runner.waitForPosition(position, 10_000);
+      } catch (error) {
+        logger.warn({ err: { message: (error as Error).message }, sessionId: sid }, "recording the query session failed");
+      }
+    })().finally(() => {
+      p.settled.delete(done);
+      if (p.turns.get(turn.turnId) === turn) p.turns.delete(turn.turnId);
+      if (p.settled.size === 0 && p.turns.size === 0 && pendingSessions.get(key) === p) pendingSessions.delete(key);
+    });
+    p.settled.add(done);
+    return done;
+  }
+
+  /** Waits until every turn of the session recorded so far is readable from the projection. */
+  async function sessionSettled(orgId: string, sid: string): Promise<void> {
+    const pending = pendingSessions.get(sessionKey(orgId, sid));
+    if (pending) await Promise.all([...pending.settled]);
+  }
+
+  /** The newest turns of a session: projected ones merged with the ones still being recorded. */
+  function recentTurns(orgId: string, sid: string, n: number): QueryTurn[] {
+    const projected = sessions.recentTurns(orgId, sid, n);
+    const pending = pendingSessions.get(sessionKey(orgId, sid));
+    if (!pending || pending.turns.size === 0) return projected;
+    const byId = new Map(projected.map((t) => [t.turnId, t]));
+    for (const [id, t] of pending.turns) {
+      const known = byId.get(id);
+      if (!known || (!known.answer && t.answer)) byId.set(id, t);
+    }
+    return [...byId.values()].sort((a, b) => (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0)).slice(-n);
   }
 
   // ------------------------------------------------------------------------------------------
@@ -274,27 +327,32 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const turnId = ulid();
     const started = performance.now();
     const earlier = sessionContext(ctx.orgId, sid);
-    await record(ctx, sid, "QuerySessionQuestionAsked", {
-      turnId,
-      kind: "search",
-      question: body.query,
-      messages: [],
-      repositories: repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch })),
-      genius: body.genius ?? false,
-    });
+    const repositoriesRecorded = repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch }));
+    const asked = { turnId, kind: "search" as const, question: body.query, messages: [], repositories: repositoriesRecorded, genius: body.genius ?? false };
+    const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
+    // Both events are appended together once the search is done (or the question alone if it fails).
+    let answered!: (answer: Record<string, unknown> | null) => void;
+    const answer = new Promise<Record<string, unknown> | null>((r) => (answered = r));
+    recordTurn(ctx, sid, turn, answer.then((a) => [{ type: "QuerySessionQuestionAsked", data: asked }, ...(a ? [{ type: "QuerySessionAnswered", data: a }] : [])]));
     const run = async () => {
-      const outcome = await searcher.search({
-        orgId: ctx.orgId,
-        targets: repos.map((r) => r.target),
-        query: body.query,
-        context: earlier.questions.slice(-3),
-        genius: body.genius ?? false,
-        ...(body.limit ? { limit: body.limit } : {}),
-      });
-      const sources = toSources(outcome.files, repos).map(wire);
-      const position = await record(ctx, sid, "QuerySessionAnswered", { turnId, message: "", sources: sources.slice(0, 100), model: null, notes, ms: Math.round(performance.now() - started) });
-      await runner.waitForPosition(position, 10_000);
-      return sources;
+      try {
+        const outcome = await searcher.search({
+          orgId: ctx.orgId,
+          targets: repos.map((r) => r.target),
+          query: body.query,
+          context: earlier.questions.slice(-3),
+          genius: body.genius ?? false,
+          ...(body.limit ? { limit: body.limit } : {}),
+        });
+        const sources = toSources(outcome.files, repos).map(wire);
+        const data = { turnId, message: "", sources: sources.slice(0, 100), model: null, notes, ms: Math.round(performance.now() - started) };
+        turn.answer = { message: "", sources: data.sources, model: null, notes, ms: data.ms, answeredAt: new Date().toISOString() };
+        answered(data);
+        return sources;
+      } catch (error) {
+        answered(null);
+        throw error;
+      }
     };
     if (!body.stream) {
       const sources = await run();
@@ -321,14 +379,17 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const userMessages = body.messages.filter((m) => m.role === "user" && m.content.trim());
     const question = userMessages[userMessages.length - 1]!.content;
     const contextQuestions = [...earlier.questions, ...userMessages.slice(0, -1).map((m) => m.content)].slice(-3);
-    await record(ctx, sid, "QuerySessionQuestionAsked", {
+    const asked = {
       turnId,
-      kind: "query",
+      kind: "query" as const,
       question: question.slice(0, 100_000),
       messages: body.messages.map((m) => ({ role: m.role, content: m.content.slice(0, 100_000) })),
       repositories: repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch })),
       genius: body.genius ?? false,
-    });
+    };
+    const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
+    // The question is recorded at once (an answer may take a while), without blocking the answer.
+    const askedRecorded = recordTurn(ctx, sid, turn, Promise.resolve([{ type: "QuerySessionQuestionAsked", data: asked }]));
 
     const retrieve = async () => {
       const outcome = await searcher.search({
@@ -344,15 +405,17 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const history: ChatMessage[] = [...earlier.history, ...body.messages.slice(0, -1).filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }))];
     const systemExtra = body.messages.filter((m) => m.role === "system").map((m) => m.content);
     const finish = async (message: string, sources: AnswerSource[]) => {
-      const position = await record(ctx, sid, "QuerySessionAnswered", {
+      const data = {
         turnId,
         message: message.slice(0, 200_000),
         sources: sources.map(wire).slice(0, 100),
         model: chat?.name ?? null,
         notes,
         ms: Math.round(performance.now() - started),
-      });
-      await runner.waitForPosition(position, 10_000);
+      };
+      const answered: QueryTurn = { ...turn, answer: { message: data.message, sources: data.sources, model: data.model, notes, ms: data.ms, answeredAt: new Date().toISOString() } };
+      // After the question's append (same stream, in order); the answer does not wait for it.
+      recordTurn(ctx, sid, answered, Promise.resolve([{ type: "QuerySessionAnswered", data }]), askedRecorded);
     };
 
     if (!body.stream) {
@@ -405,16 +468,18 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     });
   });
 
-  app.get("/v2/query/:sessionId", (c) => {
+  app.get("/v2/query/:sessionId", async (c) => {
     const orgId = c.get("principal").orgId;
     const sid = c.req.param("sessionId");
+    await sessionSettled(orgId, sid); // turns still being recorded become readable first
     const session = sessions.get(orgId, sid);
     if (!session) throw new HttpError(404, "not_found", `Query session ${sid} not found`);
     return c.json({ ...session, orgId: undefined, turns: sessions.turns(orgId, sid) });
   });
 
   function sessionContext(orgId: string, sid: string): { questions: string[]; history: ChatMessage[] } {
-    const turns: QueryTurn[] = sessions.turns(orgId, sid);
+    // Only the newest turns matter (3 questions, 6 turns of history): a long session is not read whole.
+    const turns: QueryTurn[] = recentTurns(orgId, sid, 6);
     const questions = turns.map((t) => t.question);
     const history: ChatMessage[] = [];
     for (const t of turns.slice(-6)) {

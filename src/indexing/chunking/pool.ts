@@ -10,7 +10,11 @@ export const BATCH_MAX_FILES = 64;
 export const IDLE_TIMEOUT_MS = 60_000;
 
 export type ParsePoolOptions = {
-  /** Worker threads; default: available cores minus one (the main thread indexes), at least one. */
+  /**
+   * Worker threads; default: one per available core. The main thread's index writes wait on lmdb
+   * commits part of the time, so cores-1 workers left a core idle (measured: 2 cores, 1 worker ->
+   * the worker was the bottleneck while the main thread waited).
+   */
   threads?: number;
 };
 
@@ -29,7 +33,7 @@ const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
 /** Deno runs worker.ts natively; Node goes through a small .mjs entry that registers tsx when needed. */
 const workerFile = (): string => new URL(isDeno ? "./worker.ts" : "./worker-entry.mjs", import.meta.url).href;
 
-export const defaultThreadCount = (): number => Math.max(1, os.availableParallelism() - 1);
+export const defaultThreadCount = (): number => Math.max(1, os.availableParallelism());
 
 export const batchFiles = (files: readonly SourceFile[], maxBytes = BATCH_MAX_BYTES, maxFiles = BATCH_MAX_FILES): SourceFile[][] => {
   const batches: SourceFile[][] = [];
