@@ -10,6 +10,7 @@ import "./schema/viewer.ts";
 import "./schema/projection.ts";
 import "./schema/remote.ts";
 import "./schema/repository.ts";
+import "./schema/review-comment.ts";
 import "./schema/pull-request.ts";
 import "./schema/code-review.ts";
 import "./schema/custom-context.ts";

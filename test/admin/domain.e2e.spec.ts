@@ -66,7 +66,7 @@ describe("admin GraphQL API over the domain services", () => {
     const data = await gqlData(
       server,
       `{ pullRequests(limit: 10) { total items { id number title state isDraft authorLogin sourceBranch targetBranch repositoryName remote stats commentsCount reviewsCount createdAt } }
-         codeReviews(limit: 10) { total items { id status createdAt completedAt metadata mergeRequest } }
+         codeReviews(limit: 10) { total items { id status createdAt completedAt metadata { strictness totalFiles completedFiles correlationId } mergeRequest { id prNumber title sourceRepoUrl repository { name remote } } comments { id } } }
          codeReview(id: "00000000-0000-0000-0000-000000000000") { id body } }`,
     );
     expect(data).toEqual({ pullRequests: { total: 0, items: [] }, codeReviews: { total: 0, items: [] }, codeReview: null });

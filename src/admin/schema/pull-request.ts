@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { MergeRequestListItem } from "../../pullrequests/queries.ts";
 import { builder } from "../builder.ts";
 import { Remote } from "./remote.ts";
+import { CodeReview } from "./code-review.ts";
+import { ReviewComment, sortComments } from "./review-comment.ts";
 
 export const PullRequest = builder.objectRef<MergeRequestListItem>("PullRequest").implement({
   description: "A pull (merge) request recorded from webhooks or a backfill (the pull-requests read model).",
@@ -20,6 +22,29 @@ export const PullRequest = builder.objectRef<MergeRequestListItem>("PullRequest"
     commentsCount: t.exposeInt("commentsCount"),
     reviewsCount: t.exposeInt("reviewsCount"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    comments: t.field({
+      type: [ReviewComment],
+      description: "Its review comments, human and service-generated, oldest first.",
+      args: {
+        greptileGenerated: t.arg.boolean({ description: "true: only the service's comments; false: only human ones." }),
+        addressed: t.arg.boolean(),
+      },
+      resolve: (p, args, ctx) =>
+        sortComments(
+          ctx.services.pullRequests.queries
+            .commentsOf(ctx.principal.orgId, p.id)
+            .filter((c) => args.greptileGenerated == null || c.isGreptileComment === args.greptileGenerated)
+            .filter((c) => args.addressed == null || c.addressed === args.addressed),
+        ),
+    }),
+    codeReviews: t.field({
+      type: [CodeReview],
+      description: "Its code reviews, oldest first.",
+      resolve: (p, _args, ctx) => {
+        const queries = ctx.services.pullRequests.queries;
+        return queries.reviewsOf(ctx.principal.orgId, p.id).map((r) => queries.getCodeReview(ctx.principal.orgId, r.id).codeReview);
+      },
+    }),
   }),
 });
 
