@@ -329,6 +329,8 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
   // doc is decompressed and unpacked once, not on every query that returns it. An entry is valid while
   // its repository has not been written since (every write touch()es the repository's generation);
   // truncate() clears it (wrapped at the end of this function).
+  let normCache = new Float64Array(0);
+  let normCacheKey = "";
   type CachedDoc = { doc: StoredDoc; generation: number };
   const docCache = new Map<number, CachedDoc>();
   const DOC_CACHE_LIMIT = 16_384;
@@ -505,13 +507,19 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
       if (cachedFilter.size === 0) return [];
       const allowed = cachedFilter.allowed;
 
-      // norm[f * 256 + q] = weight_f / (1 - b_f + b_f * len / avgLen_f)
-      const norm = new Float64Array(FIELD_COUNT * 256);
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        const { weight, b } = FIELDS[f]!;
-        const avg = Math.max(1e-9, stats.lengthSums[f]! / n);
-        for (let q = 0; q < 256; q++) norm[f * 256 + q] = weight / (1 - b + (b * dequantiseLength(q)) / avg);
+      // norm[f * 256 + q] = weight_f / (1 - b_f + b_f * len / avgLen_f); rebuilt only when the stats change.
+      const normKey = `${n}:${stats.lengthSums.join(",")}`;
+      if (normKey !== normCacheKey) {
+        const built = new Float64Array(FIELD_COUNT * 256);
+        for (let f = 0; f < FIELD_COUNT; f++) {
+          const { weight, b } = FIELDS[f]!;
+          const avg = Math.max(1e-9, stats.lengthSums[f]! / n);
+          for (let q = 0; q < 256; q++) built[f * 256 + q] = weight / (1 - b + (b * dequantiseLength(q)) / avg);
+        }
+        normCache = built;
+        normCacheKey = normKey;
       }
+      const norm = normCache;
 
       if (scratch.length < stats.nextOrdinal) scratch = new Float32Array(Math.ceil(stats.nextOrdinal * 1.25) + 1024);
       const acc = scratch;

@@ -17,7 +17,8 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { ulid } from "ulid";
+import { randomBytes } from "node:crypto";
+import { ulid as ulidWith } from "ulid";
 import { commandContext, type AppEnv } from "../env.ts";
 import type { Services } from "../../services.ts";
 import { HttpError } from "../errors.ts";
@@ -35,6 +36,19 @@ import { querySessionQueries, type QuerySource, type QueryTurn } from "../../../
 import type { RepositoryView } from "../../indexing/indexer.ts";
 
 const MAX_QUERY_CHARS = 100_000;
+
+// Session and turn ids: ulids whose random part comes from a pooled crypto buffer (the default PRNG
+// makes one crypto call per character, two ids per request).
+let entropy = randomBytes(4096);
+let entropyAt = 0;
+const pooledPrng = () => {
+  if (entropyAt >= entropy.length) {
+    entropy = randomBytes(4096);
+    entropyAt = 0;
+  }
+  return entropy[entropyAt++]! / 256;
+};
+const ulid = () => ulidWith(undefined, pooledPrng);
 
 const remoteSchema = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
