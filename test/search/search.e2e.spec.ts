@@ -188,6 +188,16 @@ describe("POST /v2/search and /v2/query (e2e)", () => {
     expect(session.turns[0]!.answer.sources[0]!.filepath).toBe("billing/invoice.py");
   });
 
+  it("keeps an acknowledged search session across an immediate restart", async () => {
+    const res = await search({ query: "apply_discount", repositories: [shop], sessionId: "durable-session" });
+    expect(res.status).toBe(200);
+    // Stop right after the response: what was acknowledged must already be in the log.
+    await server.stop();
+    server = await startTestServer({ dataDir: server.dataDir, env: { LOUPE_GITHUB_URL: host.baseUrl } });
+    const session = (await (await server.api("/v2/query/durable-session")).json()) as { turns: { kind: string; question: string }[] };
+    expect(session.turns.map((t) => [t.kind, t.question])).toEqual([["search", "apply_discount"]]);
+  });
+
   it("refuses bad input with 4xx and clear messages", async () => {
     const cases: [unknown, number, RegExp][] = [
       [{ query: "", repositories: [shop] }, 400, /query: must not be empty/],

@@ -235,27 +235,35 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     return result.lastPosition;
   }
 
-  // Session recording runs OFF the request path: a response never waits for the append or the
-  // projection. Until a turn's events are projected it is kept here, so a follow-up in the session
-  // (retrieval context, chat history) and GET /v2/query/{sessionId} see it as if it were projected.
+  // A response waits for its session events to be durably appended (nothing acknowledged is lost),
+  // never for the projection. Until a turn's events are projected it is kept here, so a follow-up in
+  // the session (retrieval context, chat history) and GET /v2/query/{sessionId} see it as if it were.
   type PendingSession = { turns: Map<string, QueryTurn>; settled: Set<Promise<void>> };
   const pendingSessions = new Map<string, PendingSession>();
   const sessionKey = (orgId: string, sid: string) => `${orgId}\u0000${sid}`;
 
-  /** Appends a turn's events (in order, one stream) in the background; `turn` is what the projection will hold. */
+  /**
+   * Appends a turn's events (in order, one stream); `turn` is what the projection will hold. Resolves
+   * once the events are durably appended (or the append failed and was logged).
+   */
   function recordTurn(ctx: CommandContext, sid: string, turn: QueryTurn, events: Promise<{ type: string; data: Record<string, unknown> }[]>, after?: Promise<unknown>): Promise<void> {
     const key = sessionKey(ctx.orgId, sid);
     let pending = pendingSessions.get(key);
     if (!pending) pendingSessions.set(key, (pending = { turns: new Map(), settled: new Set() }));
     const p = pending;
     p.turns.set(turn.turnId, turn);
+    let markAppended!: () => void;
+    const appended = new Promise<void>((resolve) => (markAppended = resolve));
     const done: Promise<void> = (async () => {
       try {
         await after;
         const position = await record(ctx, sid, await events);
+        markAppended();
         await runner.waitForPosition(position, 10_000);
       } catch (error) {
         logger.warn({ err: { message: (error as Error).message }, sessionId: sid }, "recording the query session failed");
+      } finally {
+        markAppended();
       }
     })().finally(() => {
       p.settled.delete(done);
@@ -263,7 +271,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
       if (p.settled.size === 0 && p.turns.size === 0 && pendingSessions.get(key) === p) pendingSessions.delete(key);
     });
     p.settled.add(done);
-    return done;
+    return appended;
   }
 
   /** Waits until every turn of the session recorded so far is readable from the projection. */
@@ -347,7 +355,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     // Both events are appended together once the search is done (or the question alone if it fails).
     let answered!: (answer: Record<string, unknown> | null) => void;
     const answer = new Promise<Record<string, unknown> | null>((r) => (answered = r));
-    recordTurn(ctx, sid, turn, answer.then((a) => [{ type: "QuerySessionQuestionAsked", data: asked }, ...(a ? [{ type: "QuerySessionAnswered", data: a }] : [])]));
+    const recorded = recordTurn(ctx, sid, turn, answer.then((a) => [{ type: "QuerySessionQuestionAsked", data: asked }, ...(a ? [{ type: "QuerySessionAnswered", data: a }] : [])]));
     const run = async () => {
       try {
         const outcome = await searcher.search({
@@ -370,6 +378,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     };
     if (!body.stream) {
       const sources = await run();
+      await recorded;
       c.header("x-session-id", sid);
       if (notes.length) c.header("x-loupe-notes", headerSafe(notes.join(" | ")));
       return c.json(sources);
@@ -379,6 +388,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
       emit({ type: "status", message: `Searching ${repos.length} repositor${repos.length === 1 ? "y" : "ies"}` });
       const sources = await run();
       emit({ type: "sources", message: sources });
+      await recorded;
     });
   });
 
@@ -428,8 +438,8 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
         ms: Math.round(performance.now() - started),
       };
       const answered: QueryTurn = { ...turn, answer: { message: data.message, sources: data.sources, model: data.model, notes, ms: data.ms, answeredAt: new Date().toISOString() } };
-      // After the question's append (same stream, in order); the answer does not wait for it.
-      recordTurn(ctx, sid, answered, Promise.resolve([{ type: "QuerySessionAnswered", data }]), askedRecorded);
+      // After the question's append (same stream, in order); the response waits for the durable append only.
+      await recordTurn(ctx, sid, answered, Promise.resolve([{ type: "QuerySessionAnswered", data }]), askedRecorded);
     };
 
     if (!body.stream) {
