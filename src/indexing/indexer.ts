@@ -427,6 +427,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         });
       }
       await flush();
+      // Let HTTP requests (status polls, searches) in between two write batches.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     await flush(true);
     checkAbort();
