@@ -8,21 +8,6 @@ import type { RouteDoc } from "./openapi.ts";
  * Schemas follow /work/shared/spec (interface.md, wire-facts.md) and the route modules' zod schemas.
  */
 const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
-const repositoryRef = z
-  .object({ remote, branch: z.string(), repository: z.string().describe("owner/repo") })
-  .meta({ id: "RepositoryRef" });
-const source = z
-  .object({
-    repository: z.string(),
-    remote: z.string(),
-    branch: z.string(),
-    filepath: z.string(),
-    linestart: z.number().int().nullable(),
-    lineend: z.number().int().nullable(),
-    summary: z.string(),
-    distance: z.number().nullable().describe("Lower is more similar"),
-  })
-  .meta({ id: "Source" });
 const repositoryStatus = z
   .object({
     repository: z.string(),
@@ -86,39 +71,6 @@ export const routeCatalogue: RouteDoc[] = [
     responses: {
       200: { description: "Status; draw progress from filesProcessed / numFiles", schema: repositoryStatus },
       404: { description: "Repository or branch not found, or your token cannot read it" },
-    },
-  },
-  {
-    method: "post",
-    path: "/v2/search",
-    summary: "Natural-language search returning references only",
-    tags: ["search"],
-    hostToken: true,
-    body: z.object({
-      query: z.string(),
-      repositories: z.array(repositoryRef),
-      sessionId: z.string().optional(),
-      stream: z.boolean().optional(),
-    }),
-    responses: { 200: { description: "Matching code references (NDJSON when streamed)", schema: z.array(source) } },
-  },
-  {
-    method: "post",
-    path: "/v2/query",
-    summary: "Ask a natural-language question; returns an answer and the relevant sources",
-    tags: ["search"],
-    hostToken: true,
-    body: z
-      .object({
-        messages: z.array(z.object({ id: z.string().optional(), content: z.string(), role: z.enum(["user", "assistant", "system"]) })),
-        repositories: z.array(repositoryRef),
-        sessionId: z.string().optional(),
-        stream: z.boolean().optional(),
-        genius: z.boolean().optional(),
-      })
-      .passthrough(),
-    responses: {
-      200: { description: "Answer (markdown) and sources; NDJSON lines when stream is true", schema: z.object({ message: z.string(), sources: z.array(source) }) },
     },
   },
   {
