@@ -377,27 +377,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       for (let i = 0; i < group.length; i++) {
         const { entry, language } = group[i]!;
         const file = chunked[i]!;
-        file.chunks.forEach((chunk, ordinal) => {
-          docs.push({
-            id: chunkId(indexRepo, entry.path, entry.blobId, ordinal),
-            orgId,
-            repoId: indexRepo,
-            path: entry.path,
-            blobId: entry.blobId,
-            ordinal,
-            language: file.language || language,
-            kind: chunk.kind,
-            symbol: chunk.symbol,
-            parent: chunk.parent,
-            signature: chunk.signature,
-            doc: chunk.doc,
-            startLine: chunk.startLine,
-            endLine: chunk.endLine,
-            text: chunk.text,
-            summary: chunk.summary,
-            fileSummary: file.summary,
-          });
-        });
+        docs.push(...chunkDocuments(file, { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language: file.language || language }));
         counters.bytesParsed += sources[i]!.content.length;
         deps.metrics?.recordIndexedBytes(entry.size);
       }
@@ -704,27 +684,7 @@ export async function rebuildCodeIndex(deps: {
     const docs: ChunkDocument[] = [];
     missing.forEach((m, i) => {
       const file = chunked[i]!;
-      file.chunks.forEach((chunk, ordinal) =>
-        docs.push({
-          id: chunkId(indexRepo, m.path, m.blobId, ordinal),
-          orgId: entry.orgId,
-          repoId: indexRepo,
-          path: m.path,
-          blobId: m.blobId,
-          ordinal,
-          language: file.language,
-          kind: chunk.kind,
-          symbol: chunk.symbol,
-          parent: chunk.parent,
-          signature: chunk.signature,
-          doc: chunk.doc,
-          startLine: chunk.startLine,
-          endLine: chunk.endLine,
-          text: chunk.text,
-          summary: chunk.summary,
-          fileSummary: file.summary,
-        }),
-      );
+      docs.push(...chunkDocuments(file, { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language }));
     });
     if (deps.embedder && docs.length > 0) {
       const vectors = await deps.embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)));
@@ -733,4 +693,30 @@ export async function rebuildCodeIndex(deps: {
     await codeIndex.upsertChunks(docs);
     report.blobsRechunked += missing.length;
   }
+}
+
+/** The code-index documents of one chunked file (path and blob of the file as stored in the tree). */
+function chunkDocuments(
+  file: ChunkedFile,
+  at: { orgId: string; repoId: string; path: string; blobId: string; language: string },
+): ChunkDocument[] {
+  return file.chunks.map((chunk, ordinal) => ({
+    id: chunkId(at.repoId, at.path, at.blobId, ordinal),
+    orgId: at.orgId,
+    repoId: at.repoId,
+    path: at.path,
+    blobId: at.blobId,
+    ordinal,
+    language: at.language,
+    kind: chunk.kind,
+    symbol: chunk.symbol,
+    parent: chunk.parent,
+    signature: chunk.signature,
+    doc: chunk.doc,
+    startLine: chunk.startLine,
+    endLine: chunk.endLine,
+    text: chunk.text,
+    summary: chunk.summary,
+    fileSummary: file.summary,
+  }));
 }
