@@ -5,21 +5,22 @@
  *
  * 1. Copies Python standard-library sources found on the machine (scripts/code-corpus.ts) into a git
  *    repository of about --lines lines, published as a bare repo under a file:// host base.
- * 2. Starts the real service in-process, indexes it with POST /v2/repositories, polls to completed.
- * 3. POST /v2/search with the benchmark queries at 1, 8 and 32 concurrent clients: p50, p99, requests/s.
+ * 2. Starts the real service as its own process (`node --import tsx src/main.ts`, as `npm start` runs it),
+ *    indexes it with POST /v2/repositories, polls to completed.
+ * 3. POST /v2/search with the benchmark queries at 1, 8 and 32 concurrent clients from this process:
+ *    p50, p99, requests/s, and the service process's CPU time per request (from /proc, where present).
+ *    Each search is its own session, as when a client sends no sessionId (--session: every client keeps
+ *    one session, so each search also carries that session's earlier questions).
  * 4. ripgrep (`rg -i -l` with the query's identifiers/words as patterns) over the same checkout, for the
  *    same queries, sequentially and at 8 concurrent processes, in the same run.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir, cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Writable } from "node:stream";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logging.ts";
-import { createLoupe } from "../src/loupe.ts";
-import { serve } from "../src/serve.ts";
+
+import { fileURLToPath } from "node:url";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
 import { analyzeQuery } from "../src/retrieval/query-analysis.ts";
 
@@ -29,6 +30,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "300" },
     "data-dir": { type: "string" },
     keep: { type: "boolean", default: false },
+    session: { type: "boolean", default: false },
   },
 });
 const API_KEY = "lp_bench_admin_key_0123456789abcdef";
@@ -69,24 +71,37 @@ function buildRepository(): { lines: number; files: number; bytes: number } {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
-async function load(concurrency: number, total: number, one: (i: number) => Promise<void>) {
+/** CPU seconds (user + system) the process has used so far, or null where /proc is missing. */
+function processCpuSeconds(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+async function load(concurrency: number, total: number, one: (i: number, client: number) => Promise<void>, serverPid?: number) {
   const latencies: number[] = [];
+  const cpuBefore = serverPid ? processCpuSeconds(serverPid) : null;
   let next = 0;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: concurrency }, async () => {
+    Array.from({ length: concurrency }, async (_, client) => {
       for (;;) {
         const i = next++;
         if (i >= total) return;
         const t0 = performance.now();
-        await one(i);
+        await one(i, client);
         latencies.push(performance.now() - t0);
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { clients: concurrency, requests: total, p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), rps: round(total / seconds) };
+  const cpuAfter = serverPid ? processCpuSeconds(serverPid) : null;
+  const serverCpuMsPerRequest = cpuBefore !== null && cpuAfter !== null ? round(((cpuAfter - cpuBefore) * 1000) / total) : undefined;
+  return { clients: concurrency, requests: total, p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), rps: round(total / seconds), serverCpuMsPerRequest };
 }
 
 /** The patterns ripgrep gets for a query: its identifiers, else its longest words (at most 6). */
@@ -106,13 +121,38 @@ function runRg(patterns: string[]): Promise<void> {
   });
 }
 
+/** The service as its own process, on the embedded defaults; resolves once it listens. */
+async function startService(): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
+  const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+  const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "src/main.ts")], {
+    cwd: repoRoot,
+    env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0", LOUPE_HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((r) => child.on("exit", () => r()));
+  const base = await new Promise<string>((resolveBase, reject) => {
+    let out = "";
+    child.stdout!.on("data", (data: Buffer) => {
+      out += data.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolveBase(m[1]!);
+    });
+    child.on("exit", (code) => reject(new Error(`the service exited (${code}) before listening:\n${out}`)));
+  });
+  return {
+    base,
+    pid: child.pid!,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 async function main() {
   const corpus = buildRepository();
-  const config = loadConfig({ LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0" });
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const loupe = await createLoupe(config, { logger: createLogger("warn", sink), announce: () => {} });
-  const served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
-  const base = `http://127.0.0.1:${served.port}`;
+  const service = await startService();
+  const { base } = service;
   const headers = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" };
   try {
     const t0 = performance.now();
@@ -125,16 +165,17 @@ async function main() {
     }
     const indexSeconds = round((performance.now() - t0) / 1000);
     const repositories = [{ remote: "github", repository: "bench/pylib", branch: "main" }];
-    const search = async (i: number) => {
+    const search = async (i: number, client: number) => {
       const q = BENCH_QUERIES[i % BENCH_QUERIES.length]!;
-      const res = await fetch(`${base}/v2/search`, { method: "POST", headers, body: JSON.stringify({ query: q.text, repositories, sessionId: "bench" }) });
+      const session = args.session ? { sessionId: `bench-client-${client}` } : {};
+      const res = await fetch(`${base}/v2/search`, { method: "POST", headers, body: JSON.stringify({ query: q.text, repositories, ...session }) });
       if (res.status !== 200) throw new Error(`search: HTTP ${res.status} ${await res.text()}`);
       await res.arrayBuffer();
     };
     await load(4, BENCH_QUERIES.length * 2, search); // warm-up: page cache, file lists
     const total = Number(args.requests);
     const loupeRows = [];
-    for (const c of [1, 8, 32]) loupeRows.push(await load(c, total, search));
+    for (const c of [1, 8, 32]) loupeRows.push(await load(c, total, search, service.pid));
 
     let rg: unknown = "ripgrep (rg) not installed";
     try {
@@ -148,14 +189,14 @@ async function main() {
     }
     const result = {
       corpus: { ...corpus, indexSeconds, cpus: cpus().length },
+      sessions: args.session ? "one per client" : "one per search (no sessionId sent)",
       loupeSearchHttp: loupeRows,
       ripgrep: rg,
-      note: "latencies in ms, end to end over HTTP on 127.0.0.1 (loupe) / process spawn to exit (rg -i -l)",
+      note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads) per request",
     };
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
   } finally {
-    await served.close();
-    await loupe.close();
+    await service.stop();
     if (!args.keep && !args["data-dir"]) rmSync(root, { recursive: true, force: true });
   }
 }

@@ -46,9 +46,20 @@ type Slot = {
   lock: Promise<void>;
   /** The rebuild under way, if any: a second request joins it instead of racing for the same generation. */
   rebuilding: Promise<void> | null;
+  /** The checkpoint moved past events this projection ignores, and is not yet stored. */
+  checkpointDirty: boolean;
+  lastStoredAt: number;
 };
 
 const BATCH = 500;
+/**
+ * A checkpoint that moved only past events a projection ignores is stored at most this often (and at
+ * stop), not in a write transaction per batch. Losing it in a crash is harmless: the projection reads
+ * those ignored events again.
+ */
+const CHECKPOINT_FLUSH_MS = 1000;
+/** Recent batches kept for other projections reading from the same position. */
+const SHARED_BATCHES = 16;
 
 export function createProjectionRunner({
   eventStore,
@@ -71,6 +82,23 @@ export function createProjectionRunner({
   let subscription: Subscription | null = null;
   const loops: Promise<void>[] = [];
 
+  // Each projection reads the log at its own pace, but live ones are usually at the same position: a batch
+  // is read (and decoded) once and shared. Events are immutable; handlers must not modify them.
+  // A batch read near the head may be shorter than one read later would be: reusing it is still correct
+  // (the projection continues from its end), so only empty batches are dropped.
+  const sharedBatches = new Map<number, Promise<StoredEvent[]>>();
+  const readBatch = (from: number): Promise<StoredEvent[]> => {
+    const cached = sharedBatches.get(from);
+    if (cached) return cached;
+    const read = eventStore.readAll({ fromPosition: from, maxCount: batchSize });
+    sharedBatches.set(from, read);
+    if (sharedBatches.size > SHARED_BATCHES) sharedBatches.delete(sharedBatches.keys().next().value!);
+    // An empty batch (at the head) is never reused: the next read must see events appended since.
+    const drop = () => sharedBatches.get(from) === read && sharedBatches.delete(from);
+    read.then((events) => events.length === 0 && drop(), drop);
+    return read;
+  };
+
   const signal = () => {
     const resolve = wake;
     wakeSignal = new Promise<void>((r) => (wake = r));
@@ -92,16 +120,28 @@ export function createProjectionRunner({
   };
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-  /** Applies one batch after `from` into `generation`; returns the new checkpoint or null at head. */
-  const applyBatch = async (projection: Projection, generation: number, from: number): Promise<number | null> => {
-    const events = await eventStore.readAll({ fromPosition: from, maxCount: batchSize });
+  /**
+   * Applies one batch after `from` into `generation`: the new checkpoint (and whether it was stored), or
+   * null at the head. A batch with nothing for the projection is not committed (see CHECKPOINT_FLUSH_MS).
+   */
+  const applyBatch = async (projection: Projection, generation: number, from: number): Promise<{ checkpoint: number; stored: boolean } | null> => {
+    const events = await readBatch(from);
     if (events.length === 0) return null;
     const relevant = events.filter((e) => projection.canHandle.includes(e.type));
     const checkpoint = events[events.length - 1]!.position;
+    if (relevant.length === 0) return { checkpoint, stored: false };
     await readStore.commit(projection.name, generation, checkpoint, projection.version, (tx) => {
       if (relevant.length > 0) projection.handle(relevant, { tx });
     });
-    return checkpoint;
+    return { checkpoint, stored: true };
+  };
+
+  /** Stores a checkpoint that moved past ignored events only (call under the slot's lock). */
+  const storeCheckpoint = async (slot: Slot) => {
+    if (!slot.checkpointDirty) return;
+    await readStore.commit(slot.projection.name, slot.generation, slot.checkpoint, slot.projection.version, () => {});
+    slot.checkpointDirty = false;
+    slot.lastStoredAt = Date.now();
   };
 
   const liveLoop = async (slot: Slot) => {
@@ -110,8 +150,18 @@ export function createProjectionRunner({
       try {
         advanced = await withLock(slot, async () => {
           const next = await applyBatch(slot.projection, slot.generation, slot.checkpoint);
-          if (next === null) return false;
-          slot.checkpoint = next;
+          if (next === null) {
+            if (Date.now() - slot.lastStoredAt >= CHECKPOINT_FLUSH_MS) await storeCheckpoint(slot);
+            return false;
+          }
+          slot.checkpoint = next.checkpoint;
+          if (next.stored) {
+            slot.checkpointDirty = false;
+            slot.lastStoredAt = Date.now();
+          } else {
+            slot.checkpointDirty = true;
+            if (Date.now() - slot.lastStoredAt >= CHECKPOINT_FLUSH_MS) await storeCheckpoint(slot);
+          }
           return true;
         });
         if (slot.state !== "rebuilding") slot.state = advanced ? "catching-up" : "live";
@@ -123,7 +173,7 @@ export function createProjectionRunner({
         continue;
       }
       notifyWaiters();
-      if (!advanced) await Promise.race([wakeSignal, sleep(idleMs)]);
+      if (!advanced && running) await Promise.race([wakeSignal, sleep(idleMs)]);
     }
     if (slot.state !== "failed") slot.state = "stopped";
   };
@@ -139,17 +189,19 @@ export function createProjectionRunner({
       for (;;) {
         const next = await applyBatch(projection, generation, checkpoint);
         if (next === null) break;
-        checkpoint = next;
+        checkpoint = next.checkpoint;
       }
       await withLock(slot, async () => {
         for (;;) {
           const next = await applyBatch(projection, generation, checkpoint);
           if (next === null) break;
-          checkpoint = next;
+          checkpoint = next.checkpoint;
         }
         await readStore.activate(projection.name, generation, checkpoint, projection.version);
         slot.generation = generation;
         slot.checkpoint = checkpoint;
+        slot.checkpointDirty = false;
+        slot.lastStoredAt = Date.now();
       });
       slot.state = previousState === "rebuilding" ? "live" : previousState;
     } catch (error) {
@@ -170,6 +222,8 @@ export function createProjectionRunner({
       error: null,
       lock: Promise.resolve(),
       rebuilding: null,
+      checkpointDirty: false,
+      lastStoredAt: 0,
     });
   }
 
@@ -187,6 +241,7 @@ export function createProjectionRunner({
           slot.checkpoint = meta.checkpoint;
         }
         if (meta && meta.version !== slot.projection.version) await rebuildSlot(slot);
+        slot.lastStoredAt = Date.now();
       }
       const head = await eventStore.headPosition();
       subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
@@ -197,6 +252,7 @@ export function createProjectionRunner({
       signal();
       await subscription?.stop();
       await Promise.all(loops.splice(0));
+      for (const slot of slots.values()) await withLock(slot, () => storeCheckpoint(slot)).catch(() => {});
       notifyWaiters();
     },
     waitForPosition(position, timeoutMs = 5000) {

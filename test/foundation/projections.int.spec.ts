@@ -136,6 +136,43 @@ describe("projection runner", () => {
     expect(total).toBe(600);
     expect(second.readStore.contentHash("counter")).not.toBe(hash);
   });
+
+  it("reads each batch once for projections at the same position, and stores a checkpoint past ignored events at stop", async () => {
+    const { root, eventStore, readStore } = await open();
+    let reads = 0; // reads that returned events
+    const counting: EventStore = {
+      ...eventStore,
+      readAll: async (...args) => {
+        const events = await eventStore.readAll(...args);
+        if (events.length > 0) reads++;
+        return events;
+      },
+    };
+    const ignoring: Projection = { name: "ignoring", version: 1, canHandle: ["Other"], handle: () => {} };
+    const projections = [counter(), { ...counter(), name: "counter2" }, { ...counter(), name: "counter3" }, ignoring];
+    const runner = createProjectionRunner({ eventStore: counting, readStore, projections, batchSize: 100, idleMs: 60_000 });
+    await runner.start();
+    reads = 0;
+    const last = await appendMany(eventStore, 50);
+    expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+    // Four projections, one new batch: read once.
+    expect(reads).toBe(1);
+    expect(readStore.meta("counter")?.checkpoint).toBe(last);
+    expect(readStore.meta("ignoring")?.checkpoint ?? 0).toBeLessThan(last); // not written per batch
+    await runner.stop();
+    expect(readStore.meta("ignoring")?.checkpoint).toBe(last); // stored at stop
+    await eventStore.close();
+    await readStore.close();
+
+    // A crash before the checkpoint was stored only means the ignored events are read again.
+    const reopened = await open(root);
+    const again = createProjectionRunner({ eventStore: reopened.eventStore, readStore: reopened.readStore, projections, batchSize: 100 });
+    cleanups.push(() => reopened.eventStore.close(), () => reopened.readStore.close(), () => again.stop());
+    await again.start();
+    expect(await again.waitForPosition(last, 10_000)).toBe(true);
+    const total = reopened.readStore.view("counter2").range<number>(["bucket"]).reduce((sum, e) => sum + e.value, 0);
+    expect(total).toBe(100);
+  });
 });
 
 describe("lmdb read store ranges", () => {
