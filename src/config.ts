@@ -33,6 +33,7 @@ export const configSchema = z.object({
   LOUPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOUPE_GRAPHIQL: booleanFlag.default(true),
   LOUPE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  LOUPE_SEARCH_THREADS: z.coerce.number().int().min(0).max(64).optional(),
   LOUPE_MAX_FILE_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOUPE_GITHUB_URL: httpUrl.default("https://github.com"),
   LOUPE_GITLAB_URL: httpUrl.default("https://gitlab.com"),
@@ -91,6 +92,8 @@ export type Config = {
   maxBodyBytes: number;
   graphiql: boolean;
   workers: number | undefined;
+  /** Search worker threads over the embedded index (0: search on the serving thread); default: per core. */
+  searchThreads: number | undefined;
   maxFileBytes: number;
   hostUrls: Record<"github" | "gitlab" | "bitbucket" | "azure", string>;
   hostApiUrls: Partial<Record<"github" | "gitlab" | "bitbucket" | "azure", string>>;
@@ -148,6 +151,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     maxBodyBytes: v.LOUPE_MAX_BODY_BYTES,
     graphiql: v.LOUPE_GRAPHIQL,
     workers: v.LOUPE_WORKERS,
+    searchThreads: v.LOUPE_SEARCH_THREADS,
     maxFileBytes: v.LOUPE_MAX_FILE_BYTES,
     hostUrls: {
       github: v.LOUPE_GITHUB_URL,

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { mkdirSync } from "node:fs";
-import { ulid } from "ulid";
+import { ulid } from "./ids.ts";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./logging.ts";
 import { openEventStore } from "./eventstore/open.ts";
@@ -13,7 +13,9 @@ import { adminRoutes } from "./admin/route.ts";
 import { mcpRoutes } from "./rpc/route.ts";
 import type { Services } from "./services.ts";
 import type { CodeIndex } from "./searchindex/port.ts";
-import { createEmbeddedCodeIndex } from "./searchindex/embedded.ts";
+import { createEmbeddedCodeIndex, type EmbeddedCodeIndex } from "./searchindex/embedded.ts";
+import { createSearcher, type Searcher } from "./retrieval/search.ts";
+import { createSearchPool, defaultSearchThreads } from "./retrieval/pool/pool.ts";
 import { createElasticsearchCodeIndex } from "./searchindex/elasticsearch.ts";
 import { createGitMirrors } from "./git/mirrors.ts";
 import { createHosts } from "./hosts/index.ts";
@@ -32,10 +34,24 @@ import { createLocalRepositories } from "./indexing/local.ts";
 import { localRepositoryRoutes } from "./http/routes/local-repositories.ts";
 
 /** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
-export function openCodeIndex(config: Config): CodeIndex {
+export function openCodeIndex(config: Config): CodeIndex | EmbeddedCodeIndex {
   return config.elasticsearchUrl
     ? createElasticsearchCodeIndex({ node: config.elasticsearchUrl })
     : createEmbeddedCodeIndex({ dir: join(config.dataDir, "codeindex") });
+}
+
+/**
+ * Search: on worker threads over the embedded index (one per core, LOUPE_SEARCH_THREADS to change; 0
+ * searches on the serving thread), in-thread over Elasticsearch, which does the work itself.
+ */
+function openSearcher(config: Config, codeIndex: CodeIndex | EmbeddedCodeIndex, logger: Logger): Searcher & { close(): Promise<void> } {
+  const embedder = createModelsFromEnv(config.env).embedder;
+  const threads = config.searchThreads ?? defaultSearchThreads();
+  if (config.elasticsearchUrl || threads === 0 || !("generationOf" in codeIndex)) {
+    const searcher = createSearcher({ codeIndex, embedder, logger });
+    return { ...searcher, close: async () => {} };
+  }
+  return createSearchPool({ indexDir: join(config.dataDir, "codeindex"), index: codeIndex, threads, env: config.env });
 }
 
 /**
@@ -55,6 +71,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   await runner.waitForPosition(await eventStore.headPosition(), 60_000);
   const keys = createKeyService({ eventStore, readStore, runner });
   const codeIndex = openCodeIndex(config);
+  const searcher = openSearcher(config, codeIndex, logger);
   const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
   const hosts = createHosts({
     github: { apiBase: config.hostApiUrls.github },
@@ -81,7 +98,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
     config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,
     webhookOrg: () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId,
   });
-  const services: Services = { hosts, pullRequests, reviews, customContext, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, mirrors, indexer };
+  const services: Services = { hosts, pullRequests, reviews, customContext, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));
@@ -96,6 +113,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
     async close() {
       await reviews.stop();
       await indexer.close();
+      await searcher.close();
       await codeIndex.close();
       await runner.stop();
       await eventStore.close();

@@ -4,6 +4,7 @@ import type { ReadStore } from "./readstore/port.ts";
 import type { ProjectionRunner } from "./projections/runner.ts";
 import type { KeyService } from "./auth/keys.ts";
 import type { Logger } from "./logging.ts";
+import type { Searcher } from "./retrieval/search.ts";
 import type { CodeIndex } from "./searchindex/port.ts";
 import type { GitMirrors } from "./git/mirrors.ts";
 import type { Indexer } from "./indexing/indexer.ts";
@@ -28,6 +29,8 @@ export type Services = {
   localRepositories: LocalRepositories;
   /** Chunks of every indexed repository (embedded under <dataDir>/codeindex, or Elasticsearch). */
   codeIndex: CodeIndex;
+  /** Search over the code index (worker threads over the embedded index). */
+  searcher: Searcher;
   /** Bare mirrors under <dataDir>/mirrors (src/git/mirrors.ts). */
   mirrors: GitMirrors;
   /** Repository indexing jobs and status (src/indexing/indexer.ts). */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { ulid } from "ulid";
+import { ulid } from "../ids.ts";
 import type { EventStore } from "../eventstore/port.ts";
 import { newEvent, type CommandContext } from "../eventstore/new-event.ts";
 import { handleCommand } from "../domain/decider.ts";

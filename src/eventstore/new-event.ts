@@ -1,4 +1,4 @@
-import { ulid } from "ulid";
+import { ulid } from "../ids.ts";
 import type { EventMetadata, NewEvent } from "./port.ts";
 
 /** Who is acting and why: carried into every event a command appends. */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ulid } from "ulid";
+import { ulid } from "../ids.ts";
 import type { AppEnv } from "./env.ts";
 import type { Services } from "../services.ts";
 import { HttpError, errorBody } from "./errors.ts";
@@ -47,17 +47,24 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
     });
   });
 
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: config.maxBodyBytes,
-      // The unread rest of the body makes the connection unusable: tell the client to drop it.
-      onError: (c) =>
-        c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413, {
-          connection: "close",
-        }),
-    }),
-  );
+  const limitBody = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    // The unread rest of the body makes the connection unusable: tell the client to drop it.
+    onError: (c) =>
+      c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413, {
+        connection: "close",
+      }),
+  });
+  app.use("*", (c, next) => {
+    // Fast path: a body framed by a Content-Length within the limit cannot grow past it (the HTTP parser
+    // stops there), and a GET or HEAD without one has no body. Everything else (chunked bodies, larger
+    // declared lengths) goes through bodyLimit, which on Node also costs building a full Request.
+    if (c.req.header("transfer-encoding") === undefined) {
+      const declared = c.req.header("content-length");
+      if (declared === undefined ? c.req.method === "GET" || c.req.method === "HEAD" : /^\d+$/.test(declared) && Number(declared) <= config.maxBodyBytes) return next();
+    }
+    return limitBody(c, next);
+  });
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return c.json(errorBody(error.code, error.message, error.details), error.status);

@@ -14,7 +14,7 @@
  *   named by RepositoryFilesIndexed events that are missing from the index and restores the branches'
  *   file sets (see docs/indexing.md).
  */
-import { ulid } from "ulid";
+import { ulid } from "../ids.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logging.ts";
 import type { EventStore, StoredEvent } from "../eventstore/port.ts";

@@ -30,6 +30,8 @@ export type SearchRequest = {
   genius?: boolean;
   /** Files returned (default 20). */
   limit?: number;
+  /** false: references only, each file's `chunks` left empty (less to copy back from a search thread). */
+  withChunks?: boolean;
   signal?: AbortSignal;
 };
 
@@ -224,7 +226,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           summary: best ? fileSummaryOf(best) : "",
           distance: 1,
           score: f.score,
-          chunks: chunks.slice(0, 4),
+          chunks: request.withChunks === false ? [] : chunks.slice(0, 4),
           reasons: f.reasons,
         };
       }

@@ -44,6 +44,22 @@ export type EmbeddedCodeIndexOptions = {
   maxQueryTerms?: number;
   /** BM25 saturation. */
   k1?: number;
+  /**
+   * For a reader in another thread (see src/retrieval/search-pool.ts): the writer's generation of each
+   * repository (EmbeddedCodeIndex.generationOf), which keys this instance's read caches. Such an
+   * instance must not write.
+   */
+  generationOf?: (repoId: string) => number;
+};
+
+export type EmbeddedCodeIndex = CodeIndex & {
+  /**
+   * Changes whenever anything of the repository is written, and is never reused (a truncate moves
+   * every repository past all earlier values): read caches keyed by it are never stale.
+   */
+  generationOf(repoId: string): number;
+  /** A reader in another thread: read the newest committed state from now on (lmdb renews its snapshot). */
+  refresh(): void;
 };
 
 /** Bump when the tokenizer, fields or posting format change: an index of another format must be rebuilt. */
@@ -117,7 +133,7 @@ function decodeVector(stored: Uint8Array): number[] {
 
 type PostingChanges = Map<string, { add: Posting[]; remove: Set<number> }>;
 
-export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): CodeIndex {
+export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const maxQueryTerms = options.maxQueryTerms ?? 32;
   const k1 = options.k1 ?? 1.2;
   mkdirSync(options.dir, { recursive: true });
@@ -144,7 +160,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
 
   // Branch filters (ordinal -> target index + 1), rebuilt when a repository they cover changes.
   const repoGenerations = new Map<string, number>();
-  const touch = (repoId: string) => repoGenerations.set(repoId, (repoGenerations.get(repoId) ?? 0) + 1);
+  let writes = 0; // the last generation handed out
+  let truncatedAt = 0;
+  const touch = (repoId: string) => repoGenerations.set(repoId, ++writes);
+  const generationOf = options.generationOf ?? ((repoId: string) => Math.max(repoGenerations.get(repoId) ?? 0, truncatedAt));
   type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
   const filterCache = new Map<string, CachedFilter>();
   const FILTER_CACHE_LIMIT = 64;
@@ -293,7 +312,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
   /** ordinal -> (index of the first target it is visible through) + 1, or 0. */
   function filterFor(filter: IndexFilter, nextOrdinal: number): CachedFilter {
     const key = JSON.stringify([filter.orgId, filter.pathPrefix ?? "", filter.targets.map((t) => [t.repoId, t.branch])]);
-    const generations = filter.targets.map((t) => repoGenerations.get(t.repoId) ?? 0);
+    const generations = filter.targets.map((t) => generationOf(t.repoId));
     const cached = filterCache.get(key);
     if (cached && cached.generations.every((g, i) => g === generations[i])) {
       filterCache.delete(key);
@@ -336,7 +355,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
   const DOC_CACHE_LIMIT = 16_384;
 
   function cachedDoc(ordinal: number, repoId: string): StoredDoc | undefined {
-    const generation = repoGenerations.get(repoId) ?? 0;
+    const generation = generationOf(repoId);
     const hit = docCache.get(ordinal);
     if (hit && hit.generation === generation && hit.doc.repoId === repoId) {
       docCache.delete(ordinal);
@@ -364,7 +383,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
     return hits;
   }
 
-  const index: CodeIndex = {
+  const index: EmbeddedCodeIndex = {
+    generationOf,
+    refresh: () => root.resetReadTxn(),
+
     async upsertChunks(input) {
       ensureOpen();
       if (input.length === 0) return;
@@ -642,7 +664,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
       });
       filterCache.clear();
       repoGenerations.clear();
-      // Generations restart at 0: drop every cached filter, which the clear above did.
+      truncatedAt = ++writes;
     },
 
     async close() {
@@ -652,7 +674,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
       await root.close();
     },
   };
-  // Read-path caches that outlive a truncate must be dropped with it (generations restart at 0 there).
+  // Read-path caches are dropped with a truncate (they are keyed by generation, so this only frees memory).
   const truncateIndex = index.truncate.bind(index);
   index.truncate = async () => {
     try {

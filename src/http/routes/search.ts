@@ -17,8 +17,7 @@
  */
 import type { Context, Hono } from "hono";
 import { z } from "zod";
-import { randomBytes } from "node:crypto";
-import { ulid as ulidWith } from "ulid";
+import { ulid } from "../../ids.ts";
 import { commandContext, type AppEnv } from "../env.ts";
 import type { Services } from "../../services.ts";
 import { HttpError } from "../errors.ts";
@@ -37,18 +36,6 @@ import type { RepositoryView } from "../../indexing/indexer.ts";
 
 const MAX_QUERY_CHARS = 100_000;
 
-// Session and turn ids: ulids whose random part comes from a pooled crypto buffer (the default PRNG
-// makes one crypto call per character, two ids per request).
-let entropy = randomBytes(4096);
-let entropyAt = 0;
-const pooledPrng = () => {
-  if (entropyAt >= entropy.length) {
-    entropy = randomBytes(4096);
-    entropyAt = 0;
-  }
-  return entropy[entropyAt++]! / 256;
-};
-const ulid = () => ulidWith(undefined, pooledPrng);
 
 const remoteSchema = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
@@ -130,7 +117,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
   const { config, indexer, codeIndex, eventStore, runner, readStore, logger } = services;
   const models = createModelsFromEnv(config.env);
   const chat: ChatModel | null = models.chat;
-  const searcher = createSearcher({ codeIndex, embedder: models.embedder, logger });
+  const { searcher } = services;
   const hosts = createHosts({
     github: { apiBase: config.hostApiUrls.github },
     gitlab: { apiBase: config.hostApiUrls.gitlab },
@@ -365,6 +352,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
           context: earlier.questions.slice(-3),
           genius: body.genius ?? false,
           ...(body.limit ? { limit: body.limit } : {}),
+          withChunks: false,
         });
         const sources = toSources(outcome.files, repos).map(wire);
         const data = { turnId, message: "", sources: sources.slice(0, 100), model: null, notes, ms: Math.round(performance.now() - started) };
