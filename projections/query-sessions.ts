@@ -34,7 +34,7 @@ export type QuerySessionRecord = { sessionId: string; orgId: string; createdAt: 
 export const querySessionsProjection: Projection = {
   name: "query-sessions",
   version: 1,
-  canHandle: ["QuerySessionQuestionAsked", "QuerySessionAnswered"],
+  canHandle: ["QuerySessionQuestionAsked", "QuerySessionAnswered", "QuerySessionSearched"],
   handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
@@ -55,6 +55,26 @@ export const querySessionsProjection: Projection = {
           genius: Boolean(d.genius),
           askedAt: event.time,
           answer: existing?.answer ?? null,
+        } satisfies QueryTurn);
+        tx.put(sessionKey, {
+          sessionId,
+          orgId,
+          createdAt: session?.createdAt ?? event.time,
+          updatedAt: event.time,
+          turns: (session?.turns ?? 0) + (existing ? 0 : 1),
+        } satisfies QuerySessionRecord);
+      } else if (event.type === "QuerySessionSearched") {
+        const session = tx.get<QuerySessionRecord>(sessionKey);
+        const existing = tx.get<QueryTurn>(turnKey);
+        tx.put(turnKey, {
+          turnId,
+          kind: "search",
+          question: d.question as string,
+          messages: [],
+          repositories: d.repositories as QueryTurn["repositories"],
+          genius: Boolean(d.genius),
+          askedAt: event.time,
+          answer: { message: "", sources: d.sources as QuerySource[], model: null, notes: d.notes as string[], ms: d.ms as number, answeredAt: event.time },
         } satisfies QueryTurn);
         tx.put(sessionKey, {
           sessionId,

@@ -128,7 +128,9 @@ function runRg(patterns: string[]): Promise<void> {
 /** The service as its own process, on the embedded defaults; resolves once it listens. */
 async function startService(): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  const child = spawn(process.execPath, ["--import", "tsx", join(repoRoot, "src/main.ts")], {
+  // LOUPE_BENCH_NODE_ARGS: extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.LOUPE_BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(repoRoot, "src/main.ts")], {
     cwd: repoRoot,
     env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0", LOUPE_HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],

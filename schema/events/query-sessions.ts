@@ -51,4 +51,21 @@ export const QuerySessionAnswered = defineEvent(
   }),
 );
 
-export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered];
+/** A search (POST /v2/search) and its references in one event: the question and answer of a search turn. */
+export const QuerySessionSearched = defineEvent(
+  "QuerySessionSearched",
+  1,
+  z.object({
+    sessionId: z.string().min(1).max(128),
+    turnId: z.string().min(1).max(64),
+    /** The search text, capped. */
+    question: z.string().max(100_000),
+    repositories: z.array(repositoryRef).max(100),
+    genius: z.boolean(),
+    sources: z.array(source).max(100),
+    notes: z.array(z.string().max(1000)).max(50),
+    ms: z.number().int().nonnegative(),
+  }),
+);
+
+export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered, QuerySessionSearched];

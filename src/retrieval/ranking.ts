@@ -199,6 +199,9 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }
 
   // 2. Structure: definitions over uses, class members, whole-word mentions.
+  // Mention candidates heaviest first: a chunk's mention bonus is its heaviest mentioned name, so the
+  // scan of its text stops at the first name found.
+  const mentionNames = [...names].filter(([, w]) => w >= 1.4).sort((x, y) => y[1] - x[1]);
   for (const a of chunks.values()) {
     const { doc } = a;
     if (doc.symbol) {
@@ -217,9 +220,10 @@ export function rankFiles(input: RankInput): RankedFile[] {
       }
     }
     let mentioned = 0;
-    for (const [name, w] of names) {
-      if (w < 1.4 || name === doc.symbol) continue;
-      if (mentionsWord(doc.text, name)) mentioned = Math.max(mentioned, w / maxNameWeight);
+    for (const [name, w] of mentionNames) {
+      if (name === doc.symbol || !mentionsWord(doc.text, name)) continue;
+      mentioned = w / maxNameWeight;
+      break;
     }
     a.bonus += RANKING.mentionBonus * mentioned;
   }

@@ -146,7 +146,7 @@ describe("host permissions for search and query (e2e, one local API server per h
     expect(server.logs()).not.toContain(TOKEN_B);
     const events = await server.loupe.services.eventStore.readAll({ fromPosition: 0, maxCount: 100_000 });
     const dump = JSON.stringify(events);
-    expect(dump).toContain("QuerySessionQuestionAsked");
+    expect(dump).toContain("QuerySessionSearched");
     expect(dump).not.toContain(TOKEN_A);
     expect(dump).not.toContain(TOKEN_B);
   });

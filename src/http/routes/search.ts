@@ -339,10 +339,20 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const repositoriesRecorded = repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch }));
     const asked = { turnId, kind: "search" as const, question: body.query, messages: [], repositories: repositoriesRecorded, genius: body.genius ?? false };
     const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
-    // Both events are appended together once the search is done (or the question alone if it fails).
-    let answered!: (answer: Record<string, unknown> | null) => void;
-    const answer = new Promise<Record<string, unknown> | null>((r) => (answered = r));
-    const recorded = recordTurn(ctx, sid, turn, answer.then((a) => [{ type: "QuerySessionQuestionAsked", data: asked }, ...(a ? [{ type: "QuerySessionAnswered", data: a }] : [])]));
+    // One event once the search is done (the question alone if it fails).
+    type SearchAnswer = { sources: QuerySource[]; notes: string[]; ms: number };
+    let answered!: (answer: SearchAnswer | null) => void;
+    const answer = new Promise<SearchAnswer | null>((r) => (answered = r));
+    const recorded = recordTurn(
+      ctx,
+      sid,
+      turn,
+      answer.then((a) =>
+        a
+          ? [{ type: "QuerySessionSearched", data: { turnId, question: asked.question, repositories: asked.repositories, genius: asked.genius, sources: a.sources, notes: a.notes, ms: a.ms } }]
+          : [{ type: "QuerySessionQuestionAsked", data: asked }],
+      ),
+    );
     const run = async () => {
       try {
         const outcome = await searcher.search({
@@ -355,7 +365,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
           withChunks: false,
         });
         const sources = toSources(outcome.files, repos).map(wire);
-        const data = { turnId, message: "", sources: sources.slice(0, 100), model: null, notes, ms: Math.round(performance.now() - started) };
+        const data = { sources: sources.slice(0, 100), notes, ms: Math.round(performance.now() - started) };
         turn.answer = { message: "", sources: data.sources, model: null, notes, ms: data.ms, answeredAt: new Date().toISOString() };
         answered(data);
         return sources;
