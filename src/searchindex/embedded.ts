@@ -50,6 +50,10 @@ export type EmbeddedCodeIndexOptions = {
    * instance must not write.
    */
   generationOf?: (repoId: string) => number;
+  /** For such a reader: the writer's generation of the whole index (EmbeddedCodeIndex.writeGeneration). */
+  writeGeneration?: () => number;
+  /** Bytes of decoded-ready posting blocks kept in memory per instance (default 32 MB; 0 disables). */
+  postingCacheBytes?: number;
 };
 
 export type EmbeddedCodeIndex = CodeIndex & {
@@ -58,6 +62,8 @@ export type EmbeddedCodeIndex = CodeIndex & {
    * every repository past all earlier values): read caches keyed by it are never stale.
    */
   generationOf(repoId: string): number;
+  /** Changes whenever anything is written (keys caches of data shared by repositories, like postings). */
+  writeGeneration(): number;
   /** A reader in another thread: read the newest committed state from now on (lmdb renews its snapshot). */
   refresh(): void;
 };
@@ -164,6 +170,46 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   let truncatedAt = 0;
   const touch = (repoId: string) => repoGenerations.set(repoId, ++writes);
   const generationOf = options.generationOf ?? ((repoId: string) => Math.max(repoGenerations.get(repoId) ?? 0, truncatedAt));
+  const writeGeneration = options.writeGeneration ?? (() => writes);
+
+  // Posting blocks of recently queried terms, copied out of lmdb (a range read costs more than the
+  // scoring of a block), LRU by bytes; valid while nothing has been written since (writeGeneration).
+  type CachedPostings = { generation: number; numbers: number[]; blocks: Uint8Array[]; bytes: number };
+  const postingCache = new Map<string, CachedPostings>();
+  const postingCacheLimit = options.postingCacheBytes ?? 32 * 1024 * 1024;
+  let postingCacheBytes = 0;
+  function postingBlocks(term: string): { numbers: number[]; blocks: Uint8Array[] } {
+    const generation = writeGeneration();
+    const hit = postingCache.get(term);
+    if (hit) {
+      postingCache.delete(term);
+      postingCacheBytes -= hit.bytes;
+      if (hit.generation === generation) {
+        postingCache.set(term, hit); // LRU order
+        postingCacheBytes += hit.bytes;
+        return hit;
+      }
+    }
+    const prefix = postingKeyPrefix(term);
+    const numbers: number[] = [];
+    const blocks: Uint8Array[] = [];
+    let bytes = 64;
+    for (const { key, value } of rangeWithPrefix(postings, prefix)) {
+      numbers.push(parseInt(key.slice(prefix.length), 36));
+      blocks.push(value);
+      bytes += value.byteLength + 48;
+    }
+    if (bytes <= postingCacheLimit / 8) {
+      postingCache.set(term, { generation, numbers, blocks, bytes });
+      postingCacheBytes += bytes;
+      for (const [oldTerm, old] of postingCache) {
+        if (postingCacheBytes <= postingCacheLimit) break;
+        postingCache.delete(oldTerm);
+        postingCacheBytes -= old.bytes;
+      }
+    }
+    return { numbers, blocks };
+  }
   type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
   const filterCache = new Map<string, CachedFilter>();
   const FILTER_CACHE_LIMIT = 64;
@@ -385,6 +431,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
 
   const index: EmbeddedCodeIndex = {
     generationOf,
+    writeGeneration,
     refresh: () => root.resetReadTxn(),
 
     async upsertChunks(input) {
@@ -548,8 +595,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       const touched: number[] = [];
       const k1plus1 = k1 + 1;
       for (const { term, weight } of terms) {
-        for (const { key, value: block } of rangeWithPrefix(postings, postingKeyPrefix(term))) {
-          const blockNumber = parseInt(key.slice(term.length + 1), 36);
+        const { numbers, blocks } = postingBlocks(term);
+        for (let at = 0; at < blocks.length; at++) {
+          const block = blocks[at]!;
+          const blockNumber = numbers[at]!;
           const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
           let p = 8;
           let ordinal = blockNumber * BLOCK_SIZE;
@@ -663,6 +712,8 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         for (const db of all) db.clearSync();
       });
       filterCache.clear();
+      postingCache.clear();
+      postingCacheBytes = 0;
       repoGenerations.clear();
       truncatedAt = ++writes;
     },

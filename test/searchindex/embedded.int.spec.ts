@@ -69,6 +69,33 @@ describe("embedded code index specifics", () => {
     }
   });
 
+  it("a reader instance (as a search thread holds) sees each write, its cached postings and filters renewed by the writer's generations", async () => {
+    const dir = tempDir();
+    const writer = createEmbeddedCodeIndex({ dir });
+    const reader = createEmbeddedCodeIndex({ dir, generationOf: (r) => writer.generationOf(r), writeGeneration: () => writer.writeGeneration() });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      const first = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "quokka hop" });
+      const second = chunk({ repoId: "r1", path: "b.ts", blobId: "b1", text: "quokka quokka" });
+      await writer.upsertChunks([first]);
+      await writer.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }]);
+      reader.refresh();
+      expect((await reader.searchLexical("quokka", filter, 10)).map((h) => h.doc.id)).toEqual([first.id]);
+      await writer.upsertChunks([second]);
+      await writer.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }, { path: "b.ts", blobId: "b1" }]);
+      reader.refresh();
+      expect((await reader.searchLexical("quokka", filter, 10)).map((h) => h.doc.id).sort()).toEqual([first.id, second.id].sort());
+      await writer.deleteBlob("r1", "a.ts", "a1");
+      await writer.setBranchFiles("r1", "main", [{ path: "b.ts", blobId: "b1" }]);
+      reader.refresh();
+      expect((await reader.searchLexical("quokka", filter, 10)).map((h) => h.doc.id)).toEqual([second.id]);
+    } finally {
+      await reader.close();
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses to use a closed index", async () => {
     const dir = tempDir();
     const index = createEmbeddedCodeIndex({ dir });

@@ -44,7 +44,7 @@ export function createSearchPool(options: {
       const { signal, ...rest } = request;
       const generations: Record<string, number> = {};
       for (const t of rest.targets) generations[t.repoId] = options.index.generationOf(t.repoId);
-      return piscina.run({ request: rest, generations }, signal ? { signal } : {});
+      return piscina.run({ request: rest, generations, writeGeneration: options.index.writeGeneration() }, signal ? { signal } : {});
     },
     close: () => piscina.destroy(),
   };

@@ -17,15 +17,18 @@ export type SearchWorkerData = {
 export type SearchTask = {
   request: Omit<SearchRequest, "signal">;
   generations: Record<string, number>;
+  writeGeneration: number;
 };
 
 const { indexDir, env } = workerData as SearchWorkerData;
 let current: Record<string, number> = {};
-const codeIndex = createEmbeddedCodeIndex({ dir: indexDir, generationOf: (repoId) => current[repoId] ?? 0 });
+let currentWrite = 0;
+const codeIndex = createEmbeddedCodeIndex({ dir: indexDir, generationOf: (repoId) => current[repoId] ?? 0, writeGeneration: () => currentWrite });
 const searcher = createSearcher({ codeIndex, embedder: createModelsFromEnv(env).embedder });
 
 export default async function runSearchTask(task: SearchTask): Promise<SearchOutcome> {
   current = task.generations; // one task at a time per thread
+  currentWrite = task.writeGeneration;
   codeIndex.refresh();
   return searcher.search(task.request);
 }
