@@ -141,29 +141,23 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           });
         }
       }
-      const searches: Promise<void>[] = queries.map(async (q) => {
-        lists.push({ name: q.name, weight: q.weight, hits: await codeIndex.searchLexical(q.text, filter, q.limit) });
-      });
-
       // Definitions of the names the query mentions: for a short query, taken from its combined list
-      // (names dominate it); otherwise a query of the names alone.
+      // (names dominate it); otherwise a query of the names alone, run in the same pass as the lists
+      // (it shares their terms, so the index decodes them once).
       const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, deep ? 24 : 12).map(([n]) => n);
       const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
-      if (names.length > 0) {
-        const wanted = new Set(names.map((n) => n.toLowerCase()));
-        const collect = (hits: IndexHit[]) => {
-          for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
-        };
-        if (!analysis.isLongReport && !deep) {
-          searches.push(Promise.all(searches).then(() => collect(lists.find((l) => l.name === "combined")?.hits ?? [])));
-        } else {
-          searches.push(
-            (async () => {
-              collect(await codeIndex.searchLexical(names.join(" "), filter, deep ? 600 : 250));
-            })(),
-          );
-        }
-      }
+      const wanted = new Set(names.map((n) => n.toLowerCase()));
+      const collect = (hits: IndexHit[]) => {
+        for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+      };
+      const definitionQuery = names.length > 0 && (analysis.isLongReport || deep) ? { text: names.join(" "), limit: deep ? 600 : 250 } : null;
+      const searches: Promise<void>[] = [
+        codeIndex.searchLexicalMany([...queries, ...(definitionQuery ? [definitionQuery] : [])], filter).then((results) => {
+          queries.forEach((q, i) => lists.push({ name: q.name, weight: q.weight, hits: results[i]! }));
+          if (definitionQuery) collect(results[queries.length]!);
+          else if (names.length > 0) collect(lists.find((l) => l.name === "combined")?.hits ?? []);
+        }),
+      ];
 
       let vector = false;
       if (embedder) {

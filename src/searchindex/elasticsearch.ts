@@ -168,6 +168,10 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
       }
     },
 
+    searchLexicalMany(queries, filter) {
+      return Promise.all(queries.map((q) => index.searchLexical(q.text, filter, q.limit)));
+    },
+
     async searchLexical(query, filter, limit) {
       if (limit <= 0 || filter.targets.length === 0 || query.trim() === "") return [];
       await ensureIndices();

@@ -214,7 +214,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   const filterCache = new Map<string, CachedFilter>();
   const FILTER_CACHE_LIMIT = 64;
 
-  let scratch = new Float32Array(0);
+  const scratches: Float32Array[] = [];
   let closed = false;
 
   /** Inside a write transaction: removes postings of `ordinal` and updates counters. */
@@ -556,24 +556,43 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     },
 
     async searchLexical(query, filter, limit) {
+      return (await index.searchLexicalMany([{ text: query, limit }], filter))[0]!;
+    },
+
+    // Several queries over one traversal of the union of their terms' postings: a term shared by two
+    // queries (the names of a bug report and the lookup of their definitions) is decoded once. Scores
+    // are exactly those of separate searches (same per-query term choice, order and arithmetic).
+    async searchLexicalMany(queries, filter) {
       ensureOpen();
-      if (limit <= 0 || filter.targets.length === 0) return [];
+      const results: IndexHit[][] = queries.map(() => []);
+      if (filter.targets.length === 0) return results;
       const stats = readStats();
-      if (stats.docCount <= 0) return [];
+      if (stats.docCount <= 0) return results;
       const n = stats.docCount;
-      const scored: { term: string; weight: number; idf: number }[] = [];
-      for (const [term, qtf] of termFrequencies(query)) {
-        const df = dfs.get(term);
-        if (!df) continue;
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        scored.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
-      }
-      if (scored.length === 0) return [];
-      scored.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-      const terms = scored.slice(0, maxQueryTerms);
+      const q = queries.length;
+      // Each query scores its distinct terms of highest IDF (at most maxQueryTerms).
+      const byTerm = new Map<string, { idf: number; weights: Float64Array }>();
+      queries.forEach((query, qi) => {
+        if (query.limit <= 0) return;
+        const scored: { term: string; weight: number; idf: number }[] = [];
+        for (const [term, qtf] of termFrequencies(query.text)) {
+          const df = dfs.get(term);
+          if (!df) continue;
+          const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+          scored.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
+        }
+        scored.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+        for (const t of scored.slice(0, maxQueryTerms)) {
+          let entry = byTerm.get(t.term);
+          if (!entry) byTerm.set(t.term, (entry = { idf: t.idf, weights: new Float64Array(q) }));
+          entry.weights[qi] = t.weight;
+        }
+      });
+      if (byTerm.size === 0) return results;
+      const terms = [...byTerm].sort((a, b) => b[1].idf - a[1].idf || (a[0] < b[0] ? -1 : 1));
 
       const cachedFilter = filterFor(filter, stats.nextOrdinal);
-      if (cachedFilter.size === 0) return [];
+      if (cachedFilter.size === 0) return results;
       const allowed = cachedFilter.allowed;
 
       // norm[f * 256 + q] = weight_f / (1 - b_f + b_f * len / avgLen_f); rebuilt only when the stats change.
@@ -583,25 +602,33 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         for (let f = 0; f < FIELD_COUNT; f++) {
           const { weight, b } = FIELDS[f]!;
           const avg = Math.max(1e-9, stats.lengthSums[f]! / n);
-          for (let q = 0; q < 256; q++) built[f * 256 + q] = weight / (1 - b + (b * dequantiseLength(q)) / avg);
+          for (let level = 0; level < 256; level++) built[f * 256 + level] = weight / (1 - b + (b * dequantiseLength(level)) / avg);
         }
         normCache = built;
         normCacheKey = normKey;
       }
       const norm = normCache;
 
-      if (scratch.length < stats.nextOrdinal) scratch = new Float32Array(Math.ceil(stats.nextOrdinal * 1.25) + 1024);
-      const acc = scratch;
-      const touched: number[] = [];
+      // One accumulator per query (reused between searches; entries are zeroed as they are read out).
+      const accs: Float32Array[] = [];
+      for (let qi = 0; qi < q; qi++) {
+        let acc = scratches[qi];
+        if (!acc || acc.length < stats.nextOrdinal) scratches[qi] = acc = new Float32Array(Math.ceil(stats.nextOrdinal * 1.25) + 1024);
+        accs.push(acc);
+      }
+      const touched: number[][] = queries.map(() => []);
       const k1plus1 = k1 + 1;
-      for (const { term, weight } of terms) {
+      const active: number[] = [];
+      for (const [term, { weights }] of terms) {
+        active.length = 0;
+        for (let qi = 0; qi < q; qi++) if (weights[qi]! > 0) active.push(qi);
+        const only = active.length === 1 ? active[0]! : -1;
         const { numbers, blocks } = postingBlocks(term);
         for (let at = 0; at < blocks.length; at++) {
           const block = blocks[at]!;
-          const blockNumber = numbers[at]!;
           const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
           let p = 8;
-          let ordinal = blockNumber * BLOCK_SIZE;
+          let ordinal = numbers[at]! * BLOCK_SIZE;
           for (let i = 0; i < count; i++) {
             let b = block[p++]!;
             let delta = b & 0x7f;
@@ -625,20 +652,32 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
               tfw += tf * norm[f * 256 + block[p++]!]!;
             }
             if (allowed[ordinal] === 0 || allowed[ordinal] === undefined) continue;
-            const s = (weight * (tfw * k1plus1)) / (tfw + k1);
-            if (acc[ordinal] === 0) touched.push(ordinal);
-            acc[ordinal]! += s;
+            if (only >= 0) {
+              const acc = accs[only]!;
+              if (acc[ordinal] === 0) touched[only]!.push(ordinal);
+              acc[ordinal]! += (weights[only]! * (tfw * k1plus1)) / (tfw + k1);
+            } else {
+              for (const qi of active) {
+                const acc = accs[qi]!;
+                if (acc[ordinal] === 0) touched[qi]!.push(ordinal);
+                acc[ordinal]! += (weights[qi]! * (tfw * k1plus1)) / (tfw + k1);
+              }
+            }
           }
         }
       }
-      const top = createTopK(limit);
-      for (const ordinal of touched) {
-        const score = acc[ordinal]!;
-        if (score === 0) continue; // already taken (cannot happen with positive scores; keeps hits unique)
-        top.offer(ordinal, score);
-        acc[ordinal] = 0;
+      for (let qi = 0; qi < q; qi++) {
+        const acc = accs[qi]!;
+        const top = createTopK(Math.max(0, queries[qi]!.limit));
+        for (const ordinal of touched[qi]!) {
+          const score = acc[ordinal]!;
+          acc[ordinal] = 0;
+          if (score === 0 || queries[qi]!.limit <= 0) continue;
+          top.offer(ordinal, score);
+        }
+        results[qi] = hitsFor(top.results(), cachedFilter, filter.targets);
       }
-      return hitsFor(top.results(), cachedFilter, filter.targets);
+      return results;
     },
 
     async searchVector(vector, filter, limit) {

@@ -59,6 +59,8 @@ export type CodeIndex = {
   getBranchFiles(repoId: string, branch: string): Promise<BranchFile[]>;
   /** Identifier-aware lexical search (BM25 or equivalent). */
   searchLexical(query: string, filter: IndexFilter, limit: number): Promise<IndexHit[]>;
+  /** Several lexical searches over one filter, results in query order (an adapter may share work). */
+  searchLexicalMany(queries: { text: string; limit: number }[], filter: IndexFilter): Promise<IndexHit[][]>;
   /** Vector kNN by cosine similarity over documents that carry a vector. */
   searchVector(vector: number[], filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Documents of one file on a branch, in ordinal order. */

@@ -109,6 +109,30 @@ export function codeIndexContract(label: string, makeIndex: () => Promise<CodeIn
       expect(await index.searchLexical("the of and", main("r1"), 10)).toEqual([]);
     });
 
+    it("answers several lexical queries at once exactly as one by one", async () => {
+      const docs = [
+        chunk({ repoId: "r1", path: "src/net/client.ts", blobId: "c1", symbol: "getHTTPResponse", text: "function getHTTPResponse(url) { return fetch(url); }" }),
+        chunk({ repoId: "r1", path: "src/net/retry.ts", blobId: "r1", symbol: "retryRequest", text: "function retryRequest(url, times) { return getHTTPResponse(url); }" }),
+        chunk({ repoId: "r1", path: "lib/settings.py", blobId: "s1", language: "python", symbol: "parse_config_file", text: "def parse_config_file(path):\n    return toml.load(path)" }),
+        chunk({ repoId: "r1", path: "docs/http.md", blobId: "d1", kind: "section", text: "HTTP response handling and retry of requests" }),
+      ];
+      await indexOnBranch("main", docs);
+      const queries = [
+        { text: "http response retry", limit: 10 },
+        { text: "getHTTPResponse getHTTPResponse retryRequest", limit: 2 },
+        { text: "config file path", limit: 10 },
+        { text: "nothing matches this", limit: 10 },
+        { text: "http", limit: 0 },
+      ];
+      const together = await index.searchLexicalMany(queries, main("r1"));
+      const alone = await Promise.all(queries.map((q) => index.searchLexical(q.text, main("r1"), q.limit)));
+      expect(together.map((hits) => hits.map((h) => [h.doc.id, h.score]))).toEqual(alone.map((hits) => hits.map((h) => [h.doc.id, h.score])));
+      expect(together[0]!.length).toBeGreaterThan(1);
+      expect(together[1]!.length).toBe(2);
+      expect(together[3]).toEqual([]);
+      expect(together[4]).toEqual([]);
+    });
+
     it("ranks the chunk defining a symbol above one mentioning it in passing", async () => {
       const definition = chunk({
         repoId: "r1", path: "src/cache/evict.ts", blobId: "d1", symbol: "evictStaleEntries",
