@@ -335,7 +335,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const sid = body.sessionId ?? ulid();
     const turnId = ulid();
     const started = performance.now();
-    const earlier = sessionContext(ctx.orgId, sid);
+    const earlier = body.sessionId ? sessionContext(ctx.orgId, sid) : { questions: [], history: [] }; // a new session has no turns
     const repositoriesRecorded = repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch }));
     const asked = { turnId, kind: "search" as const, question: body.query, messages: [], repositories: repositoriesRecorded, genius: body.genius ?? false };
     const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
@@ -397,7 +397,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     const sid = body.sessionId ?? ulid();
     const turnId = ulid();
     const started = performance.now();
-    const earlier = sessionContext(ctx.orgId, sid);
+    const earlier = body.sessionId ? sessionContext(ctx.orgId, sid) : { questions: [], history: [] }; // a new session has no turns
     const userMessages = body.messages.filter((m) => m.role === "user" && m.content.trim());
     const question = userMessages[userMessages.length - 1]!.content;
     const contextQuestions = [...earlier.questions, ...userMessages.slice(0, -1).map((m) => m.content)].slice(-3);
