@@ -35,7 +35,12 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
       c.set("logger", logger);
       const started = performance.now();
       await next();
-      c.header("x-request-id", requestId);
+      // In place: c.header() on a finished response rebuilds it (on Node, a full Response per request).
+      try {
+        c.res.headers.set("x-request-id", requestId);
+      } catch {
+        c.header("x-request-id", requestId); // immutable headers (Response.error/redirect)
+      }
       const seconds = (performance.now() - started) / 1000;
       // The route pattern (e.g. /v2/keys/:keyId), never the raw path: bounded label values.
       const route = routePath(c) || "unmatched";

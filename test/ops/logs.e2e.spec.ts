@@ -62,6 +62,13 @@ describe("logs", () => {
       headers: { "x-request-id": requestId, "x-github-token": HOST_TOKENS[0]!, "x-host-token": HOST_TOKENS[2]! },
     });
     expect(submitted.status).toBe(202);
+    expect(submitted.headers.get("x-request-id")).toBe(requestId);
+    // Every response carries it: errors, and responses the route built itself (GraphQL, metrics).
+    const missing = await server.api("/v2/repositories/github%3Amain%3Anobody%2Fnothing", { headers: { "x-request-id": "trace-req-404" } });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("x-request-id")).toBe("trace-req-404");
+    const graphql = await server.api("/graphql", { method: "POST", json: { query: "{ __typename }" }, headers: { "x-request-id": "trace-req-gql" } });
+    expect(graphql.headers.get("x-request-id")).toBe("trace-req-gql");
     const path = new URL((await submitted.json()).statusEndpoint).pathname;
     for (let i = 0; i < 400; i++) {
       const s = await (await server.api(path, { headers: { "x-gitlab-token": HOST_TOKENS[1]! } })).json();
