@@ -72,6 +72,17 @@ function buildRepository(): { lines: number; files: number; bytes: number } {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
+/** Peak and current resident memory of a process in MB (VmHWM, VmRSS), or null where /proc is missing. */
+function processMemoryMb(pid: number): { peakRssMb: number; rssMb: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { peakRssMb: Math.round(kb("VmHWM") / 1024), rssMb: Math.round(kb("VmRSS") / 1024) };
+  } catch {
+    return null;
+  }
+}
+
 /** CPU seconds (user + system) the process has used so far, or null where /proc is missing. */
 function processCpuSeconds(pid: number): number | null {
   try {
@@ -205,6 +216,7 @@ async function main() {
     }
     const result = {
       corpus: { ...corpus, indexSeconds, cpus: cpus().length },
+      serviceMemory: processMemoryMb(service.pid),
       sessions: args.session ? "one per client" : "one per search (no sessionId sent)",
       loupeSearchHttp: loupeRows,
       ripgrep: rg,
