@@ -215,6 +215,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   const FILTER_CACHE_LIMIT = 64;
 
   const scratches: Float32Array[] = [];
+  const touchedScratches: Int32Array[] = [];
   let closed = false;
 
   /** Inside a write transaction: removes postings of `ordinal` and updates counters. */
@@ -609,14 +610,21 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       }
       const norm = normCache;
 
-      // One accumulator per query (reused between searches; entries are zeroed as they are read out).
+      // One accumulator and one list of touched ordinals per query, reused between searches (entries are
+      // zeroed as they are read out): a question's common words touch tens of thousands of chunks.
       const accs: Float32Array[] = [];
+      const touched: Int32Array[] = [];
+      const touchedCount = new Int32Array(q);
       for (let qi = 0; qi < q; qi++) {
         let acc = scratches[qi];
-        if (!acc || acc.length < stats.nextOrdinal) scratches[qi] = acc = new Float32Array(Math.ceil(stats.nextOrdinal * 1.25) + 1024);
+        if (!acc || acc.length < stats.nextOrdinal) {
+          const size = Math.ceil(stats.nextOrdinal * 1.25) + 1024;
+          scratches[qi] = acc = new Float32Array(size);
+          touchedScratches[qi] = new Int32Array(size);
+        }
         accs.push(acc);
+        touched.push(touchedScratches[qi]!);
       }
-      const touched: number[][] = queries.map(() => []);
       const k1plus1 = k1 + 1;
       const active: number[] = [];
       for (const [term, { weights }] of terms) {
@@ -654,12 +662,12 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
             if (allowed[ordinal] === 0 || allowed[ordinal] === undefined) continue;
             if (only >= 0) {
               const acc = accs[only]!;
-              if (acc[ordinal] === 0) touched[only]!.push(ordinal);
+              if (acc[ordinal] === 0) touched[only]![touchedCount[only]!++] = ordinal;
               acc[ordinal]! += (weights[only]! * (tfw * k1plus1)) / (tfw + k1);
             } else {
               for (const qi of active) {
                 const acc = accs[qi]!;
-                if (acc[ordinal] === 0) touched[qi]!.push(ordinal);
+                if (acc[ordinal] === 0) touched[qi]![touchedCount[qi]!++] = ordinal;
                 acc[ordinal]! += (weights[qi]! * (tfw * k1plus1)) / (tfw + k1);
               }
             }
@@ -669,7 +677,9 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       for (let qi = 0; qi < q; qi++) {
         const acc = accs[qi]!;
         const top = createTopK(Math.max(0, queries[qi]!.limit));
-        for (const ordinal of touched[qi]!) {
+        const list = touched[qi]!;
+        for (let t = 0, end = touchedCount[qi]!; t < end; t++) {
+          const ordinal = list[t]!;
           const score = acc[ordinal]!;
           acc[ordinal] = 0;
           if (score === 0 || queries[qi]!.limit <= 0) continue;
