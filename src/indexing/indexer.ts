@@ -21,16 +21,17 @@ import type { EventStore, StoredEvent } from "../eventstore/port.ts";
 import type { ReadStore } from "../readstore/port.ts";
 import type { ProjectionRunner } from "../projections/runner.ts";
 import { newEvent, type CommandContext } from "../eventstore/new-event.ts";
-import type { CodeIndex, ChunkDocument, BranchFile } from "../searchindex/port.ts";
+import type { CodeIndex, BranchFile } from "../searchindex/port.ts";
 import type { Embedder } from "../llm/embedder.ts";
 import type { Hosts, Remote } from "../hosts/index.ts";
 import type { ChunkedFile } from "./chunk.ts";
+import { filesDocuments } from "./documents.ts";
 import { CHUNKER_VERSION } from "./chunking/chunker.ts";
 import { createParsePool, type ParsePool } from "./chunking/pool.ts";
 import { detectLanguage } from "./chunking/languages.ts";
 import { lineFallback } from "./chunking/syntax-chunker.ts";
 import { classifyFile } from "./file-filter.ts";
-import { chunkId, codeIndexRepoId, repositoryId } from "./repo-id.ts";
+import { codeIndexRepoId, repositoryId } from "./repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../git/mirrors.ts";
 import { GitRefNotFoundError } from "../git/mirrors.ts";
 import { GitNameError, validateBranchName, validateRepositoryName } from "../git/names.ts";
@@ -339,16 +340,17 @@ export function createIndexer(deps: IndexerDeps): Indexer {
 
     // Pipeline: reading and chunking of the next groups overlap with the index writes of this one.
     const work = groupsOf(todo);
+    const chunkOptions = { terms: codeIndex.takesDocumentTerms === true };
     const prepare = async (group: Planned[]) => {
       const blobs = await mirrors.readBlobs(dir, group.map((p) => p.entry.blobId));
       const sources = group.map((p) => ({ path: p.entry.path, content: (blobs.get(p.entry.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
       let chunked: ChunkedFile[];
       try {
-        chunked = await getPool().chunkFiles(sources);
+        chunked = await getPool().chunkFiles(sources, chunkOptions);
       } catch {
         chunked = await Promise.all(sources.map(async (s) => {
           try {
-            return (await getPool().chunkFiles([s]))[0]!;
+            return (await getPool().chunkFiles([s], chunkOptions))[0]!;
           } catch (error) {
             const language = detectLanguage(s.path) ?? { id: "text", name: "Text", chunking: "text" as const };
             return lineFallback(s.path, s.content, language, error instanceof Error ? error.message.slice(0, 200) : "parse failed");
@@ -373,14 +375,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       const { group, sources, chunked } = await inFlight.shift()!;
       counters.chunkWaitMs += performance.now() - waitStart;
       fill();
-      const docs: ChunkDocument[] = [];
-      for (let i = 0; i < group.length; i++) {
-        const { entry, language } = group[i]!;
+      const { docs, terms } = filesDocuments(group.map(({ entry, language }, i) => {
         const file = chunked[i]!;
-        docs.push(...chunkDocuments(file, { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language: file.language || language }));
         counters.bytesParsed += sources[i]!.content.length;
         deps.metrics?.recordIndexedBytes(entry.size);
-      }
+        return { file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language: file.language || language } };
+      }));
       if (embedder && docs.length > 0) {
         const vectors = await embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)), { signal: job.abort.signal });
         docs.forEach((d, i) => (d.vector = vectors[i]));
@@ -390,7 +390,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       for (const { entry } of group) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
-      await codeIndex.upsertChunks(docs);
+      await codeIndex.upsertChunks(docs, terms ? { terms } : {});
       counters.indexWriteMs += performance.now() - writeStart;
       for (let i = 0; i < group.length; i++) {
         const { entry, language } = group[i]!;
@@ -680,43 +680,16 @@ export async function rebuildCodeIndex(deps: {
     const dir = mirrors.mirrorDir(entry.remote, entry.repository);
     const blobs = await mirrors.readBlobs(dir, missing.map((m) => m.blobId));
     const sources = missing.map((m) => ({ path: m.path, content: (blobs.get(m.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
-    const chunked = await pool.chunkFiles(sources);
-    const docs: ChunkDocument[] = [];
-    missing.forEach((m, i) => {
+    const chunked = await pool.chunkFiles(sources, { terms: codeIndex.takesDocumentTerms === true });
+    const { docs, terms } = filesDocuments(missing.map((m, i) => {
       const file = chunked[i]!;
-      docs.push(...chunkDocuments(file, { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language }));
-    });
+      return { file, at: { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language } };
+    }));
     if (deps.embedder && docs.length > 0) {
       const vectors = await deps.embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)));
       docs.forEach((d, i) => (d.vector = vectors[i]));
     }
-    await codeIndex.upsertChunks(docs);
+    await codeIndex.upsertChunks(docs, terms ? { terms } : {});
     report.blobsRechunked += missing.length;
   }
-}
-
-/** The code-index documents of one chunked file (path and blob of the file as stored in the tree). */
-function chunkDocuments(
-  file: ChunkedFile,
-  at: { orgId: string; repoId: string; path: string; blobId: string; language: string },
-): ChunkDocument[] {
-  return file.chunks.map((chunk, ordinal) => ({
-    id: chunkId(at.repoId, at.path, at.blobId, ordinal),
-    orgId: at.orgId,
-    repoId: at.repoId,
-    path: at.path,
-    blobId: at.blobId,
-    ordinal,
-    language: at.language,
-    kind: chunk.kind,
-    symbol: chunk.symbol,
-    parent: chunk.parent,
-    signature: chunk.signature,
-    doc: chunk.doc,
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    text: chunk.text,
-    summary: chunk.summary,
-    fileSummary: file.summary,
-  }));
 }

@@ -18,9 +18,14 @@ export type ParsePoolOptions = {
   threads?: number;
 };
 
+export type ChunkOptions = {
+  /** Also compute each file's index terms in the workers (ChunkedFile.terms). */
+  terms?: boolean;
+};
+
 export type ParsePool = {
   /** Chunk files in parallel; results come back in the order of `files`. */
-  chunkFiles(files: SourceFile[]): Promise<ChunkedFile[]>;
+  chunkFiles(files: SourceFile[], options?: ChunkOptions): Promise<ChunkedFile[]>;
   /** Share of the pool's capacity in use, 0..1. */
   utilization(): number;
   /** Tasks waiting for a free thread. */
@@ -61,8 +66,9 @@ export const createParsePool = (options: ParsePoolOptions = {}): ParsePool => {
     idleTimeout: IDLE_TIMEOUT_MS,
   });
   return {
-    async chunkFiles(files) {
-      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run({ files: batch })));
+    async chunkFiles(files, options = {}) {
+      const terms = options.terms === true;
+      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run(terms ? { files: batch, terms } : { files: batch })));
       return results.flat();
     },
     utilization: () => piscina.utilization,

@@ -1,4 +1,5 @@
 import type { ChunkedFile } from "../chunk.ts";
+import { fileTerms } from "../documents.ts";
 import { createChunker } from "./chunker.ts";
 
 /**
@@ -13,7 +14,11 @@ export type SourceFile = { path: string; content: string };
  */
 export type EmbeddingRequest = { model: string; fields: ("text" | "summary")[] };
 
-export type ParseTask = ({ files: SourceFile[] } | SourceFile) & { embed?: EmbeddingRequest };
+export type ParseTask = ({ files: SourceFile[] } | SourceFile) & {
+  /** Also compute each file's index terms (ChunkedFile.terms), so the index writer need not tokenise. */
+  terms?: boolean;
+  embed?: EmbeddingRequest;
+};
 
 export type ParseTaskResult = ChunkedFile[];
 
@@ -29,7 +34,11 @@ const chunker = createChunker();
 export const runParseTask = async (task: ParseTask): Promise<ParseTaskResult> => {
   const files = "files" in task ? task.files : [{ path: task.path, content: task.content }];
   const results: ChunkedFile[] = [];
-  for (const file of files) results.push(await chunker.chunkFile(file.path, file.content));
+  for (const file of files) {
+    const chunked = await chunker.chunkFile(file.path, file.content);
+    if (task.terms) chunked.terms = fileTerms(chunked);
+    results.push(chunked);
+  }
   if (task.embed) throw new EmbeddingNotSupportedError(task.embed.model); // hook embeddings in here
   return results;
 };
