@@ -13,7 +13,7 @@
  */
 import { FIELDS, FIELD_COUNT, type IndexedFields } from "./fields.ts";
 import { quantiseLength } from "./postings.ts";
-import { forEachToken } from "./tokenize.ts";
+import { forEachWord, splitWord } from "./tokenize.ts";
 
 export type DocumentTerms = {
   /** Documents covered, in order. */
@@ -50,18 +50,59 @@ let entryDoc = new Int32Array(4096);
 let entryAt = new Int32Array(4096);
 let payloads = new Uint8Array(64 * 1024);
 
-const grownInt32 = (array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> => {
+// Words -> global term ids (one id, or several, or NO_TERMS), so a word seen before costs one lookup
+// however many tokens it has; each call maps global ids to its own (stamp[gid] === call: localOf[gid]
+// is the local id). Bounded: cleared between calls when large.
+const WORD_LIMIT = 200_000;
+const NO_TERMS = -1;
+let wordGids = new Map<string, number | number[]>();
+let termGids = new Map<string, number>();
+let gidTerms: string[] = [];
+let stamp = new Int32Array(4096);
+let localOf = new Int32Array(4096);
+let call = 0;
+
+const gidOf = (term: string): number => {
+  let gid = termGids.get(term);
+  if (gid === undefined) {
+    gid = gidTerms.length;
+    termGids.set(term, gid);
+    gidTerms.push(term);
+    if (stamp.length <= gid) {
+      stamp = grownInt32(stamp, gid + 1);
+      localOf = grownInt32(localOf, gid + 1);
+    }
+  }
+  return gid;
+};
+
+const gidsOf = (word: string): number | number[] => {
+  let gids = wordGids.get(word);
+  if (gids === undefined) {
+    const tokens = splitWord(word);
+    gids = tokens.length === 0 ? NO_TERMS : tokens.length === 1 ? gidOf(tokens[0]!) : tokens.map(gidOf);
+    wordGids.set(word, gids);
+  }
+  return gids;
+};
+
+function grownInt32(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<ArrayBuffer> {
   if (array.length >= needed) return array;
   const grown = new Int32Array(Math.max(needed, array.length * 2));
   grown.set(array);
   return grown;
-};
+}
 
 const varintLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
 
 /** The index terms of `docs`, which will be stored in this order with consecutive ordinals. */
 export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms {
-  const termIds = new Map<string, number>();
+  if (wordGids.size > WORD_LIMIT) {
+    wordGids = new Map();
+    termGids = new Map();
+    gidTerms = [];
+  }
+  call++;
   const terms: string[] = [];
   const lengthSums = new Array<number>(FIELD_COUNT).fill(0);
   const lengths = new Array<number>(FIELD_COUNT).fill(0);
@@ -86,12 +127,14 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
     const at = id * FIELD_COUNT + field;
     if (tfs[at]! < MAX_TF) tfs[at]!++;
   };
-  const countToken = (token: string): void => {
-    let id = termIds.get(token);
-    if (id === undefined) {
+  const countTerm = (gid: number): void => {
+    let id: number;
+    if (stamp[gid] === call) id = localOf[gid]!;
+    else {
       id = terms.length;
-      termIds.set(token, id);
-      terms.push(token);
+      stamp[gid] = call;
+      localOf[gid] = id;
+      terms.push(gidTerms[gid]!);
       if (lastDoc.length <= id) {
         lastDoc = grownInt32(lastDoc, id + 1);
         const grown = new Uint32Array(lastDoc.length * FIELD_COUNT);
@@ -102,6 +145,12 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
     }
     fieldIds.push(id);
     count(id);
+  };
+  const countWord = (word: string): void => {
+    const gids = gidsOf(word);
+    if (typeof gids === "number") {
+      if (gids !== NO_TERMS) countTerm(gids);
+    } else for (let i = 0; i < gids.length; i++) countTerm(gids[i]!);
   };
 
   for (doc = 0; doc < docs.length; doc++) {
@@ -119,7 +168,7 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
       } else {
         fieldIds = lastIds[field]!;
         fieldIds.length = 0;
-        forEachToken(value, countToken);
+        forEachWord(value, countWord);
         lastValue[field] = value;
       }
       lengths[field] = lastIds[field]!.length;

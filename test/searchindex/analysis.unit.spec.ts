@@ -51,7 +51,7 @@ describe("analyseDocuments", () => {
     const lengthSums = new Array<number>(FIELD_COUNT).fill(0);
     sample.forEach((d, local) => {
       const analysed = analyseDoc(d);
-      analysed.lengths.forEach((n, f) => (lengthSums[f] += n));
+      analysed.lengths.forEach((n, f) => (lengthSums[f]! += n));
       for (const [term, tfs] of analysed.terms) {
         if (!expected.has(term)) expected.set(term, new Map());
         expected.get(term)!.set(local, [...encodePayload(tfs, analysed.lengths)]);
