@@ -28,11 +28,13 @@ import type { ChunkedFile } from "./chunk.ts";
 import { filesDocuments } from "./documents.ts";
 import { CHUNKER_VERSION } from "./chunking/chunker.ts";
 import { createParsePool, type ParsePool } from "./chunking/pool.ts";
+import { sourceText } from "./chunking/source.ts";
 import { detectLanguage } from "./chunking/languages.ts";
 import { lineFallback } from "./chunking/syntax-chunker.ts";
 import { classifyFile } from "./file-filter.ts";
 import { codeIndexRepoId, repositoryId } from "./repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../git/mirrors.ts";
+import type { BlobReader } from "../git/blob-reader.ts";
 import { GitRefNotFoundError } from "../git/mirrors.ts";
 import { GitNameError, validateBranchName, validateRepositoryName } from "../git/names.ts";
 import { GitError, redact, runGit } from "../git/run.ts";
@@ -109,10 +111,14 @@ export type IndexerDeps = {
 const repoStream = (orgId: string, repoId: string) => `repository-${orgId}-${repoId}`;
 const SYMLINK_MODE = "120000";
 /** Source bytes read from git and sent to the pool per step. */
-const GROUP_BYTES = 2 * 1024 * 1024;
-const GROUP_FILES = 400;
+const GROUP_BYTES = 1024 * 1024;
+const GROUP_FILES = 200;
+/** Source bytes read and chunked ahead of the index writes, and written per transaction (at most). */
+const AHEAD_BYTES = 4 * 1024 * 1024;
+const WRITE_BYTES = 4 * 1024 * 1024;
 const PREFLIGHT_TIMEOUT_MS = 20_000;
 const HEAD_BYTES = 8192;
+const EMPTY_BLOB = Buffer.alloc(0);
 
 type Job = {
   orgId: string;
@@ -208,6 +214,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     try {
       if (job.preflight && "error" in job.preflight) throw new Error(job.preflight.error);
       job.phase = "cloning";
+      // Parse threads start (and load the chunker) while git clones or fetches.
+      getPool().warm().catch(() => undefined);
       const cloneUrl = cloneUrlOf(remote, record.repository);
       const authEnv = authEnvOf(remote, job.hostToken);
       const resumeSha = record.status === "processing" ? record.headSha : null;
@@ -229,7 +237,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         sha = resolved.sha;
       }
       job.phase = "processing";
-      await indexCommit(job, record, dir, branch, sha, ctx, checkAbort);
+      const blobs = mirrors.openBlobReader(dir);
+      try {
+        await indexCommit(job, record, blobs, branch, sha, ctx, checkAbort);
+      } finally {
+        blobs.close();
+      }
     } catch (error) {
       if (error instanceof JobAborted || closed) return; // resumed on the next start
       const reason = failureReason(error, job.hostToken);
@@ -252,7 +265,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   async function indexCommit(
     job: Job,
     record: RepositoryRecord,
-    dir: string,
+    blobs: BlobReader,
     branch: string,
     sha: string,
     ctx: CommandContext,
@@ -269,7 +282,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     };
 
     // 1. Plan: the file filter over the tree. Deterministic per (path, blob), so a resumed job plans the same.
-    const tree = await mirrors.listTree(dir, sha);
+    const tree = await mirrors.listTree(blobs.dir, sha);
     const skipped: { path: string; reason: string }[] = [];
     const planned: Planned[] = [];
     const needHead: TreeEntry[] = [];
@@ -285,9 +298,9 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     }
     for (const group of groups(needHead)) {
       checkAbort();
-      const blobs = await mirrors.readBlobs(dir, group.map((e) => e.blobId));
+      const contents = await blobs.read(group.map((e) => e.blobId));
       for (const entry of group) {
-        const content = blobs.get(entry.blobId) ?? Buffer.alloc(0);
+        const content = contents.get(entry.blobId) ?? Buffer.alloc(0);
         const verdict = classifyFile({ path: entry.path, size: entry.size, head: content.subarray(0, HEAD_BYTES) }, { maxFileBytes: config.maxFileBytes });
         if (verdict.index) planned.push({ entry, language: verdict.language });
         else skipped.push({ path: entry.path, reason: verdict.reason });
@@ -338,12 +351,16 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       } else todo.push(item);
     }
 
-    // Pipeline: reading and chunking of the next groups overlap with the index writes of this one.
+    // Pipeline: reading and chunking run ahead of the index writes (up to AHEAD_BYTES of source). The
+    // writer takes every group that is ready, in order, into one transaction (up to WRITE_BYTES): when it
+    // falls behind, its transactions grow, so each term's last posting block is rewritten once for
+    // several groups and fewer commits wait for the disk; when it keeps up, groups are written as they come.
     const work = groupsOf(todo);
     const chunkOptions = { terms: codeIndex.takesDocumentTerms === true };
     const prepare = async (group: Planned[]) => {
-      const blobs = await mirrors.readBlobs(dir, group.map((p) => p.entry.blobId));
-      const sources = group.map((p) => ({ path: p.entry.path, content: (blobs.get(p.entry.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
+      const contents = await blobs.read(group.map((p) => p.entry.blobId));
+      // The workers get the bytes and decode them: the source text never becomes a string here.
+      const sources = group.map((p) => ({ path: p.entry.path, content: contents.get(p.entry.blobId) ?? EMPTY_BLOB }));
       let chunked: ChunkedFile[];
       try {
         chunked = await getPool().chunkFiles(sources, chunkOptions);
@@ -353,53 +370,62 @@ export function createIndexer(deps: IndexerDeps): Indexer {
             return (await getPool().chunkFiles([s], chunkOptions))[0]!;
           } catch (error) {
             const language = detectLanguage(s.path) ?? { id: "text", name: "Text", chunking: "text" as const };
-            return lineFallback(s.path, s.content, language, error instanceof Error ? error.message.slice(0, 200) : "parse failed");
+            return lineFallback(s.path, sourceText(s.content), language, error instanceof Error ? error.message.slice(0, 200) : "parse failed");
           }
         }));
       }
-      return { group, sources, chunked };
+      return { group, sourceBytes: sources.map((s) => s.content.length), chunked };
     };
-    const inFlight: Promise<Awaited<ReturnType<typeof prepare>>>[] = [];
+    type Ahead = { bytes: number; prepared: ReturnType<typeof prepare>; ready: boolean };
+    const ahead: Ahead[] = [];
+    let aheadBytes = 0;
     let next = 0;
     const fill = () => {
-      while (inFlight.length < 3 && next < work.length) {
-        const p = prepare(work[next++]!);
-        p.catch(() => undefined);
-        inFlight.push(p);
+      while (next < work.length && (ahead.length === 0 || aheadBytes < AHEAD_BYTES)) {
+        const group = work[next++]!;
+        const item: Ahead = { bytes: group.reduce((n, p) => n + p.entry.size, 0), prepared: prepare(group), ready: false };
+        item.prepared.then(() => (item.ready = true), () => (item.ready = true));
+        ahead.push(item);
+        aheadBytes += item.bytes;
       }
     };
     fill();
-    while (inFlight.length > 0) {
+    while (ahead.length > 0) {
       checkAbort();
       const waitStart = performance.now();
-      const { group, sources, chunked } = await inFlight.shift()!;
+      const batch = [await ahead[0]!.prepared];
       counters.chunkWaitMs += performance.now() - waitStart;
+      let batchBytes = ahead.shift()!.bytes;
+      while (ahead.length > 0 && ahead[0]!.ready && batchBytes < WRITE_BYTES) {
+        batch.push(await ahead[0]!.prepared);
+        batchBytes += ahead.shift()!.bytes;
+      }
+      aheadBytes -= batchBytes;
       fill();
-      const { docs, terms } = filesDocuments(group.map(({ entry, language }, i) => {
+      const files = batch.flatMap(({ group, sourceBytes, chunked }) => group.map(({ entry, language }, i) => {
         const file = chunked[i]!;
-        counters.bytesParsed += sources[i]!.content.length;
+        counters.bytesParsed += sourceBytes[i]!;
         deps.metrics?.recordIndexedBytes(entry.size);
-        return { file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language: file.language || language } };
+        return { entry, file, language: file.language || language };
       }));
+      const { docs, terms } = filesDocuments(files.map(({ entry, file, language }) => ({ file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language } })));
       if (embedder && docs.length > 0) {
         const vectors = await embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)), { signal: job.abort.signal });
         docs.forEach((d, i) => (d.vector = vectors[i]));
       }
       const writeStart = performance.now();
       // Chunks of an older chunker version (or a half-written blob) are replaced, not mixed.
-      for (const { entry } of group) {
+      for (const { entry } of files) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
       await codeIndex.upsertChunks(docs, terms ? { terms } : {});
       counters.indexWriteMs += performance.now() - writeStart;
-      for (let i = 0; i < group.length; i++) {
-        const { entry, language } = group[i]!;
-        const file = chunked[i]!;
+      for (const { entry, file, language } of files) {
         counters.filesParsed++;
         pendingRecords.push({
           path: entry.path,
           blobId: entry.blobId,
-          language: file.language || language,
+          language,
           symbols: file.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ name: s.name.slice(0, 200), kind: s.kind, startLine: s.startLine, endLine: s.endLine })),
           chunks: file.chunks.length,
           reused: false,

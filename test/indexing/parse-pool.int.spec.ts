@@ -34,6 +34,10 @@ describe("parse pool (worker threads running worker.ts)", () => {
     ];
     const withTerms = await pool.chunkFiles(files, { terms: true });
     const plain = await pool.chunkFiles(files);
+    // Sources may travel as UTF-8 bytes (decoded in the worker).
+    expect(await pool.chunkFiles(files.map((f) => ({ path: f.path, content: Buffer.from(`${f.content}// é ✓\n`) })))).toEqual(
+      await pool.chunkFiles(files.map((f) => ({ path: f.path, content: `${f.content}// é ✓\n` }))),
+    );
     for (let i = 0; i < files.length; i++) {
       const { terms, ...chunked } = withTerms[i]!;
       expect(chunked).toEqual(plain[i]);
