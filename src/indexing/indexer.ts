@@ -214,8 +214,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     try {
       if (job.preflight && "error" in job.preflight) throw new Error(job.preflight.error);
       job.phase = "cloning";
-      // Parse threads start (and load the chunker) while git clones or fetches.
-      getPool().warm().catch(() => undefined);
       const cloneUrl = cloneUrlOf(remote, record.repository);
       const authEnv = authEnvOf(remote, job.hostToken);
       const resumeSha = record.status === "processing" ? record.headSha : null;

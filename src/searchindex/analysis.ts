@@ -18,8 +18,11 @@ import { forEachWord, splitWord } from "./tokenize.ts";
 export type DocumentTerms = {
   /** Documents covered, in order. */
   docCount: number;
-  /** Distinct terms of the documents. */
-  terms: string[];
+  /**
+   * Distinct terms of the documents, joined by "\n" (terms never contain it): one string crosses
+   * between threads far more cheaply than thousands.
+   */
+  termList: string;
   /** Per term: end of its entries in `postings` (they start at the previous term's end, or 0). */
   ends: Uint32Array;
   /** Per term: local index of the last document containing it. */
@@ -95,15 +98,97 @@ function grownInt32(array: Int32Array<ArrayBuffer>, needed: number): Int32Array<
 
 const varintLength = (value: number): number => (value < 0x80 ? 1 : value < 0x4000 ? 2 : value < 0x200000 ? 3 : value < 0x10000000 ? 4 : 5);
 
-/** The index terms of `docs`, which will be stored in this order with consecutive ordinals. */
-export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms {
-  if (wordGids.size > WORD_LIMIT) {
-    wordGids = new Map();
-    termGids = new Map();
-    gidTerms = [];
+// State of the analysis in progress (module level rather than closures: the hot functions below keep
+// one call target each, so the JIT optimises them once instead of re-optimising a fresh closure per call).
+let terms: string[] = [];
+let doc = 0;
+let field = 0;
+let touchedCount = 0;
+let fieldIds: number[] = [];
+let entries = 0;
+let payloadLength = 0;
+
+function count(id: number): void {
+  if (lastDoc[id] !== doc) {
+    lastDoc[id] = doc;
+    if (touchedCount === touched.length) touched = grownInt32(touched, touchedCount + 1);
+    touched[touchedCount++] = id;
   }
-  call++;
-  const terms: string[] = [];
+  const at = id * FIELD_COUNT + field;
+  if (tfs[at]! < MAX_TF) tfs[at]!++;
+}
+
+function localTerm(gid: number): number {
+  const id = terms.length;
+  stamp[gid] = call;
+  localOf[gid] = id;
+  terms.push(gidTerms[gid]!);
+  if (lastDoc.length <= id) {
+    lastDoc = grownInt32(lastDoc, id + 1);
+    const grown = new Uint32Array(lastDoc.length * FIELD_COUNT);
+    grown.set(tfs);
+    tfs = grown;
+  }
+  lastDoc[id] = -1;
+  return id;
+}
+
+function countTerm(gid: number): void {
+  const id = stamp[gid] === call ? localOf[gid]! : localTerm(gid);
+  fieldIds.push(id);
+  count(id);
+}
+
+function countWord(word: string): void {
+  const gids = gidsOf(word);
+  if (typeof gids === "number") {
+    if (gids !== NO_TERMS) countTerm(gids);
+  } else for (let i = 0; i < gids.length; i++) countTerm(gids[i]!);
+}
+
+function reserveEntries(needed: number, payloadBytes: number): void {
+  if (entryTerm.length < needed) {
+    entryTerm = grownInt32(entryTerm, needed);
+    entryDoc = grownInt32(entryDoc, needed);
+  }
+  if (entryAt.length < needed + 1) entryAt = grownInt32(entryAt, needed + 1);
+  if (payloads.length < payloadLength + payloadBytes) {
+    const grown = new Uint8Array(Math.max(payloads.length * 2, payloadLength + payloadBytes));
+    grown.set(payloads.subarray(0, payloadLength));
+    payloads = grown;
+  }
+}
+
+/** One entry per distinct term of the current document: its payload goes to the shared payload buffer. */
+function recordEntries(qlens: Uint8Array): void {
+  reserveEntries(entries + touchedCount, touchedCount * MAX_PAYLOAD);
+  for (let t = 0; t < touchedCount; t++) {
+    const id = touched[t]!;
+    entryTerm[entries] = id;
+    entryDoc[entries] = doc;
+    entryAt[entries] = payloadLength;
+    entries++;
+    const maskAt = payloadLength++;
+    let mask = 0;
+    const base = id * FIELD_COUNT;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      let tf = tfs[base + f]!;
+      if (tf === 0) continue;
+      tfs[base + f] = 0;
+      mask |= 1 << f;
+      while (tf >= 0x80) {
+        payloads[payloadLength++] = (tf & 0x7f) | 0x80;
+        tf >>>= 7;
+      }
+      payloads[payloadLength++] = tf;
+      payloads[payloadLength++] = qlens[f]!;
+    }
+    payloads[maskAt] = mask;
+  }
+}
+
+/** Counts the tokens of every document and records one entry per (document, term); returns the field length sums. */
+function countDocuments(docs: readonly IndexedFields[]): number[] {
   const lengthSums = new Array<number>(FIELD_COUNT).fill(0);
   const lengths = new Array<number>(FIELD_COUNT).fill(0);
   const qlens = new Uint8Array(FIELD_COUNT);
@@ -111,48 +196,6 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
   // a file) replays that value's term ids instead of being tokenised again.
   const lastValue: (string | null)[] = new Array<string | null>(FIELD_COUNT).fill(null);
   const lastIds: number[][] = Array.from({ length: FIELD_COUNT }, () => []);
-  let entries = 0;
-  let payloadLength = 0;
-  let touchedCount = 0;
-  let doc = 0;
-  let field = 0;
-  let fieldIds: number[] = [];
-
-  const count = (id: number): void => {
-    if (lastDoc[id] !== doc) {
-      lastDoc[id] = doc;
-      if (touchedCount === touched.length) touched = grownInt32(touched, touchedCount + 1);
-      touched[touchedCount++] = id;
-    }
-    const at = id * FIELD_COUNT + field;
-    if (tfs[at]! < MAX_TF) tfs[at]!++;
-  };
-  const countTerm = (gid: number): void => {
-    let id: number;
-    if (stamp[gid] === call) id = localOf[gid]!;
-    else {
-      id = terms.length;
-      stamp[gid] = call;
-      localOf[gid] = id;
-      terms.push(gidTerms[gid]!);
-      if (lastDoc.length <= id) {
-        lastDoc = grownInt32(lastDoc, id + 1);
-        const grown = new Uint32Array(lastDoc.length * FIELD_COUNT);
-        grown.set(tfs);
-        tfs = grown;
-      }
-      lastDoc[id] = -1;
-    }
-    fieldIds.push(id);
-    count(id);
-  };
-  const countWord = (word: string): void => {
-    const gids = gidsOf(word);
-    if (typeof gids === "number") {
-      if (gids !== NO_TERMS) countTerm(gids);
-    } else for (let i = 0; i < gids.length; i++) countTerm(gids[i]!);
-  };
-
   for (doc = 0; doc < docs.length; doc++) {
     const current = docs[doc]!;
     touchedCount = 0;
@@ -177,45 +220,14 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
       qlens[f] = quantiseLength(lengths[f]!);
       lengthSums[f]! += lengths[f]!;
     }
-    // One entry per distinct term of the document: its payload goes to the shared payload buffer.
-    const needed = entries + touchedCount;
-    if (entryTerm.length < needed) {
-      entryTerm = grownInt32(entryTerm, needed);
-      entryDoc = grownInt32(entryDoc, needed);
-    }
-    if (entryAt.length < needed + 1) entryAt = grownInt32(entryAt, needed + 1);
-    if (payloads.length < payloadLength + touchedCount * MAX_PAYLOAD) {
-      const grown = new Uint8Array(Math.max(payloads.length * 2, payloadLength + touchedCount * MAX_PAYLOAD));
-      grown.set(payloads.subarray(0, payloadLength));
-      payloads = grown;
-    }
-    for (let t = 0; t < touchedCount; t++) {
-      const id = touched[t]!;
-      entryTerm[entries] = id;
-      entryDoc[entries] = doc;
-      entryAt[entries] = payloadLength;
-      entries++;
-      const maskAt = payloadLength++;
-      let mask = 0;
-      const base = id * FIELD_COUNT;
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        let tf = tfs[base + f]!;
-        if (tf === 0) continue;
-        tfs[base + f] = 0;
-        mask |= 1 << f;
-        while (tf >= 0x80) {
-          payloads[payloadLength++] = (tf & 0x7f) | 0x80;
-          tf >>>= 7;
-        }
-        payloads[payloadLength++] = tf;
-        payloads[payloadLength++] = qlens[f]!;
-      }
-      payloads[maskAt] = mask;
-    }
+    recordEntries(qlens);
   }
   entryAt[entries] = payloadLength;
+  return lengthSums;
+}
 
-  // Group the entries by term (a counting sort keeps each term's entries in document order).
+/** Groups the recorded entries by term (a counting sort keeps each term's entries in document order). */
+function groupByTerm(docCount: number, lengthSums: number[]): DocumentTerms {
   const termCount = terms.length;
   const counts = new Uint32Array(termCount);
   for (let e = 0; e < entries; e++) counts[entryTerm[e]!]!++;
@@ -253,5 +265,23 @@ export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms 
     ends[t] = p;
     lasts[t] = previous;
   }
-  return { docCount: docs.length, terms, ends, lasts, counts, postings, lengthSums };
+  return { docCount, termList: terms.join("\n"), ends, lasts, counts, postings, lengthSums };
+}
+
+/** The index terms of `docs`, which will be stored in this order with consecutive ordinals. */
+export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms {
+  if (wordGids.size > WORD_LIMIT) {
+    wordGids = new Map();
+    termGids = new Map();
+    gidTerms = [];
+  }
+  call++;
+  terms = [];
+  entries = 0;
+  payloadLength = 0;
+  const lengthSums = countDocuments(docs);
+  const result = groupByTerm(docs.length, lengthSums);
+  terms = [];
+  fieldIds = [];
+  return result;
 }

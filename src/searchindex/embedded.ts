@@ -182,9 +182,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
    */
   function stageTerms(base: number, terms: DocumentTerms, appends: Map<string, AppendSegment[]>, stats: Stats): void {
     const { postings: bytes, ends, lasts, counts } = terms;
+    const list = ends.length > 0 ? terms.termList.split("\n") : [];
     let from = 0;
-    for (let i = 0; i < terms.terms.length; i++) {
-      const term = terms.terms[i]!;
+    for (let i = 0; i < list.length; i++) {
+      const term = list[i]!;
       let segments = appends.get(term);
       if (!segments) appends.set(term, (segments = []));
       appendRun(segments, base, bytes, from, ends[i]!, lasts[i]!, counts[i]!);

@@ -23,10 +23,12 @@ const sample: IndexedFields[] = [
   doc({ path: "src/other.ts", fileSummary: "another file", text: "const x = parseRequest(raw);" }),
 ];
 
+const termsOf = (terms: DocumentTerms): string[] => (terms.ends.length > 0 ? terms.termList.split("\n") : []);
+
 /** The postings each document gets, decoded from DocumentTerms: term -> local document -> payload bytes. */
 function entriesOf(terms: DocumentTerms): Map<string, Map<number, number[]>> {
   const out = new Map<string, Map<number, number[]>>();
-  terms.terms.forEach((term, i) => {
+  termsOf(terms).forEach((term, i) => {
     const from = i === 0 ? 0 : terms.ends[i - 1]!;
     // The entries are a block body whose first ordinal is 0: decode them as a block of their own.
     const header = new Uint8Array(8);
@@ -65,7 +67,7 @@ describe("analyseDocuments", () => {
     const first = analyseDocuments(sample);
     analyseDocuments([doc({ text: "unrelated words ".repeat(5000) })]);
     expect(analyseDocuments(sample)).toEqual(first);
-    expect(analyseDocuments([])).toMatchObject({ docCount: 0, terms: [] });
+    expect(analyseDocuments([])).toMatchObject({ docCount: 0, termList: "" });
   });
 });
 
@@ -86,7 +88,7 @@ describe("appendRun", () => {
       const docs = Array.from({ length: 9 }, (_, i) => doc({ text: i % 2 ? "alpha beta" : `alpha gamma${i}`, symbol: i === 4 ? "beta" : null }));
       const terms = analyseDocuments(docs);
       const segments = new Map<string, AppendSegment[]>();
-      terms.terms.forEach((term, i) => {
+      termsOf(terms).forEach((term, i) => {
         segments.set(term, []);
         appendRun(segments.get(term)!, base, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!);
       });
@@ -107,7 +109,7 @@ describe("appendRun", () => {
     const existing: Posting[] = [{ ordinal: 3, payload: Uint8Array.from([1, 2, 4]) }];
     const docs = [doc({ text: "alpha" }), doc({ text: "alpha alpha" })];
     const terms = analyseDocuments(docs);
-    const i = terms.terms.indexOf("alpha");
+    const i = termsOf(terms).indexOf("alpha");
     const segs: AppendSegment[] = [];
     appendRun(segs, 10, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!);
     const grown = appendSegment(encodeBlock(existing, 0), segs[0]!);

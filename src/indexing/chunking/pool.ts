@@ -38,8 +38,6 @@ export type ChunkOptions = {
 export type ParsePool = {
   /** Chunk files in parallel; results come back in the order of `files`. */
   chunkFiles(files: SourceFile[], options?: ChunkOptions): Promise<ChunkedFile[]>;
-  /** Starts every thread (loading the chunker) ahead of the first files; resolves when they are up. */
-  warm(): Promise<void>;
   /** Share of the pool's capacity in use, 0..1. */
   utilization(): number;
   /** Tasks waiting for a free thread. */
@@ -86,10 +84,6 @@ export const createParsePool = (options: ParsePoolOptions = {}): ParsePool => {
       const terms = options.terms === true;
       const results = await Promise.all(batchFiles(files).map((batch) => piscina.run(terms ? { files: batch, terms } : { files: batch })));
       return results.flat();
-    },
-    async warm() {
-      // More empty tasks than one thread takes, so the pool starts the others.
-      await Promise.all(Array.from({ length: threads * TASKS_PER_THREAD }, () => piscina.run({ files: [] })));
     },
     utilization: () => piscina.utilization,
     queueSize: () => piscina.queueSize,
