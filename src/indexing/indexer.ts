@@ -279,84 +279,18 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       return made?.[0] === CHUNKER_VERSION && (made[1] === 0 || (await codeIndex.hasBlob(indexRepo, path, blobId)));
     };
 
-    // 1. Plan: the file filter over the tree. Deterministic per (path, blob), so a resumed job plans the same.
-    const tree = await mirrors.listTree(blobs.dir, sha);
-    const skipped: { path: string; reason: string }[] = [];
-    const planned: Planned[] = [];
-    const needHead: TreeEntry[] = [];
-    for (const entry of tree) {
-      if (entry.mode === SYMLINK_MODE) {
-        skipped.push({ path: entry.path, reason: "symlink" });
-        continue;
-      }
-      const byPath = classifyFile({ path: entry.path, size: entry.size, head: new Uint8Array(0) }, { maxFileBytes: config.maxFileBytes });
-      if (!byPath.index) skipped.push({ path: entry.path, reason: byPath.reason });
-      else if (await reusable(entry.path, entry.blobId)) planned.push({ entry, language: byPath.language });
-      else needHead.push(entry);
-    }
-    for (const group of groups(needHead)) {
-      checkAbort();
-      const contents = await blobs.read(group.map((e) => e.blobId));
-      for (const entry of group) {
-        const content = contents.get(entry.blobId) ?? Buffer.alloc(0);
-        const verdict = classifyFile({ path: entry.path, size: entry.size, head: content.subarray(0, HEAD_BYTES) }, { maxFileBytes: config.maxFileBytes });
-        if (verdict.index) planned.push({ entry, language: verdict.language });
-        else skipped.push({ path: entry.path, reason: verdict.reason });
-      }
-    }
-    planned.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
-    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-
+    // Files this job recorded before a restart (none for a new job: submitting clears them).
+    const done = queries.jobFiles(orgId, repoId);
     const current = queries.get(orgId, repoId);
     const resuming = current?.status === "processing" && current.jobId === jobId && current.headSha === sha;
-    if (!resuming) {
-      const position = await append(orgId, repoId, "RepositoryIndexingStarted", {
-        repoId,
-        orgId,
-        jobId,
-        branch,
-        sha,
-        numFiles: planned.length,
-        skipped: skipped.slice(0, MAX_SKIPPED_RECORDED),
-        skippedCount: skipped.length,
-        chunkerVersion: CHUNKER_VERSION,
-      }, ctx);
-      await runner.waitForPosition(position, 30_000);
-    }
-    const done = queries.jobFiles(orgId, repoId);
 
-    // 2. Process: reuse, or read + chunk + upsert; record batches as files finish.
-    type Recorded = { path: string; blobId: string; language: string; symbols: { name: string; kind: string; startLine: number; endLine: number }[]; chunks: number; reused: boolean; parseError?: string };
-    let pendingRecords: Recorded[] = [];
-    let lastFlush = Date.now();
-    let lastPosition = 0;
-    const flush = async (force = false) => {
-      if (pendingRecords.length === 0) return;
-      if (!force && pendingRecords.length < batchFilesCount && Date.now() - lastFlush < batchMs) return;
-      const files = pendingRecords;
-      pendingRecords = [];
-      lastFlush = Date.now();
-      lastPosition = await append(orgId, repoId, "RepositoryFilesIndexed", { repoId, orgId, jobId, branch, sha, files }, ctx);
-    };
-
-    const todo: Planned[] = [];
-    for (const item of planned) {
-      if (done.get(item.entry.path) === item.entry.blobId) continue; // recorded before a restart
-      if (await reusable(item.entry.path, item.entry.blobId)) {
-        counters.filesReused++;
-        pendingRecords.push({ path: item.entry.path, blobId: item.entry.blobId, language: item.language, symbols: [], chunks: 0, reused: true });
-        await flush();
-      } else todo.push(item);
-    }
-
-    // Pipeline: reading and chunking run ahead of the index writes (up to AHEAD_BYTES of source). The
-    // writer takes every group that is ready, in order, into one transaction (up to WRITE_BYTES): when it
-    // falls behind, its transactions grow, so each term's last posting block is rewritten once for
-    // several groups and fewer commits wait for the disk; when it keeps up, groups are written as they come.
-    const work = groupsOf(todo);
+    // Chunking runs ahead of the index writes (up to AHEAD_BYTES of source). The writer takes every
+    // group that is ready, in order, into one transaction (up to WRITE_BYTES): when it falls behind, its
+    // transactions grow, so each term's last posting block is rewritten once for several groups and
+    // fewer commits wait for the disk; when it keeps up, groups are written as they come.
     const chunkOptions = { terms: codeIndex.takesDocumentTerms === true };
-    const prepare = async (group: Planned[]) => {
-      const contents = await blobs.read(group.map((p) => p.entry.blobId));
+    const prepare = async (group: Planned[], read?: Map<string, Buffer>) => {
+      const contents = read ?? (await blobs.read(group.map((p) => p.entry.blobId)));
       // The workers get the bytes and decode them: the source text never becomes a string here.
       const sources = group.map((p) => ({ path: p.entry.path, content: contents.get(p.entry.blobId) ?? EMPTY_BLOB }));
       let chunked: ChunkedFile[];
@@ -377,15 +311,99 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     type Ahead = { bytes: number; prepared: ReturnType<typeof prepare>; ready: boolean };
     const ahead: Ahead[] = [];
     let aheadBytes = 0;
+    const startChunking = (group: Planned[], read?: Map<string, Buffer>) => {
+      const item: Ahead = { bytes: group.reduce((n, p) => n + p.entry.size, 0), prepared: prepare(group, read), ready: false };
+      item.prepared.then(() => (item.ready = true), () => (item.ready = true));
+      ahead.push(item);
+      aheadBytes += item.bytes;
+    };
+
+    // 1. Plan: the file filter over the tree, by path, then by content for the files not reused.
+    // Deterministic per (path, blob), so a resumed job plans the same. The first files to chunk go to
+    // the pool with the contents read for the filter, so chunking starts while the plan completes;
+    // the others are read again when their turn comes (holding them all would cost the whole repository).
+    const tree = await mirrors.listTree(blobs.dir, sha);
+    const skipped: { path: string; reason: string }[] = [];
+    const planned: Planned[] = [];
+    const reused: Planned[] = [];
+    const needHead: TreeEntry[] = [];
+    for (const entry of tree) {
+      if (entry.mode === SYMLINK_MODE) {
+        skipped.push({ path: entry.path, reason: "symlink" });
+        continue;
+      }
+      const byPath = classifyFile({ path: entry.path, size: entry.size, head: new Uint8Array(0) }, { maxFileBytes: config.maxFileBytes });
+      if (!byPath.index) skipped.push({ path: entry.path, reason: byPath.reason });
+      else if (await reusable(entry.path, entry.blobId)) {
+        const item = { entry, language: byPath.language };
+        planned.push(item);
+        if (done.get(entry.path) !== entry.blobId) reused.push(item);
+      } else needHead.push(entry);
+    }
+    const later: Planned[] = [];
+    for (const group of groups(needHead)) {
+      checkAbort();
+      const contents = await blobs.read(group.map((e) => e.blobId));
+      const now: Planned[] = [];
+      let nowBytes = 0;
+      for (const entry of group) {
+        const content = contents.get(entry.blobId) ?? EMPTY_BLOB;
+        const verdict = classifyFile({ path: entry.path, size: entry.size, head: content.subarray(0, HEAD_BYTES) }, { maxFileBytes: config.maxFileBytes });
+        if (!verdict.index) {
+          skipped.push({ path: entry.path, reason: verdict.reason });
+          continue;
+        }
+        const item = { entry, language: verdict.language };
+        planned.push(item);
+        if (done.get(entry.path) === entry.blobId) continue; // recorded before a restart
+        if (later.length === 0 && aheadBytes + nowBytes < AHEAD_BYTES) {
+          now.push(item);
+          nowBytes += entry.size;
+        } else later.push(item);
+      }
+      if (now.length > 0) startChunking(now, contents);
+    }
+    planned.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
+    skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+
+    if (!resuming) {
+      const position = await append(orgId, repoId, "RepositoryIndexingStarted", {
+        repoId,
+        orgId,
+        jobId,
+        branch,
+        sha,
+        numFiles: planned.length,
+        skipped: skipped.slice(0, MAX_SKIPPED_RECORDED),
+        skippedCount: skipped.length,
+        chunkerVersion: CHUNKER_VERSION,
+      }, ctx);
+      await runner.waitForPosition(position, 30_000);
+    }
+
+    // 2. Process: reuse, or chunk + upsert; record batches as files finish.
+    type Recorded = { path: string; blobId: string; language: string; symbols: { name: string; kind: string; startLine: number; endLine: number }[]; chunks: number; reused: boolean; parseError?: string };
+    let pendingRecords: Recorded[] = [];
+    let lastFlush = Date.now();
+    let lastPosition = 0;
+    const flush = async (force = false) => {
+      if (pendingRecords.length === 0) return;
+      if (!force && pendingRecords.length < batchFilesCount && Date.now() - lastFlush < batchMs) return;
+      const files = pendingRecords;
+      pendingRecords = [];
+      lastFlush = Date.now();
+      lastPosition = await append(orgId, repoId, "RepositoryFilesIndexed", { repoId, orgId, jobId, branch, sha, files }, ctx);
+    };
+    for (const { entry, language } of reused) {
+      counters.filesReused++;
+      pendingRecords.push({ path: entry.path, blobId: entry.blobId, language, symbols: [], chunks: 0, reused: true });
+      await flush();
+    }
+
+    const work = groupsOf(later);
     let next = 0;
     const fill = () => {
-      while (next < work.length && (ahead.length === 0 || aheadBytes < AHEAD_BYTES)) {
-        const group = work[next++]!;
-        const item: Ahead = { bytes: group.reduce((n, p) => n + p.entry.size, 0), prepared: prepare(group), ready: false };
-        item.prepared.then(() => (item.ready = true), () => (item.ready = true));
-        ahead.push(item);
-        aheadBytes += item.bytes;
-      }
+      while (next < work.length && (ahead.length === 0 || aheadBytes < AHEAD_BYTES)) startChunking(work[next++]!);
     };
     fill();
     while (ahead.length > 0) {

@@ -54,6 +54,7 @@ type StoredDoc = Omit<ChunkDocument, "vector">;
 type BlobEntry = { orgId: string; ordinals: number[] };
 
 const SEP = "\x1f";
+const APPEND = { append: true };
 const blobKey = (repoId: string, path: string, blobId: string) => `${repoId}${SEP}${path}${SEP}${blobId}`;
 const branchKey = (repoId: string, branch: string, path: string) => `${repoId}${SEP}${branch}${SEP}${path}`;
 
@@ -367,8 +368,9 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
             ordinal = stats.nextOrdinal++;
             ids.putSync(doc.id, ordinal);
             newDocs.push(doc);
-            docs.putSync(ordinal, stored);
-            if (doc.vector && doc.vector.length > 0) vectors.putSync(ordinal, encodeVector(doc.vector));
+            // A new ordinal follows every stored one: appended without searching the tree (MDB_APPEND).
+            docs.putSync(ordinal, stored, APPEND);
+            if (doc.vector && doc.vector.length > 0) vectors.putSync(ordinal, encodeVector(doc.vector), APPEND);
             const key = blobKey(doc.repoId, doc.path, doc.blobId);
             const add = blobAdds.get(key);
             if (!add) blobAdds.set(key, { orgId: doc.orgId, ordinals: [ordinal] });
