@@ -55,6 +55,7 @@ type BlobEntry = { orgId: string; ordinals: number[] };
 
 const SEP = "\x1f";
 const APPEND = { append: true };
+const DOCS_COMPRESSION = { threshold: 2000 };
 const blobKey = (repoId: string, path: string, blobId: string) => `${repoId}${SEP}${path}${SEP}${blobId}`;
 const branchKey = (repoId: string, branch: string, path: string) => `${repoId}${SEP}${branch}${SEP}${path}`;
 
@@ -124,7 +125,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Code
   mkdirSync(options.dir, { recursive: true });
   const root: RootDatabase = open({ path: join(options.dir, "code-index.mdb"), maxDbs: 12 });
   const meta: Database<Stats, string> = root.openDB({ name: "meta" });
-  const docs: Database<StoredDoc, number> = root.openDB({ name: "docs", keyEncoding: "uint32", compression: true });
+  // Only documents of 2 KB or more are compressed: those would otherwise spill into overflow pages, and
+  // LZ4 with lmdb's dictionary cost the writer ~25 us per document (a third of the index writes' native
+  // time). Compressed values carry a marker byte, so documents written either way read back the same.
+  const docs: Database<StoredDoc, number> = root.openDB({ name: "docs", keyEncoding: "uint32", compression: DOCS_COMPRESSION });
   const vectors: Database<Uint8Array, number> = root.openDB({ name: "vectors", keyEncoding: "uint32", encoding: "binary" });
   const ids: Database<number, string> = root.openDB({ name: "ids" });
   const postings: Database<Uint8Array, string> = root.openDB({ name: "postings", encoding: "binary" });
