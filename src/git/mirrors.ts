@@ -9,7 +9,8 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
-import { GitError, gitText, runGit, spawnGit } from "./run.ts";
+import { createBlobReader, type BlobReader } from "./blob-reader.ts";
+import { GitError, gitText, runGit } from "./run.ts";
 import { GitNameError, validateBranchName, validateRefName, validateRepositoryName, validateRevision } from "./names.ts";
 
 export type TreeEntry = { path: string; blobId: string; size: number; mode: string };
@@ -40,6 +41,8 @@ export type GitMirrors = {
   listTree(dir: string, sha: string): Promise<TreeEntry[]>;
   /** Blob contents by id through one `git cat-file --batch` process. Missing ids are absent from the map. */
   readBlobs(dir: string, blobIds: readonly string[]): Promise<Map<string, Buffer>>;
+  /** One `git cat-file --batch` process for many reads (close it when done). */
+  openBlobReader(dir: string): BlobReader;
   /** Unified diff; `range` "three-dot" (default: changes on head since the merge base) or "two-dot". */
   diff(dir: string, base: string, head: string, options?: { range?: "three-dot" | "two-dot"; paths?: string[] }): Promise<string>;
   mergeBase(dir: string, a: string, b: string): Promise<string | null>;
@@ -188,88 +191,16 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
       return entries;
     },
 
-    readBlobs(dir, blobIds) {
-      const result = new Map<string, Buffer>();
-      const wanted = [...new Set(blobIds)];
-      if (wanted.length === 0) return Promise.resolve(result);
-      for (const id of wanted) if (!/^[0-9a-f]{40,64}$/.test(id)) return Promise.reject(new GitNameError("revision", "blob ids must be hexadecimal object ids"));
-      return new Promise((resolvePromise, reject) => {
-        const child = spawnGit(["cat-file", "--batch"], { cwd: dir });
-        const pending: Buffer[] = [];
-        let buffered = 0;
-        let stderr = "";
-        let failed = false;
-        // Parser state: reading a header line, or `remaining` bytes of the current object (+ LF).
-        let current: { id: string; size: number; parts: Buffer[]; got: number } | null = null;
-        const take = (n: number): Buffer => {
-          const out = Buffer.allocUnsafe(n);
-          let at = 0;
-          while (at < n) {
-            const head = pending[0]!;
-            const k = Math.min(head.length, n - at);
-            head.copy(out, at, 0, k);
-            at += k;
-            if (k === head.length) pending.shift();
-            else pending[0] = head.subarray(k);
-          }
-          buffered -= n;
-          return out;
-        };
-        const indexOfNewline = (): number => {
-          let offset = 0;
-          for (const part of pending) {
-            const i = part.indexOf(10);
-            if (i >= 0) return offset + i;
-            offset += part.length;
-          }
-          return -1;
-        };
-        const drain = () => {
-          for (;;) {
-            if (current) {
-              const need = current.size - current.got;
-              if (need > 0) {
-                const k = Math.min(need, buffered);
-                if (k === 0) return;
-                current.parts.push(take(k));
-                current.got += k;
-                if (current.got < current.size) return;
-              }
-              if (buffered < 1) return;
-              take(1); // the LF after the contents
-              result.set(current.id, current.parts.length === 1 ? current.parts[0]! : Buffer.concat(current.parts));
-              current = null;
-              continue;
-            }
-            const nl = indexOfNewline();
-            if (nl < 0) return;
-            const header = take(nl + 1).toString("utf8").trimEnd();
-            const [id, type, size] = header.split(" ");
-            if (type === "missing" || type === "ambiguous" || size === undefined) continue;
-            current = { id: id!, size: Number(size), parts: [], got: 0 };
-            if (type !== "blob") current.id = ""; // read and drop non-blobs
-          }
-        };
-        child.stdout.on("data", (data: Buffer) => {
-          pending.push(data);
-          buffered += data.length;
-          drain();
-        });
-        child.stderr.on("data", (data: Buffer) => (stderr += data.toString("utf8").slice(0, 4000)));
-        child.on("error", (error) => {
-          failed = true;
-          reject(error);
-        });
-        child.on("close", (code) => {
-          if (failed) return;
-          result.delete("");
-          if (code !== 0) reject(new GitError(`git cat-file --batch failed (exit code ${code}): ${stderr.trim()}`, ["cat-file", "--batch"], code, stderr, false));
-          else resolvePromise(result);
-        });
-        child.stdin.on("error", () => undefined);
-        child.stdin.end(wanted.join("\n") + "\n");
-      });
+    async readBlobs(dir, blobIds) {
+      const reader = createBlobReader(dir);
+      try {
+        return await reader.read(blobIds);
+      } finally {
+        reader.close();
+      }
     },
+
+    openBlobReader: (dir) => createBlobReader(dir),
 
     async diff(dir, base, head, options = {}) {
       validateRevision(base);

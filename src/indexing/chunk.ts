@@ -1,3 +1,5 @@
+import type { DocumentTerms } from "../searchindex/analysis.ts";
+
 /** A piece of a source file, cut along its syntax tree (or by sections/lines for plain text). */
 export type ChunkKind =
   | "function"
@@ -41,4 +43,6 @@ export type ChunkedFile = {
   chunks: Chunk[];
   /** Set when the parser failed and the file was chunked by lines instead. */
   parseError?: string;
+  /** Index terms of the file's code-index documents (documents.ts fileTerms), when the pool was asked for them. */
+  terms?: DocumentTerms;
 };

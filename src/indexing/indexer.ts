@@ -21,17 +21,20 @@ import type { EventStore, StoredEvent } from "../eventstore/port.ts";
 import type { ReadStore } from "../readstore/port.ts";
 import type { ProjectionRunner } from "../projections/runner.ts";
 import { newEvent, type CommandContext } from "../eventstore/new-event.ts";
-import type { CodeIndex, ChunkDocument, BranchFile } from "../searchindex/port.ts";
+import type { CodeIndex, BranchFile } from "../searchindex/port.ts";
 import type { Embedder } from "../llm/embedder.ts";
 import type { Hosts, Remote } from "../hosts/index.ts";
 import type { ChunkedFile } from "./chunk.ts";
+import { filesDocuments } from "./documents.ts";
 import { CHUNKER_VERSION } from "./chunking/chunker.ts";
 import { createParsePool, type ParsePool } from "./chunking/pool.ts";
+import { sourceText } from "./chunking/source.ts";
 import { detectLanguage } from "./chunking/languages.ts";
 import { lineFallback } from "./chunking/syntax-chunker.ts";
 import { classifyFile } from "./file-filter.ts";
-import { chunkId, codeIndexRepoId, repositoryId } from "./repo-id.ts";
+import { codeIndexRepoId, repositoryId } from "./repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../git/mirrors.ts";
+import type { BlobReader } from "../git/blob-reader.ts";
 import { GitRefNotFoundError } from "../git/mirrors.ts";
 import { GitNameError, validateBranchName, validateRepositoryName } from "../git/names.ts";
 import { GitError, redact, runGit } from "../git/run.ts";
@@ -108,10 +111,14 @@ export type IndexerDeps = {
 const repoStream = (orgId: string, repoId: string) => `repository-${orgId}-${repoId}`;
 const SYMLINK_MODE = "120000";
 /** Source bytes read from git and sent to the pool per step. */
-const GROUP_BYTES = 2 * 1024 * 1024;
-const GROUP_FILES = 400;
+const GROUP_BYTES = 1024 * 1024;
+const GROUP_FILES = 200;
+/** Source bytes read and chunked ahead of the index writes, and written per transaction (at most). */
+const AHEAD_BYTES = 4 * 1024 * 1024;
+const WRITE_BYTES = 4 * 1024 * 1024;
 const PREFLIGHT_TIMEOUT_MS = 20_000;
 const HEAD_BYTES = 8192;
+const EMPTY_BLOB = Buffer.alloc(0);
 
 type Job = {
   orgId: string;
@@ -228,7 +235,12 @@ export function createIndexer(deps: IndexerDeps): Indexer {
         sha = resolved.sha;
       }
       job.phase = "processing";
-      await indexCommit(job, record, dir, branch, sha, ctx, checkAbort);
+      const blobs = mirrors.openBlobReader(dir);
+      try {
+        await indexCommit(job, record, blobs, branch, sha, ctx, checkAbort);
+      } finally {
+        blobs.close();
+      }
     } catch (error) {
       if (error instanceof JobAborted || closed) return; // resumed on the next start
       const reason = failureReason(error, job.hostToken);
@@ -251,7 +263,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   async function indexCommit(
     job: Job,
     record: RepositoryRecord,
-    dir: string,
+    blobs: BlobReader,
     branch: string,
     sha: string,
     ctx: CommandContext,
@@ -267,10 +279,53 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       return made?.[0] === CHUNKER_VERSION && (made[1] === 0 || (await codeIndex.hasBlob(indexRepo, path, blobId)));
     };
 
-    // 1. Plan: the file filter over the tree. Deterministic per (path, blob), so a resumed job plans the same.
-    const tree = await mirrors.listTree(dir, sha);
+    // Files this job recorded before a restart (none for a new job: submitting clears them).
+    const done = queries.jobFiles(orgId, repoId);
+    const current = queries.get(orgId, repoId);
+    const resuming = current?.status === "processing" && current.jobId === jobId && current.headSha === sha;
+
+    // Chunking runs ahead of the index writes (up to AHEAD_BYTES of source). The writer takes every
+    // group that is ready, in order, into one transaction (up to WRITE_BYTES): when it falls behind, its
+    // transactions grow, so each term's last posting block is rewritten once for several groups and
+    // fewer commits wait for the disk; when it keeps up, groups are written as they come.
+    const chunkOptions = { terms: codeIndex.takesDocumentTerms === true };
+    const prepare = async (group: Planned[], read?: Map<string, Buffer>) => {
+      const contents = read ?? (await blobs.read(group.map((p) => p.entry.blobId)));
+      // The workers get the bytes and decode them: the source text never becomes a string here.
+      const sources = group.map((p) => ({ path: p.entry.path, content: contents.get(p.entry.blobId) ?? EMPTY_BLOB }));
+      let chunked: ChunkedFile[];
+      try {
+        chunked = await getPool().chunkFiles(sources, chunkOptions);
+      } catch {
+        chunked = await Promise.all(sources.map(async (s) => {
+          try {
+            return (await getPool().chunkFiles([s], chunkOptions))[0]!;
+          } catch (error) {
+            const language = detectLanguage(s.path) ?? { id: "text", name: "Text", chunking: "text" as const };
+            return lineFallback(s.path, sourceText(s.content), language, error instanceof Error ? error.message.slice(0, 200) : "parse failed");
+          }
+        }));
+      }
+      return { group, sourceBytes: sources.map((s) => s.content.length), chunked };
+    };
+    type Ahead = { bytes: number; prepared: ReturnType<typeof prepare>; ready: boolean };
+    const ahead: Ahead[] = [];
+    let aheadBytes = 0;
+    const startChunking = (group: Planned[], read?: Map<string, Buffer>) => {
+      const item: Ahead = { bytes: group.reduce((n, p) => n + p.entry.size, 0), prepared: prepare(group, read), ready: false };
+      item.prepared.then(() => (item.ready = true), () => (item.ready = true));
+      ahead.push(item);
+      aheadBytes += item.bytes;
+    };
+
+    // 1. Plan: the file filter over the tree, by path, then by content for the files not reused.
+    // Deterministic per (path, blob), so a resumed job plans the same. The first files to chunk go to
+    // the pool with the contents read for the filter, so chunking starts while the plan completes;
+    // the others are read again when their turn comes (holding them all would cost the whole repository).
+    const tree = await mirrors.listTree(blobs.dir, sha);
     const skipped: { path: string; reason: string }[] = [];
     const planned: Planned[] = [];
+    const reused: Planned[] = [];
     const needHead: TreeEntry[] = [];
     for (const entry of tree) {
       if (entry.mode === SYMLINK_MODE) {
@@ -279,24 +334,38 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }
       const byPath = classifyFile({ path: entry.path, size: entry.size, head: new Uint8Array(0) }, { maxFileBytes: config.maxFileBytes });
       if (!byPath.index) skipped.push({ path: entry.path, reason: byPath.reason });
-      else if (await reusable(entry.path, entry.blobId)) planned.push({ entry, language: byPath.language });
-      else needHead.push(entry);
+      else if (await reusable(entry.path, entry.blobId)) {
+        const item = { entry, language: byPath.language };
+        planned.push(item);
+        if (done.get(entry.path) !== entry.blobId) reused.push(item);
+      } else needHead.push(entry);
     }
+    const later: Planned[] = [];
     for (const group of groups(needHead)) {
       checkAbort();
-      const blobs = await mirrors.readBlobs(dir, group.map((e) => e.blobId));
+      const contents = await blobs.read(group.map((e) => e.blobId));
+      const now: Planned[] = [];
+      let nowBytes = 0;
       for (const entry of group) {
-        const content = blobs.get(entry.blobId) ?? Buffer.alloc(0);
+        const content = contents.get(entry.blobId) ?? EMPTY_BLOB;
         const verdict = classifyFile({ path: entry.path, size: entry.size, head: content.subarray(0, HEAD_BYTES) }, { maxFileBytes: config.maxFileBytes });
-        if (verdict.index) planned.push({ entry, language: verdict.language });
-        else skipped.push({ path: entry.path, reason: verdict.reason });
+        if (!verdict.index) {
+          skipped.push({ path: entry.path, reason: verdict.reason });
+          continue;
+        }
+        const item = { entry, language: verdict.language };
+        planned.push(item);
+        if (done.get(entry.path) === entry.blobId) continue; // recorded before a restart
+        if (later.length === 0 && aheadBytes + nowBytes < AHEAD_BYTES) {
+          now.push(item);
+          nowBytes += entry.size;
+        } else later.push(item);
       }
+      if (now.length > 0) startChunking(now, contents);
     }
     planned.sort((a, b) => (a.entry.path < b.entry.path ? -1 : a.entry.path > b.entry.path ? 1 : 0));
     skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-    const current = queries.get(orgId, repoId);
-    const resuming = current?.status === "processing" && current.jobId === jobId && current.headSha === sha;
     if (!resuming) {
       const position = await append(orgId, repoId, "RepositoryIndexingStarted", {
         repoId,
@@ -311,9 +380,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       }, ctx);
       await runner.waitForPosition(position, 30_000);
     }
-    const done = queries.jobFiles(orgId, repoId);
 
-    // 2. Process: reuse, or read + chunk + upsert; record batches as files finish.
+    // 2. Process: reuse, or chunk + upsert; record batches as files finish.
     type Recorded = { path: string; blobId: string; language: string; symbols: { name: string; kind: string; startLine: number; endLine: number }[]; chunks: number; reused: boolean; parseError?: string };
     let pendingRecords: Recorded[] = [];
     let lastFlush = Date.now();
@@ -326,80 +394,54 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       lastFlush = Date.now();
       lastPosition = await append(orgId, repoId, "RepositoryFilesIndexed", { repoId, orgId, jobId, branch, sha, files }, ctx);
     };
-
-    const todo: Planned[] = [];
-    for (const item of planned) {
-      if (done.get(item.entry.path) === item.entry.blobId) continue; // recorded before a restart
-      if (await reusable(item.entry.path, item.entry.blobId)) {
-        counters.filesReused++;
-        pendingRecords.push({ path: item.entry.path, blobId: item.entry.blobId, language: item.language, symbols: [], chunks: 0, reused: true });
-        await flush();
-      } else todo.push(item);
+    for (const { entry, language } of reused) {
+      counters.filesReused++;
+      pendingRecords.push({ path: entry.path, blobId: entry.blobId, language, symbols: [], chunks: 0, reused: true });
+      await flush();
     }
 
-    // Pipeline: reading and chunking of the next groups overlap with the index writes of this one.
-    const work = groupsOf(todo);
-    const prepare = async (group: Planned[]) => {
-      const blobs = await mirrors.readBlobs(dir, group.map((p) => p.entry.blobId));
-      const sources = group.map((p) => ({ path: p.entry.path, content: (blobs.get(p.entry.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
-      let chunked: ChunkedFile[];
-      try {
-        chunked = await getPool().chunkFiles(sources);
-      } catch {
-        chunked = await Promise.all(sources.map(async (s) => {
-          try {
-            return (await getPool().chunkFiles([s]))[0]!;
-          } catch (error) {
-            const language = detectLanguage(s.path) ?? { id: "text", name: "Text", chunking: "text" as const };
-            return lineFallback(s.path, s.content, language, error instanceof Error ? error.message.slice(0, 200) : "parse failed");
-          }
-        }));
-      }
-      return { group, sources, chunked };
-    };
-    const inFlight: Promise<Awaited<ReturnType<typeof prepare>>>[] = [];
+    const work = groupsOf(later);
     let next = 0;
     const fill = () => {
-      while (inFlight.length < 3 && next < work.length) {
-        const p = prepare(work[next++]!);
-        p.catch(() => undefined);
-        inFlight.push(p);
-      }
+      while (next < work.length && (ahead.length === 0 || aheadBytes < AHEAD_BYTES)) startChunking(work[next++]!);
     };
     fill();
-    while (inFlight.length > 0) {
+    while (ahead.length > 0) {
       checkAbort();
       const waitStart = performance.now();
-      const { group, sources, chunked } = await inFlight.shift()!;
+      const batch = [await ahead[0]!.prepared];
       counters.chunkWaitMs += performance.now() - waitStart;
-      fill();
-      const docs: ChunkDocument[] = [];
-      for (let i = 0; i < group.length; i++) {
-        const { entry, language } = group[i]!;
-        const file = chunked[i]!;
-        docs.push(...chunkDocuments(file, { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language: file.language || language }));
-        counters.bytesParsed += sources[i]!.content.length;
-        deps.metrics?.recordIndexedBytes(entry.size);
+      let batchBytes = ahead.shift()!.bytes;
+      while (ahead.length > 0 && ahead[0]!.ready && batchBytes < WRITE_BYTES) {
+        batch.push(await ahead[0]!.prepared);
+        batchBytes += ahead.shift()!.bytes;
       }
+      aheadBytes -= batchBytes;
+      fill();
+      const files = batch.flatMap(({ group, sourceBytes, chunked }) => group.map(({ entry, language }, i) => {
+        const file = chunked[i]!;
+        counters.bytesParsed += sourceBytes[i]!;
+        deps.metrics?.recordIndexedBytes(entry.size);
+        return { entry, file, language: file.language || language };
+      }));
+      const { docs, terms } = filesDocuments(files.map(({ entry, file, language }) => ({ file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language } })));
       if (embedder && docs.length > 0) {
         const vectors = await embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)), { signal: job.abort.signal });
         docs.forEach((d, i) => (d.vector = vectors[i]));
       }
       const writeStart = performance.now();
       // Chunks of an older chunker version (or a half-written blob) are replaced, not mixed.
-      for (const { entry } of group) {
+      for (const { entry } of files) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
-      await codeIndex.upsertChunks(docs);
+      await codeIndex.upsertChunks(docs, terms ? { terms } : {});
       counters.indexWriteMs += performance.now() - writeStart;
-      for (let i = 0; i < group.length; i++) {
-        const { entry, language } = group[i]!;
-        const file = chunked[i]!;
+      for (const { entry, file, language } of files) {
         counters.filesParsed++;
         pendingRecords.push({
           path: entry.path,
           blobId: entry.blobId,
-          language: file.language || language,
+          language,
           symbols: file.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ name: s.name.slice(0, 200), kind: s.kind, startLine: s.startLine, endLine: s.endLine })),
           chunks: file.chunks.length,
           reused: false,
@@ -680,43 +722,16 @@ export async function rebuildCodeIndex(deps: {
     const dir = mirrors.mirrorDir(entry.remote, entry.repository);
     const blobs = await mirrors.readBlobs(dir, missing.map((m) => m.blobId));
     const sources = missing.map((m) => ({ path: m.path, content: (blobs.get(m.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
-    const chunked = await pool.chunkFiles(sources);
-    const docs: ChunkDocument[] = [];
-    missing.forEach((m, i) => {
+    const chunked = await pool.chunkFiles(sources, { terms: codeIndex.takesDocumentTerms === true });
+    const { docs, terms } = filesDocuments(missing.map((m, i) => {
       const file = chunked[i]!;
-      docs.push(...chunkDocuments(file, { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language }));
-    });
+      return { file, at: { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language } };
+    }));
     if (deps.embedder && docs.length > 0) {
       const vectors = await deps.embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)));
       docs.forEach((d, i) => (d.vector = vectors[i]));
     }
-    await codeIndex.upsertChunks(docs);
+    await codeIndex.upsertChunks(docs, terms ? { terms } : {});
     report.blobsRechunked += missing.length;
   }
-}
-
-/** The code-index documents of one chunked file (path and blob of the file as stored in the tree). */
-function chunkDocuments(
-  file: ChunkedFile,
-  at: { orgId: string; repoId: string; path: string; blobId: string; language: string },
-): ChunkDocument[] {
-  return file.chunks.map((chunk, ordinal) => ({
-    id: chunkId(at.repoId, at.path, at.blobId, ordinal),
-    orgId: at.orgId,
-    repoId: at.repoId,
-    path: at.path,
-    blobId: at.blobId,
-    ordinal,
-    language: at.language,
-    kind: chunk.kind,
-    symbol: chunk.symbol,
-    parent: chunk.parent,
-    signature: chunk.signature,
-    doc: chunk.doc,
-    startLine: chunk.startLine,
-    endLine: chunk.endLine,
-    text: chunk.text,
-    summary: chunk.summary,
-    fileSummary: file.summary,
-  }));
 }

@@ -5,7 +5,10 @@
 import type { ChunkDocument } from "./port.ts";
 import { forEachToken } from "./tokenize.ts";
 
-export type FieldSpec = { name: string; weight: number; b: number; value(doc: ChunkDocument): string | null };
+/** The fields of a chunk that are tokenised for search (all a chunker knows, without ids or vectors). */
+export type IndexedFields = Pick<ChunkDocument, "symbol" | "parent" | "path" | "signature" | "doc" | "summary" | "fileSummary" | "text">;
+
+export type FieldSpec = { name: string; weight: number; b: number; value(doc: IndexedFields): string | null };
 
 /** At most 8 fields: the posting format keeps a one-byte field mask. */
 export const FIELDS: readonly FieldSpec[] = [
@@ -28,7 +31,7 @@ export type AnalysedDoc = {
   lengths: number[];
 };
 
-export function analyseDoc(doc: ChunkDocument): AnalysedDoc {
+export function analyseDoc(doc: IndexedFields): AnalysedDoc {
   const terms = new Map<string, Uint16Array>();
   const lengths = new Array<number>(FIELD_COUNT).fill(0);
   for (let f = 0; f < FIELD_COUNT; f++) {

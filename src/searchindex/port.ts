@@ -6,6 +6,7 @@
  * Which (path, blobId) pairs make up a branch is recorded with setBranchFiles, so a second branch or a
  * reload that changes one file costs writes in proportion to the changed files, not the repository.
  */
+import type { DocumentTerms } from "./analysis.ts";
 
 export type ChunkDocument = {
   /** Unique: `${repoId}|${path}|${blobId}|${ordinal}`. */
@@ -32,6 +33,15 @@ export type ChunkDocument = {
 
 export type BranchFile = { path: string; blobId: string };
 
+export type UpsertOptions = {
+  /**
+   * The documents' index terms computed beforehand (analyseDocuments in analysis.ts, e.g. by the parse
+   * workers), covering `docs` in order. An adapter that takes them (`takesDocumentTerms`) uses them
+   * instead of tokenising on its own thread when every document is new; others ignore them.
+   */
+  terms?: readonly DocumentTerms[];
+};
+
 export type IndexFilter = {
   orgId: string;
   /** Restrict to these (repoId, branch) pairs; each branch resolves to its file set. */
@@ -49,7 +59,9 @@ export type IndexHit = {
 };
 
 export type CodeIndex = {
-  upsertChunks(docs: ChunkDocument[]): Promise<void>;
+  /** True when upsertChunks uses precomputed `terms` (so producing them is worth it). */
+  readonly takesDocumentTerms?: boolean;
+  upsertChunks(docs: ChunkDocument[], options?: UpsertOptions): Promise<void>;
   /** Remove every chunk of (repoId, path, blobId). */
   deleteBlob(repoId: string, path: string, blobId: string): Promise<void>;
   /** True when chunks for (repoId, path, blobId) are present. */

@@ -163,51 +163,86 @@ export function newSegment(block: number, ordinal: number): AppendSegment {
   return { block, first: ordinal, last: ordinal, count: 0, bytes: new Uint8Array(48), length: 0 };
 }
 
-/**
- * Appends one posting (ordinal above every ordinal already in the segment) without intermediate
- * objects: the payload is mask + (tf varint, quantised length) per field with tf > 0.
- * `tfs` holds FIELD_COUNT frequencies starting at `at`; `qlens` the document's quantised field lengths.
- */
-export function appendPosting(seg: AppendSegment, ordinal: number, tfs: Uint16Array, at: number, fieldCount: number, qlens: Uint8Array): void {
-  if (seg.length + 6 + fieldCount * 4 > seg.bytes.length) {
-    const grown = new Uint8Array(seg.bytes.length * 2 + fieldCount * 4);
+function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
+  let b = bytes[at++]!;
+  let value = b & 0x7f;
+  for (let shift = 7; b & 0x80; shift += 7) {
+    b = bytes[at++]!;
+    value |= (b & 0x7f) << shift;
+  }
+  return { value, next: at };
+}
+
+function reserve(seg: AppendSegment, bytes: number): Uint8Array {
+  if (seg.length + bytes > seg.bytes.length) {
+    const grown = new Uint8Array(Math.max(seg.bytes.length * 2, seg.length + bytes));
     grown.set(seg.bytes.subarray(0, seg.length));
     seg.bytes = grown;
   }
-  const out = seg.bytes;
+  return seg.bytes;
+}
+
+/** Writes the delta (unless it is the segment's first entry) and the payload bytes of one or more entries. */
+function appendEntries(seg: AppendSegment, firstOrdinal: number, bytes: Uint8Array, from: number, to: number, lastOrdinal: number, count: number): void {
+  const out = reserve(seg, 5 + (to - from));
   let p = seg.length;
   if (seg.count > 0) {
-    let delta = ordinal - seg.last;
+    let delta = firstOrdinal - seg.last;
     while (delta >= 0x80) {
       out[p++] = (delta & 0x7f) | 0x80;
       delta >>>= 7;
     }
     out[p++] = delta;
   }
-  const maskAt = p++;
-  let mask = 0;
-  for (let f = 0; f < fieldCount; f++) {
-    let tf = tfs[at + f]!;
-    if (tf === 0) continue;
-    mask |= 1 << f;
-    while (tf >= 0x80) {
-      out[p++] = (tf & 0x7f) | 0x80;
-      tf >>>= 7;
-    }
-    out[p++] = tf;
-    out[p++] = qlens[f]!;
-  }
-  out[maskAt] = mask;
-  seg.length = p;
-  seg.last = ordinal;
-  seg.count++;
+  out.set(bytes.subarray(from, to), p);
+  seg.length = p + (to - from);
+  seg.last = lastOrdinal;
+  seg.count += count;
+}
+
+function segmentFor(segments: AppendSegment[], ordinal: number): AppendSegment {
+  const block = blockOf(ordinal);
+  let seg = segments[segments.length - 1];
+  if (!seg || seg.block !== block) segments.push((seg = newSegment(block, ordinal)));
+  return seg;
 }
 
 /**
- * Appends a segment to a block (or creates it). Every ordinal of the segment must follow the block's
- * last ordinal (new documents get new, higher ordinals), so the block is extended without decoding.
+ * Appends one term's entries of a DocumentTerms run (analysis.ts: `bytes[from, to)`, `count` entries
+ * whose deltas are between local document indexes, the first being the index itself) for documents
+ * stored from ordinal `base` on. Every ordinal must follow those already in `segments`. The run is
+ * copied as is, but for its first delta; a run crossing a block boundary is split entry by entry.
  */
-export function appendSegment(existing: Uint8Array | undefined, seg: AppendSegment): Uint8Array {
+export function appendRun(segments: AppendSegment[], base: number, bytes: Uint8Array, from: number, to: number, lastLocal: number, count: number): void {
+  const first = readVarint(bytes, from);
+  const firstOrdinal = base + first.value;
+  const lastOrdinal = base + lastLocal;
+  if (blockOf(firstOrdinal) === blockOf(lastOrdinal)) {
+    appendEntries(segmentFor(segments, firstOrdinal), firstOrdinal, bytes, first.next, to, lastOrdinal, count);
+    return;
+  }
+  let ordinal = base;
+  let p = from;
+  for (let i = 0; i < count; i++) {
+    const delta = readVarint(bytes, p);
+    ordinal += delta.value;
+    const end = delta.next + payloadLength(bytes, delta.next);
+    appendEntries(segmentFor(segments, ordinal), ordinal, bytes, delta.next, end, ordinal, 1);
+    p = end;
+  }
+}
+
+/** Bytes `appendSegmentInto` writes for `seg` after a block of `existingLength` bytes (at most). */
+export function appendedLength(existingLength: number, seg: AppendSegment): number {
+  return Math.max(existingLength, HEADER) + 5 + seg.length;
+}
+
+/**
+ * Writes a block (or a new one) extended by a segment into `out` (at least appendedLength bytes) and
+ * returns its length. Every ordinal of the segment must follow the block's last ordinal (new documents
+ * get new, higher ordinals), so the block is extended without decoding.
+ */
+export function appendSegmentInto(existing: Uint8Array | undefined, seg: AppendSegment, out: Uint8Array): number {
   let count = 0;
   let base = seg.block * BLOCK_SIZE;
   let head = HEADER;
@@ -219,11 +254,8 @@ export function appendSegment(existing: Uint8Array | undefined, seg: AppendSegme
       head = existing.byteLength;
     }
   }
-  let delta = seg.first - base;
-  let deltaLength = 1;
-  for (let d = delta; d >= 0x80; d >>>= 7) deltaLength++;
-  const out = new Uint8Array(head + deltaLength + seg.length);
   if (head > HEADER) out.set(existing!, 0);
+  let delta = seg.first - base;
   let p = head;
   while (delta >= 0x80) {
     out[p++] = (delta & 0x7f) | 0x80;
@@ -231,8 +263,21 @@ export function appendSegment(existing: Uint8Array | undefined, seg: AppendSegme
   }
   out[p++] = delta;
   out.set(seg.bytes.subarray(0, seg.length), p);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, count + seg.count, true);
-  view.setUint32(4, seg.last, true);
-  return out;
+  p += seg.length;
+  const total = count + seg.count;
+  out[0] = total & 0xff;
+  out[1] = (total >>> 8) & 0xff;
+  out[2] = (total >>> 16) & 0xff;
+  out[3] = total >>> 24;
+  out[4] = seg.last & 0xff;
+  out[5] = (seg.last >>> 8) & 0xff;
+  out[6] = (seg.last >>> 16) & 0xff;
+  out[7] = seg.last >>> 24;
+  return p;
+}
+
+/** appendSegmentInto into a new array of the exact size. */
+export function appendSegment(existing: Uint8Array | undefined, seg: AppendSegment): Uint8Array {
+  const out = new Uint8Array(appendedLength(existing?.byteLength ?? 0, seg));
+  return out.slice(0, appendSegmentInto(existing, seg, out));
 }

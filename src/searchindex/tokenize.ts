@@ -25,7 +25,9 @@ export const MAX_TOKEN_LENGTH = 64;
 const MIN_TOKEN_LENGTH = 2;
 
 /** Runs of letters, digits and underscores, optionally joined by single hyphens (kebab-case). */
-const WORD = /[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g;
+const WORD_CHAR = new Uint8Array(128);
+for (let c = 0; c < 128; c++) WORD_CHAR[c] = /[A-Za-z0-9_]/.test(String.fromCharCode(c)) ? 1 : 0;
+const HYPHEN = 45;
 /** camelCase / PascalCase / ACRONYMWord / digit boundaries inside an underscore-free word. */
 const PART = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 
@@ -44,40 +46,79 @@ export function identifierParts(identifier: string): string[] {
 }
 
 /**
- * Calls `emit` for every token of `text`, in order, duplicates included (term frequency matters).
- * Kept allocation-light because indexing 40 MB of source runs through it.
+ * Calls `emit` with every word of `text` in order: runs of `[A-Za-z0-9_]`, optionally joined by single
+ * hyphens (`/[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*\/g`), scanned without regex match objects.
  */
-export function forEachToken(text: string, emit: (token: string) => void): void {
-  for (const m of text.matchAll(WORD)) {
-    const word = m[0];
-    const hyphenated = word.includes("-");
-    if (hyphenated) {
-      const whole = word.toLowerCase();
-      if (/^[a-z][a-z0-9_]+(?:-[a-z][a-z0-9_]+)+$/.test(whole) && keep(whole)) emit(whole);
+export function forEachWord(text: string, emit: (word: string) => void): void {
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || WORD_CHAR[c] === 0) {
+      i++;
+      continue;
     }
-    for (const identifier of hyphenated ? word.split("-") : [word]) emitIdentifier(identifier, emit);
+    const start = i++;
+    for (;;) {
+      while (i < n) {
+        const d = text.charCodeAt(i);
+        if (d >= 128 || WORD_CHAR[d] === 0) break;
+        i++;
+      }
+      if (i + 1 < n && text.charCodeAt(i) === HYPHEN) {
+        const d = text.charCodeAt(i + 1);
+        if (d < 128 && WORD_CHAR[d] === 1) {
+          i += 2;
+          continue;
+        }
+      }
+      break;
+    }
+    emit(text.slice(start, i));
   }
 }
 
 /**
- * Tokens of an identifier, memoised: source repeats the same identifiers over and over, and splitting
- * them (regexes, lowercasing) was a large share of indexing time. Bounded: cleared when full.
+ * Tokens of one word (see forEachWord), in order, memoised: source repeats the same identifiers over
+ * and over, and splitting them (regexes, lowercasing) was a large share of indexing time. Bounded:
+ * cleared when full. The returned array must not be modified.
  */
-const IDENTIFIER_CACHE_LIMIT = 100_000;
-const identifierCache = new Map<string, string | string[] | null>();
+const WORD_CACHE_LIMIT = 100_000;
+const wordCache = new Map<string, readonly string[]>();
+const NO_TOKENS: readonly string[] = [];
 
-function emitIdentifier(identifier: string, emit: (token: string) => void): void {
-  let tokens = identifierCache.get(identifier);
+export function wordTokens(word: string): readonly string[] {
+  let tokens = wordCache.get(word);
   if (tokens === undefined) {
-    const out: string[] = [];
-    splitIdentifier(identifier, (t) => out.push(t));
-    tokens = out.length === 0 ? null : out.length === 1 ? out[0]! : out;
-    if (identifierCache.size >= IDENTIFIER_CACHE_LIMIT) identifierCache.clear();
-    identifierCache.set(identifier, tokens);
+    const out = splitWord(word);
+    tokens = out.length === 0 ? NO_TOKENS : out;
+    if (wordCache.size >= WORD_CACHE_LIMIT) wordCache.clear();
+    wordCache.set(word, tokens);
   }
-  if (tokens === null) return;
-  if (typeof tokens === "string") emit(tokens);
-  else for (let i = 0; i < tokens.length; i++) emit(tokens[i]!);
+  return tokens;
+}
+
+/** Tokens of one word, not memoised (callers with their own cache). */
+export function splitWord(word: string): string[] {
+  const out: string[] = [];
+  const push = (t: string) => out.push(t);
+  if (word.includes("-")) {
+    const whole = word.toLowerCase();
+    if (/^[a-z][a-z0-9_]+(?:-[a-z][a-z0-9_]+)+$/.test(whole) && keep(whole)) out.push(whole);
+    for (const identifier of word.split("-")) splitIdentifier(identifier, push);
+  } else splitIdentifier(word, push);
+  return out;
+}
+
+/**
+ * Calls `emit` for every token of `text`, in order, duplicates included (term frequency matters).
+ * Kept allocation-light because indexing 40 MB of source runs through it.
+ */
+export function forEachToken(text: string, emit: (token: string) => void): void {
+  forEachWord(text, (word) => {
+    const tokens = wordTokens(word);
+    for (let i = 0; i < tokens.length; i++) emit(tokens[i]!);
+  });
 }
 
 function splitIdentifier(identifier: string, emit: (token: string) => void): void {

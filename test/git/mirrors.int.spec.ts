@@ -90,6 +90,24 @@ describe("git mirrors", () => {
     expect(blobs.get(a.blobId)!.toString()).toBe("export const a = 2;\n");
     expect([...blobs.get(tree.find((e) => e.path === "bin/data.bin")!.blobId)!]).toEqual([0, 1, 2, 3, 0, 255]);
 
+    // One cat-file process answers many reads, concurrent ones included, in order.
+    const reader = mirrors.openBlobReader(first.dir);
+    try {
+      const [x, y, z] = await Promise.all([
+        reader.read([a.blobId, "0".repeat(40)]),
+        reader.read(tree.map((e) => e.blobId)),
+        reader.read([]),
+      ]);
+      expect([...x.keys()]).toEqual([a.blobId]);
+      expect(y.size).toBe(4);
+      expect(z.size).toBe(0);
+      expect((await reader.read([a.blobId])).get(a.blobId)!.toString()).toBe("export const a = 2;\n");
+      await expect(reader.read(["--batch-check"])).rejects.toThrow(GitNameError);
+    } finally {
+      reader.close();
+    }
+    await expect(reader.read([a.blobId])).rejects.toThrow(/closed/);
+
     const diff = await mirrors.diff(first.dir, "main", "feature");
     expect(diff).toContain("+export const a = 2;");
     expect(diff).toContain("+++ b/src/b.ts");

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { batchFiles, createParsePool } from "../../src/indexing/chunking/pool.ts";
+import { fileTerms } from "../../src/indexing/documents.ts";
 
 const pool = createParsePool({ threads: 2 });
 afterAll(() => pool.destroy());
@@ -22,6 +23,28 @@ describe("parse pool (worker threads running worker.ts)", () => {
     expect(results[2]!.chunks[0]).toMatchObject({ kind: "section", symbol: "Page 2" });
     expect(pool.queueSize()).toBe(0);
     expect(pool.utilization()).toBeGreaterThanOrEqual(0);
+  });
+
+  it("computes index terms in the workers equal to those made on this thread", async () => {
+    const files = [
+      { path: "pkg/http_client.py", content: `"""HTTP client."""\n\nimport socket\n\n\nclass HTTPClient:\n    """Talks HTTP."""\n\n    def get_response(self, url):\n        """Fetches url."""\n        return socket.create_connection(url)\n` },
+      { path: "src/parseConfig.ts", content: `/** Config. */\nexport function parseConfig(text: string): Record<string, string> {\n  return Object.fromEntries(text.split("\\n").map((l) => l.split("=")));\n}\n` },
+      { path: "README.md", content: "# Title\n\nSome words about parsing.\n" },
+      { path: "empty.py", content: "" },
+    ];
+    const withTerms = await pool.chunkFiles(files, { terms: true });
+    const plain = await pool.chunkFiles(files);
+    // Sources may travel as UTF-8 bytes (decoded in the worker).
+    expect(await pool.chunkFiles(files.map((f) => ({ path: f.path, content: Buffer.from(`${f.content}// é ✓\n`) })))).toEqual(
+      await pool.chunkFiles(files.map((f) => ({ path: f.path, content: `${f.content}// é ✓\n` }))),
+    );
+    for (let i = 0; i < files.length; i++) {
+      const { terms, ...chunked } = withTerms[i]!;
+      expect(chunked).toEqual(plain[i]);
+      expect(plain[i]!.terms).toBeUndefined();
+      expect(terms).toEqual(fileTerms(plain[i]!));
+      expect(terms!.docCount).toBe(plain[i]!.chunks.length);
+    }
   });
 
   it("returns an empty list for no files", async () => {

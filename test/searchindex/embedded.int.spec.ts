@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { analyseDocuments } from "../../src/searchindex/analysis.ts";
 import { createEmbeddedCodeIndex } from "../../src/searchindex/embedded.ts";
 import type { CodeIndex } from "../../src/searchindex/port.ts";
 import { chunk, codeIndexContract } from "../contract/codeindex.contract.ts";
@@ -92,6 +93,63 @@ describe("embedded code index specifics", () => {
     } finally {
       await reader.close();
       await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("answers the same whether document terms come precomputed or not", async () => {
+    const words = ["parse", "config", "HttpServer", "read_chunked", "socket", "retry", "buffer", "encodeBase64", "timeout", "handler"];
+    const files = Array.from({ length: 12 }, (_, f) =>
+      Array.from({ length: 1 + (f % 4) }, (_, i) =>
+        chunk({
+          repoId: "r1",
+          path: `src/mod_${f}.ts`,
+          blobId: `b${f}`,
+          ordinal: i,
+          symbol: words[(f + i) % words.length]!,
+          text: Array.from({ length: 20 }, (_, k) => words[(f * 7 + i * 3 + k * k) % words.length]).join(" "),
+          summary: `function ${words[(f + i) % words.length]}`,
+          fileSummary: `module mod_${f} with ${words[f % words.length]}`,
+        }),
+      ),
+    );
+    const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+    const results: unknown[] = [];
+    for (const precomputed of [false, true]) {
+      const dir = tempDir();
+      const index = createEmbeddedCodeIndex({ dir });
+      try {
+        expect(index.takesDocumentTerms).toBe(true);
+        for (const group of [files.slice(0, 5), files.slice(5)]) {
+          await index.upsertChunks(group.flat(), precomputed ? { terms: group.map((docs) => analyseDocuments(docs)) } : {});
+        }
+        await index.setBranchFiles("r1", "main", files.map((docs) => ({ path: docs[0]!.path, blobId: docs[0]!.blobId })));
+        const answers = [];
+        for (const query of ["parse config", "http server socket", "encode base64", "retry timeout handler", "mod_3"]) {
+          answers.push((await index.searchLexical(query, filter, 20)).map((h) => [h.doc.id, h.score.toFixed(6)]));
+        }
+        results.push(answers);
+      } finally {
+        await index.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+    expect(results[1]).toEqual(results[0]);
+    expect((results[0] as unknown[][]).every((hits) => hits.length > 0)).toBe(true);
+  });
+
+  it("ignores precomputed terms that do not cover the documents", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    try {
+      const a = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "wombat burrow" });
+      const b = chunk({ repoId: "r1", path: "b.ts", blobId: "b1", text: "quokka island" });
+      await index.upsertChunks([a, b], { terms: [analyseDocuments([a])] });
+      await index.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }, { path: "b.ts", blobId: "b1" }]);
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      expect((await index.searchLexical("quokka", filter, 5)).map((h) => h.doc.id)).toEqual([b.id]);
+    } finally {
+      await index.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

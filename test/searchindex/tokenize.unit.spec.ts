@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { STOP_WORDS, identifierParts, termFrequencies, tokenize } from "../../src/searchindex/tokenize.ts";
+import { STOP_WORDS, forEachWord, identifierParts, termFrequencies, tokenize, wordTokens } from "../../src/searchindex/tokenize.ts";
 
 describe("tokenize", () => {
   it("splits camelCase and acronyms, keeping the whole identifier", () => {
@@ -53,5 +53,28 @@ describe("Elasticsearch analyser", () => {
   it("uses the same stop words as the embedded tokenizer", async () => {
     const { default: definition } = await import("../../schema/elasticsearch/chunks.json", { with: { type: "json" } });
     expect(new Set(definition.settings.analysis.filter.code_stop.stopwords)).toEqual(STOP_WORDS);
+  });
+
+  it("scans words exactly as /[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g matches them", () => {
+    const samples = [
+      "a--b -c d- e-f-g x_y-z9 _-_ ü-a naïve-ascii 9-9 -- - a-",
+      "getHTTPResponse(code-index, __init__) => x.y['z-1'] // TODO: fix-me\n\tself.read_chunked()",
+      "\u{1F600}emoji-word x\u00A0y tab\tsep end",
+      "",
+      "trailing-",
+      "-leading",
+    ];
+    for (const text of samples) {
+      const words: string[] = [];
+      forEachWord(text, (w) => words.push(w));
+      expect(words).toEqual([...text.matchAll(/[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g)].map((m) => m[0]));
+    }
+  });
+
+  it("gives a word's tokens from its memo the same as splitting it afresh", () => {
+    for (const word of ["getHTTPResponse", "code-index", "MAX_RETRY_COUNT", "a", "the", "x".repeat(200)]) {
+      expect(wordTokens(word)).toEqual(tokenize(word));
+      expect(wordTokens(word)).toBe(wordTokens(word));
+    }
   });
 });

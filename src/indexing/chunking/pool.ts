@@ -8,6 +8,18 @@ export const BATCH_MAX_BYTES = 256 * 1024;
 export const BATCH_MAX_FILES = 64;
 /** Idle worker threads exit after this long; grammars are reloaded by new threads. */
 export const IDLE_TIMEOUT_MS = 60_000;
+/**
+ * Tasks handed to a thread at once. A thread runs them in order (worker.ts); holding a few means it
+ * keeps working while the main thread is blocked in an index write and cannot hand out the next one
+ * (measured: with one task per thread the threads sat idle a third of the time).
+ */
+export const TASKS_PER_THREAD = 4;
+/**
+ * V8 heap limits of a parse thread. A small young generation keeps each thread's footprint down (the
+ * garbage of a parse dies young: measured ~60 MB less resident memory per thread, no CPU difference);
+ * the old generation holds the grammars and the analysis caches (analysis.ts), far below the limit.
+ */
+export const THREAD_HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
 export type ParsePoolOptions = {
   /**
@@ -18,9 +30,14 @@ export type ParsePoolOptions = {
   threads?: number;
 };
 
+export type ChunkOptions = {
+  /** Also compute each file's index terms in the workers (ChunkedFile.terms). */
+  terms?: boolean;
+};
+
 export type ParsePool = {
   /** Chunk files in parallel; results come back in the order of `files`. */
-  chunkFiles(files: SourceFile[]): Promise<ChunkedFile[]>;
+  chunkFiles(files: SourceFile[], options?: ChunkOptions): Promise<ChunkedFile[]>;
   /** Share of the pool's capacity in use, 0..1. */
   utilization(): number;
   /** Tasks waiting for a free thread. */
@@ -59,10 +76,13 @@ export const createParsePool = (options: ParsePoolOptions = {}): ParsePool => {
     minThreads: Math.min(1, threads),
     maxThreads: threads,
     idleTimeout: IDLE_TIMEOUT_MS,
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
+    resourceLimits: THREAD_HEAP_LIMITS,
   });
   return {
-    async chunkFiles(files) {
-      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run({ files: batch })));
+    async chunkFiles(files, options = {}) {
+      const terms = options.terms === true;
+      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run(terms ? { files: batch, terms } : { files: batch })));
       return results.flat();
     },
     utilization: () => piscina.utilization,
