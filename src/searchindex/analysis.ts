@@ -13,7 +13,8 @@
  */
 import { FIELDS, FIELD_COUNT, type IndexedFields } from "./fields.ts";
 import { quantiseLength } from "./postings.ts";
-import { forEachWord, splitWord } from "./tokenize.ts";
+import { splitWord } from "./tokenize.ts";
+import { createWordTable } from "./word-table.ts";
 
 export type DocumentTerms = {
   /** Documents covered, in order. */
@@ -53,12 +54,13 @@ let entryDoc = new Int32Array(4096);
 let entryAt = new Int32Array(4096);
 let payloads = new Uint8Array(64 * 1024);
 
-// Words -> global term ids (one id, or several, or NO_TERMS), so a word seen before costs one lookup
-// however many tokens it has; each call maps global ids to its own (stamp[gid] === call: localOf[gid]
-// is the local id). Bounded: cleared between calls when large.
+// Words (word-table.ts ids) -> global term ids (one id, or several, or NO_TERMS), so a word seen before
+// costs one lookup however many tokens it has; each call maps global ids to its own (stamp[gid] ===
+// call: localOf[gid] is the local id). Bounded: cleared between calls when large.
 const WORD_LIMIT = 200_000;
 const NO_TERMS = -1;
-let wordGids = new Map<string, number | number[]>();
+const words = createWordTable();
+let wordGids: (number | number[])[] = [];
 let termGids = new Map<string, number>();
 let gidTerms: string[] = [];
 let stamp = new Int32Array(4096);
@@ -79,12 +81,12 @@ const gidOf = (term: string): number => {
   return gid;
 };
 
-const gidsOf = (word: string): number | number[] => {
-  let gids = wordGids.get(word);
+const gidsOf = (wordId: number): number | number[] => {
+  let gids = wordGids[wordId];
   if (gids === undefined) {
-    const tokens = splitWord(word);
+    const tokens = splitWord(words.word(wordId));
     gids = tokens.length === 0 ? NO_TERMS : tokens.length === 1 ? gidOf(tokens[0]!) : tokens.map(gidOf);
-    wordGids.set(word, gids);
+    wordGids[wordId] = gids;
   }
   return gids;
 };
@@ -139,8 +141,8 @@ function countTerm(gid: number): void {
   count(id);
 }
 
-function countWord(word: string): void {
-  const gids = gidsOf(word);
+function countWord(wordId: number): void {
+  const gids = gidsOf(wordId);
   if (typeof gids === "number") {
     if (gids !== NO_TERMS) countTerm(gids);
   } else for (let i = 0; i < gids.length; i++) countTerm(gids[i]!);
@@ -211,7 +213,7 @@ function countDocuments(docs: readonly IndexedFields[]): number[] {
       } else {
         fieldIds = lastIds[field]!;
         fieldIds.length = 0;
-        forEachWord(value, countWord);
+        words.scan(value, countWord);
         lastValue[field] = value;
       }
       lengths[field] = lastIds[field]!.length;
@@ -270,8 +272,9 @@ function groupByTerm(docCount: number, lengthSums: number[]): DocumentTerms {
 
 /** The index terms of `docs`, which will be stored in this order with consecutive ordinals. */
 export function analyseDocuments(docs: readonly IndexedFields[]): DocumentTerms {
-  if (wordGids.size > WORD_LIMIT) {
-    wordGids = new Map();
+  if (words.size() > WORD_LIMIT) {
+    words.clear();
+    wordGids = [];
     termGids = new Map();
     gidTerms = [];
   }

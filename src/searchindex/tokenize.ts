@@ -46,36 +46,55 @@ export function identifierParts(identifier: string): string[] {
 }
 
 /**
- * Calls `emit` with every word of `text` in order: runs of `[A-Za-z0-9_]`, optionally joined by single
- * hyphens (`/[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*\/g`), scanned without regex match objects.
+ * Finds every word of `text` in order: runs of `[A-Za-z0-9_]`, optionally joined by single hyphens
+ * (`/[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*\/g`), scanned without regex match objects. `onWord` gets the
+ * word's span and its 32-bit FNV-1a hash over the UTF-16 code units, computed on the way.
  */
-export function forEachWord(text: string, emit: (word: string) => void): void {
+export function scanWords(text: string, onWord: (text: string, start: number, end: number, hash: number) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
-    const c = text.charCodeAt(i);
+    let c = text.charCodeAt(i);
     if (c >= 128 || WORD_CHAR[c] === 0) {
       i++;
       continue;
     }
     const start = i++;
+    let hash = Math.imul(FNV_OFFSET ^ c, FNV_PRIME);
     for (;;) {
       while (i < n) {
-        const d = text.charCodeAt(i);
-        if (d >= 128 || WORD_CHAR[d] === 0) break;
+        c = text.charCodeAt(i);
+        if (c >= 128 || WORD_CHAR[c] === 0) break;
+        hash = Math.imul(hash ^ c, FNV_PRIME);
         i++;
       }
-      if (i + 1 < n && text.charCodeAt(i) === HYPHEN) {
+      if (i + 1 < n && c === HYPHEN) {
         const d = text.charCodeAt(i + 1);
         if (d < 128 && WORD_CHAR[d] === 1) {
+          hash = Math.imul(Math.imul(hash ^ HYPHEN, FNV_PRIME) ^ d, FNV_PRIME);
           i += 2;
           continue;
         }
       }
       break;
     }
-    emit(text.slice(start, i));
+    onWord(text, start, i, hash);
   }
+}
+
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
+
+/** Calls `emit` with every word of `text` in order (see scanWords). */
+export function forEachWord(text: string, emit: (word: string) => void): void {
+  scanWords(text, (t, start, end) => emit(t.slice(start, end)));
+}
+
+/** The 32-bit FNV-1a hash scanWords gives a word. */
+export function wordHash(word: string): number {
+  let hash = FNV_OFFSET;
+  for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), FNV_PRIME);
+  return hash;
 }
 
 /**

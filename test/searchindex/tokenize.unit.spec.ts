@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { STOP_WORDS, forEachWord, identifierParts, termFrequencies, tokenize, wordTokens } from "../../src/searchindex/tokenize.ts";
+import { STOP_WORDS, forEachWord, identifierParts, scanWords, termFrequencies, tokenize, wordHash, wordTokens } from "../../src/searchindex/tokenize.ts";
+import { createWordTable } from "../../src/searchindex/word-table.ts";
 
 describe("tokenize", () => {
   it("splits camelCase and acronyms, keeping the whole identifier", () => {
@@ -76,5 +77,31 @@ describe("Elasticsearch analyser", () => {
       expect(wordTokens(word)).toEqual(tokenize(word));
       expect(wordTokens(word)).toBe(wordTokens(word));
     }
+  });
+
+  it("hashes a word while scanning it as wordHash does", () => {
+    const text = "getHTTPResponse(code-index, x) é naïve-ascii a-b-c";
+    scanWords(text, (t, start, end, hash) => expect(hash).toBe(wordHash(t.slice(start, end))));
+  });
+});
+
+describe("word table", () => {
+  it("gives each distinct word one id, in order of first sight, across texts and growth", () => {
+    const table = createWordTable();
+    const seen: number[] = [];
+    table.scan("alpha beta alpha code-index beta", (id) => seen.push(id));
+    expect(seen).toEqual([0, 1, 0, 2, 1]);
+    expect([0, 1, 2].map((id) => table.word(id))).toEqual(["alpha", "beta", "code-index"]);
+    // Enough words to grow the table several times; every id maps back to its word.
+    const many = Array.from({ length: 200_000 }, (_, i) => `w${i.toString(36)}`);
+    const ids: number[] = [];
+    table.scan(many.join(" "), (id) => ids.push(id));
+    table.scan(many.slice(0, 1000).join(" "), (id) => ids.push(id));
+    expect(table.size()).toBe(3 + many.length);
+    expect(ids.slice(0, many.length).every((id, i) => id === 3 + i)).toBe(true);
+    expect(ids.slice(many.length)).toEqual(ids.slice(0, 1000));
+    expect(ids.every((id, i) => table.word(id) === many[i % many.length] || i >= many.length)).toBe(true);
+    table.clear();
+    expect(table.size()).toBe(0);
   });
 });
