@@ -16,10 +16,16 @@ const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
 export type SearchPool = Searcher & { close(): Promise<void> };
 
 /**
- * One search thread per core on Node. Deno runs searches on the serving thread (its worker threads
- * have not been measured with lmdb's native module here).
+ * Search threads beside the serving thread when there are cores to spare: cores - 1 (at most 4) on
+ * machines of 4 cores or more. On 2 cores, measured with `npm run bench`, searching on the serving
+ * thread used less CPU per request and gave an equal p50 and a lower p99 (the serving thread, the
+ * search threads and their garbage collection compete for the same two cores). Deno: 0 (its worker
+ * threads have not been measured with lmdb's native module here).
  */
-export const defaultSearchThreads = (): number => (isDeno ? 0 : Math.min(4, os.availableParallelism()));
+export const defaultSearchThreads = (): number => {
+  const cores = os.availableParallelism();
+  return isDeno || cores < 4 ? 0 : Math.min(4, cores - 1);
+};
 
 const workerFile = (): string => new URL(isDeno ? "./worker.ts" : "./worker-entry.mjs", import.meta.url).href;
 
