@@ -43,19 +43,11 @@ export const querySessionsProjection: Projection = {
       const turnId = d.turnId as string;
       const sessionKey = ["session", orgId, sessionId];
       const turnKey = ["turn", orgId, sessionId, turnId];
-      if (event.type === "QuerySessionQuestionAsked") {
+      /** Writes a new or re-asked turn and counts it in its session. */
+      const putTurn = (turn: QueryTurn) => {
         const session = tx.get<QuerySessionRecord>(sessionKey);
         const existing = tx.get<QueryTurn>(turnKey);
-        tx.put(turnKey, {
-          turnId,
-          kind: d.kind as QueryTurn["kind"],
-          question: d.question as string,
-          messages: d.messages as QueryTurn["messages"],
-          repositories: d.repositories as QueryTurn["repositories"],
-          genius: Boolean(d.genius),
-          askedAt: event.time,
-          answer: existing?.answer ?? null,
-        } satisfies QueryTurn);
+        tx.put(turnKey, { ...turn, answer: turn.answer ?? existing?.answer ?? null } satisfies QueryTurn);
         tx.put(sessionKey, {
           sessionId,
           orgId,
@@ -63,10 +55,20 @@ export const querySessionsProjection: Projection = {
           updatedAt: event.time,
           turns: (session?.turns ?? 0) + (existing ? 0 : 1),
         } satisfies QuerySessionRecord);
+      };
+      if (event.type === "QuerySessionQuestionAsked") {
+        putTurn({
+          turnId,
+          kind: d.kind as QueryTurn["kind"],
+          question: d.question as string,
+          messages: d.messages as QueryTurn["messages"],
+          repositories: d.repositories as QueryTurn["repositories"],
+          genius: Boolean(d.genius),
+          askedAt: event.time,
+          answer: null,
+        });
       } else if (event.type === "QuerySessionSearched") {
-        const session = tx.get<QuerySessionRecord>(sessionKey);
-        const existing = tx.get<QueryTurn>(turnKey);
-        tx.put(turnKey, {
+        putTurn({
           turnId,
           kind: "search",
           question: d.question as string,
@@ -75,14 +77,7 @@ export const querySessionsProjection: Projection = {
           genius: Boolean(d.genius),
           askedAt: event.time,
           answer: { message: "", sources: d.sources as QuerySource[], model: null, notes: d.notes as string[], ms: d.ms as number, answeredAt: event.time },
-        } satisfies QueryTurn);
-        tx.put(sessionKey, {
-          sessionId,
-          orgId,
-          createdAt: session?.createdAt ?? event.time,
-          updatedAt: event.time,
-          turns: (session?.turns ?? 0) + (existing ? 0 : 1),
-        } satisfies QuerySessionRecord);
+        });
       } else if (event.type === "QuerySessionAnswered") {
         const turn = tx.get<QueryTurn>(turnKey);
         if (!turn) continue;

@@ -1,12 +1,5 @@
-// Piscina worker entry for Node. Node 20 cannot import TypeScript, and worker threads started from
-// a process that is not running under tsx (vitest, a compiled host) have no loader for it, so this
-// registers tsx's ESM loader in the worker thread before importing worker.ts. Deno loads worker.ts
-// directly (see pool.ts).
-const canImportTypeScript =
-  typeof globalThis.Deno !== "undefined" || Boolean(process.features?.typescript);
-if (!canImportTypeScript) {
-  const { register } = await import("tsx/esm/api");
-  register();
-}
-const worker = await import("./worker.ts");
+// Piscina worker entry for Node (see src/workers/load-typescript.mjs); Deno loads worker.ts directly.
+import { importTypeScript } from "../../workers/load-typescript.mjs";
+
+const worker = await importTypeScript(new URL("./worker.ts", import.meta.url).href);
 export default worker.default;
