@@ -52,7 +52,7 @@ export type EmbeddedCodeIndexOptions = {
   generationOf?: (repoId: string) => number;
   /** For such a reader: the writer's generation of the whole index (EmbeddedCodeIndex.writeGeneration). */
   writeGeneration?: () => number;
-  /** Bytes of decoded-ready posting blocks kept in memory per instance (default 32 MB; 0 disables). */
+  /** Bytes of scored postings (ordinals and impacts of recently queried terms) kept in memory per instance (default 32 MB; 0 disables). */
   postingCacheBytes?: number;
 };
 
@@ -177,43 +177,82 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   const generationOf = options.generationOf ?? ((repoId: string) => Math.max(repoGenerations.get(repoId) ?? 0, truncatedAt));
   const writeGeneration = options.writeGeneration ?? (() => writes);
 
-  // Posting blocks of recently queried terms, copied out of lmdb (a range read costs more than the
-  // scoring of a block), LRU by bytes; valid while nothing has been written since (writeGeneration).
-  type CachedPostings = { generation: number; numbers: number[]; blocks: Uint8Array[]; bytes: number };
-  const postingCache = new Map<string, CachedPostings>();
-  const postingCacheLimit = options.postingCacheBytes ?? 32 * 1024 * 1024;
-  let postingCacheBytes = 0;
-  function postingBlocks(term: string): { numbers: number[]; blocks: Uint8Array[] } {
+  // Scored postings of recently queried terms, LRU by bytes: each term's postings decoded once into
+  // ordinals and BM25F impacts (the saturated, length-normalised term frequency, ready to be multiplied
+  // by the query weight). A range read and varint decoding cost several times the scoring of a posting,
+  // and common words (with, for, error) come back query after query. An entry is valid for one write
+  // generation and one set of collection statistics (the impacts depend on the average field lengths).
+  type TermImpacts = { generation: number; statsKey: string; ordinals: Int32Array; impacts: Float32Array; bytes: number };
+  const impactCache = new Map<string, TermImpacts>();
+  const impactCacheLimit = options.postingCacheBytes ?? 32 * 1024 * 1024;
+  let impactCacheBytes = 0;
+  function termImpacts(term: string, norm: Float64Array, statsKey: string): { ordinals: Int32Array; impacts: Float32Array } {
     const generation = writeGeneration();
-    const hit = postingCache.get(term);
+    const hit = impactCache.get(term);
     if (hit) {
-      postingCache.delete(term);
-      postingCacheBytes -= hit.bytes;
-      if (hit.generation === generation) {
-        postingCache.set(term, hit); // LRU order
-        postingCacheBytes += hit.bytes;
+      impactCache.delete(term);
+      impactCacheBytes -= hit.bytes;
+      if (hit.generation === generation && hit.statsKey === statsKey) {
+        impactCache.set(term, hit); // LRU order
+        impactCacheBytes += hit.bytes;
         return hit;
       }
     }
     const prefix = postingKeyPrefix(term);
     const numbers: number[] = [];
     const blocks: Uint8Array[] = [];
-    let bytes = 64;
+    let total = 0;
     for (const { key, value } of rangeWithPrefix(postings, prefix)) {
       numbers.push(parseInt(key.slice(prefix.length), 36));
       blocks.push(value);
-      bytes += value.byteLength + 48;
+      total += value[0]! | (value[1]! << 8) | (value[2]! << 16) | (value[3]! << 24);
     }
-    if (bytes <= postingCacheLimit / 8) {
-      postingCache.set(term, { generation, numbers, blocks, bytes });
-      postingCacheBytes += bytes;
-      for (const [oldTerm, old] of postingCache) {
-        if (postingCacheBytes <= postingCacheLimit) break;
-        postingCache.delete(oldTerm);
-        postingCacheBytes -= old.bytes;
+    const ordinals = new Int32Array(total);
+    const impacts = new Float32Array(total);
+    const k1plus1 = k1 + 1;
+    let n = 0;
+    for (let at = 0; at < blocks.length; at++) {
+      const block = blocks[at]!;
+      const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
+      let p = 8;
+      let ordinal = numbers[at]! * BLOCK_SIZE;
+      for (let i = 0; i < count; i++) {
+        let b = block[p++]!;
+        let delta = b & 0x7f;
+        for (let shift = 7; b & 0x80; shift += 7) {
+          b = block[p++]!;
+          delta |= (b & 0x7f) << shift;
+        }
+        ordinal += delta;
+        let mask = block[p++]!;
+        let tfw = 0;
+        while (mask !== 0) {
+          const bit = mask & -mask;
+          mask ^= bit;
+          const f = 31 - Math.clz32(bit);
+          let c = block[p++]!;
+          let tf = c & 0x7f;
+          for (let shift = 7; c & 0x80; shift += 7) {
+            c = block[p++]!;
+            tf |= (c & 0x7f) << shift;
+          }
+          tfw += tf * norm[f * 256 + block[p++]!]!;
+        }
+        ordinals[n] = ordinal;
+        impacts[n++] = (tfw * k1plus1) / (tfw + k1);
       }
     }
-    return { numbers, blocks };
+    const bytes = 96 + total * 8;
+    if (bytes <= impactCacheLimit / 8) {
+      impactCache.set(term, { generation, statsKey, ordinals, impacts, bytes });
+      impactCacheBytes += bytes;
+      for (const [oldTerm, old] of impactCache) {
+        if (impactCacheBytes <= impactCacheLimit) break;
+        impactCache.delete(oldTerm);
+        impactCacheBytes -= old.bytes;
+      }
+    }
+    return { ordinals, impacts };
   }
   type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
   const filterCache = new Map<string, CachedFilter>();
@@ -589,6 +628,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       const cachedFilter = filterFor(filter, stats.nextOrdinal);
       if (cachedFilter.size === 0) return results;
       const allowed = cachedFilter.allowed;
+      const allowedLength = allowed.length;
 
       // norm[f * 256 + q] = weight_f / (1 - b_f + b_f * len / avgLen_f); rebuilt only when the stats change.
       const normKey = `${n}:${stats.lengthSums.join(",")}`;
@@ -619,51 +659,34 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         accs.push(acc);
         touched.push(touchedScratches[qi]!);
       }
-      const k1plus1 = k1 + 1;
       const active: number[] = [];
       for (const [term, { weights }] of terms) {
         active.length = 0;
         for (let qi = 0; qi < q; qi++) if (weights[qi]! > 0) active.push(qi);
-        const only = active.length === 1 ? active[0]! : -1;
-        const { numbers, blocks } = postingBlocks(term);
-        for (let at = 0; at < blocks.length; at++) {
-          const block = blocks[at]!;
-          const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
-          let p = 8;
-          let ordinal = numbers[at]! * BLOCK_SIZE;
+        const { ordinals, impacts } = termImpacts(term, norm, normKey);
+        const count = ordinals.length;
+        if (active.length === 1) {
+          const qi = active[0]!;
+          const acc = accs[qi]!;
+          const list = touched[qi]!;
+          const weight = weights[qi]!;
+          let t = touchedCount[qi]!;
           for (let i = 0; i < count; i++) {
-            let b = block[p++]!;
-            let delta = b & 0x7f;
-            for (let shift = 7; b & 0x80; shift += 7) {
-              b = block[p++]!;
-              delta |= (b & 0x7f) << shift;
-            }
-            ordinal += delta;
-            let mask = block[p++]!;
-            let tfw = 0;
-            while (mask !== 0) {
-              const bit = mask & -mask;
-              mask ^= bit;
-              const f = 31 - Math.clz32(bit);
-              let c = block[p++]!;
-              let tf = c & 0x7f;
-              for (let shift = 7; c & 0x80; shift += 7) {
-                c = block[p++]!;
-                tf |= (c & 0x7f) << shift;
-              }
-              tfw += tf * norm[f * 256 + block[p++]!]!;
-            }
-            if (allowed[ordinal] === 0 || allowed[ordinal] === undefined) continue;
-            if (only >= 0) {
-              const acc = accs[only]!;
-              if (acc[ordinal] === 0) touched[only]![touchedCount[only]!++] = ordinal;
-              acc[ordinal]! += (weights[only]! * (tfw * k1plus1)) / (tfw + k1);
-            } else {
-              for (const qi of active) {
-                const acc = accs[qi]!;
-                if (acc[ordinal] === 0) touched[qi]![touchedCount[qi]!++] = ordinal;
-                acc[ordinal]! += (weights[qi]! * (tfw * k1plus1)) / (tfw + k1);
-              }
+            const ordinal = ordinals[i]!;
+            if (allowed[ordinal] === 0 || ordinal >= allowedLength) continue;
+            if (acc[ordinal] === 0) list[t++] = ordinal;
+            acc[ordinal]! += weight * impacts[i]!;
+          }
+          touchedCount[qi] = t;
+        } else {
+          for (let i = 0; i < count; i++) {
+            const ordinal = ordinals[i]!;
+            if (allowed[ordinal] === 0 || ordinal >= allowedLength) continue;
+            const impact = impacts[i]!;
+            for (const qi of active) {
+              const acc = accs[qi]!;
+              if (acc[ordinal] === 0) touched[qi]![touchedCount[qi]!++] = ordinal;
+              acc[ordinal]! += weights[qi]! * impact;
             }
           }
         }
@@ -755,8 +778,8 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         for (const db of all) db.clearSync();
       });
       filterCache.clear();
-      postingCache.clear();
-      postingCacheBytes = 0;
+      impactCache.clear();
+      impactCacheBytes = 0;
       repoGenerations.clear();
       truncatedAt = ++writes;
     },
