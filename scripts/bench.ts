@@ -83,11 +83,11 @@ function processMemoryMb(pid: number): { peakRssMb: number; rssMb: number } | nu
   }
 }
 
-/** CPU seconds (user + system) the process has used so far, or null where /proc is missing. */
-function processCpuSeconds(pid: number): number | null {
+/** CPU seconds (user, system) the process has used so far, or null where /proc is missing. */
+function processCpuSeconds(pid: number): { user: number; system: number } | null {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in clock ticks (USER_HZ = 100)
+    return { user: Number(fields[11]) / 100, system: Number(fields[12]) / 100 }; // utime, stime in clock ticks (USER_HZ = 100)
   } catch {
     return null;
   }
@@ -115,8 +115,13 @@ async function load(concurrency: number, total: number, one: (i: number, client:
   const cpuAfter = serverPid ? processCpuSeconds(serverPid) : null;
   const client = process.cpuUsage(clientBefore);
   const clientCpuMsPerRequest = round((client.user + client.system) / 1000 / total);
-  const serverCpuMsPerRequest = cpuBefore !== null && cpuAfter !== null ? round(((cpuAfter - cpuBefore) * 1000) / total) : undefined;
-  return { clients: concurrency, requests: total, p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), rps: round(total / seconds), serverCpuMsPerRequest, clientCpuMsPerRequest };
+  const server = cpuBefore !== null && cpuAfter !== null
+    ? {
+        serverCpuMsPerRequest: round(((cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system) * 1000) / total),
+        serverSystemCpuMsPerRequest: round(((cpuAfter.system - cpuBefore.system) * 1000) / total),
+      }
+    : {};
+  return { clients: concurrency, requests: total, p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), rps: round(total / seconds), ...server, clientCpuMsPerRequest };
 }
 
 /** The patterns ripgrep gets for a query: its identifiers, else its longest words (at most 6). */
@@ -220,7 +225,7 @@ async function main() {
       sessions: args.session ? "one per client" : "one per search (no sessionId sent)",
       loupeSearchHttp: loupeRows,
       ripgrep: rg,
-      note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads) per request",
+      note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads, user + system) per request, serverSystemCpuMsPerRequest its system (kernel) part",
     };
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
     agent.destroy();

@@ -45,6 +45,12 @@ export type EmbeddedCodeIndexOptions = {
   /** BM25 saturation. */
   k1?: number;
   /**
+   * Query terms of a lower IDF are not scored when the query has others (default 0.2: a term in more than
+   * about 82% of the chunks, like a path segment every file shares, which would touch every chunk for a
+   * contribution near zero). Applies to indexes of 1,000 chunks or more.
+   */
+  minQueryIdf?: number;
+  /**
    * For a reader in another thread (see src/retrieval/search-pool.ts): the writer's generation of each
    * repository (EmbeddedCodeIndex.generationOf), which keys this instance's read caches. Such an
    * instance must not write.
@@ -144,6 +150,7 @@ type PostingChanges = Map<string, { add: Posting[]; remove: Set<number> }>;
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const maxQueryTerms = options.maxQueryTerms ?? 32;
   const k1 = options.k1 ?? 1.2;
+  const minQueryIdf = options.minQueryIdf ?? 0.2;
   mkdirSync(options.dir, { recursive: true });
   const root: RootDatabase = open({ path: join(options.dir, "code-index.mdb"), maxDbs: 12 });
   const meta: Database<Stats, string> = root.openDB({ name: "meta" });
@@ -616,7 +623,12 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
           scored.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
         }
         scored.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-        for (const t of scored.slice(0, maxQueryTerms)) {
+        // A term in nearly every chunk (a path segment shared by the whole repository) adds almost nothing
+        // to any score but would touch every chunk: dropped when the query has other terms (in an index
+        // large enough for it to matter; in a small one such a term may be all that finds a chunk).
+        let kept = scored.length;
+        if (n >= 1000) while (kept > 1 && scored[kept - 1]!.idf < minQueryIdf) kept--;
+        for (const t of scored.slice(0, Math.min(kept, maxQueryTerms))) {
           let entry = byTerm.get(t.term);
           if (!entry) byTerm.set(t.term, (entry = { idf: t.idf, weights: new Float64Array(q) }));
           entry.weights[qi] = t.weight;
