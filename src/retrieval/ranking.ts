@@ -113,22 +113,35 @@ function lowerPathMatches(p: string, m: string): boolean {
   return m.endsWith("/" + p) && p.includes("/");
 }
 
-/** Lowercased paths and module stems (null when shorter than 3) of a file list, computed once per list. */
-const pathFactsCache = new WeakMap<readonly string[], { lower: string[]; stems: (string | null)[] }>();
-function pathFacts(paths: readonly string[]): { lower: string[]; stems: (string | null)[] } {
+/**
+ * Facts of a file list, computed once per list: lowercased paths, and the files by lowercased base name
+ * (every path a mention matches ends with the mention's base name) and by module stem (3+ characters).
+ */
+type PathFacts = { lower: string[]; byBase: Map<string, number[]>; byStem: Map<string, number[]> };
+const pathFactsCache = new WeakMap<readonly string[], PathFacts>();
+function pathFacts(paths: readonly string[]): PathFacts {
   let facts = pathFactsCache.get(paths);
   if (!facts) {
-    facts = {
-      lower: paths.map((p) => p.toLowerCase()),
-      stems: paths.map((p) => {
-        const stem = moduleStem(p)?.toLowerCase();
-        return stem && stem.length >= 3 ? stem : null;
-      }),
+    const lower = paths.map((p) => p.toLowerCase());
+    const byBase = new Map<string, number[]>();
+    const byStem = new Map<string, number[]>();
+    const add = (map: Map<string, number[]>, key: string, i: number) => {
+      const list = map.get(key);
+      if (list) list.push(i);
+      else map.set(key, [i]);
     };
+    lower.forEach((p, i) => {
+      add(byBase, baseName(p), i);
+      const stem = moduleStem(paths[i]!)?.toLowerCase();
+      if (stem && stem.length >= 3) add(byStem, stem, i);
+    });
+    facts = { lower, byBase, byStem };
     pathFactsCache.set(paths, facts);
   }
   return facts;
 }
+
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** Stem used for module-name mentions: `a/b/irradiance.py` -> irradiance; `a/b/__init__.py` -> b. */
 export function moduleStem(path: string): string | null {
@@ -263,20 +276,22 @@ export function rankFiles(input: RankInput): RankedFile[] {
   for (const [k, paths] of candidatesByTarget) {
     if (pathTerms.length === 0 && stemNames.size === 0) break;
     const [repoId, branch] = k.split("\u0000") as [string, string];
-    const { lower, stems } = pathFacts(paths);
+    const { lower, byBase, byStem } = pathFacts(paths);
     // A mention counts in proportion to how specific it is: `__init__.py` names dozens of files.
     const mentions = pathTerms.map((t) => t.text.toLowerCase().replace(/^\/+/, ""));
-    const matched = mentions.map((m) => {
-      const at: number[] = [];
-      for (let i = 0; i < lower.length; i++) if (lowerPathMatches(lower[i]!, m)) at.push(i);
-      return at;
-    });
+    const matched = mentions.map((m) => (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m)));
     // Files worth a look: those a path mention names (at most 3 per mention) or whose stem is a query name.
     const hits = new Set<number>();
+    const stemOf = new Map<number, string>();
     matched.forEach((at) => {
       if (at.length > 0 && at.length <= 3) for (const i of at) hits.add(i);
     });
-    if (stemNames.size > 0) for (let i = 0; i < stems.length; i++) if (stems[i] !== null && stemNames.has(stems[i]!)) hits.add(i);
+    for (const stem of stemNames.keys()) {
+      for (const i of byStem.get(stem) ?? []) {
+        hits.add(i);
+        stemOf.set(i, stem);
+      }
+    }
     for (const i of [...hits].sort((a, b) => a - b)) {
       const path = paths[i]!;
       let pathW = 0;
@@ -286,7 +301,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
         const w = t.weight / count;
         if (w > pathW && matched[j]!.includes(i)) pathW = w;
       });
-      const stem = stems[i];
+      const stem = stemOf.get(i);
       const stemW = stem ? (stemNames.get(stem) ?? 0) : 0;
       if (pathW === 0 && stemW === 0) continue;
       const f = fileAcc(repoId, branch, path);

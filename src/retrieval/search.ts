@@ -150,7 +150,9 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const collect = (hits: IndexHit[]) => {
         for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
       };
-      const definitionQuery = names.length > 0 && (analysis.isLongReport || deep) ? { text: names.join(" "), limit: deep ? 600 : 250 } : null;
+      // Only the names as whole words: a definition's symbol field holds its name whole, and the parts of
+      // the names (`for`, `data`, `error`) would touch most of the index for nothing.
+      const definitionQuery = names.length > 0 && (analysis.isLongReport || deep) ? { text: names.join(" "), limit: deep ? 600 : 250, wholeWords: true } : null;
       const searches: Promise<void>[] = [
         codeIndex.searchLexicalMany([...queries, ...(definitionQuery ? [definitionQuery] : [])], filter).then((results) => {
           queries.forEach((q, i) => lists.push({ name: q.name, weight: q.weight, hits: results[i]! }));
@@ -191,7 +193,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         for (const f of ranked.slice(0, 5)) for (const c of f.chunks.slice(0, 2)) for (const n of referencedNames(c.doc)) followed.add(n);
         if (followed.size > 0) {
           const wanted = new Set([...followed].map((n) => n.toLowerCase()));
-          const hits = await codeIndex.searchLexical([...followed].join(" "), filter, 300);
+          const [hits = []] = await codeIndex.searchLexicalMany([{ text: [...followed].join(" "), limit: 300, wholeWords: true }], filter);
           for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
           ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
         }

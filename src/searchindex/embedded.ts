@@ -35,7 +35,7 @@ import {
   updateBlock,
 } from "./postings.ts";
 import type { AppendSegment, Posting } from "./postings.ts";
-import { termFrequencies } from "./tokenize.ts";
+import { termFrequencies, wholeWordFrequencies } from "./tokenize.ts";
 import { createTopK } from "./topk.ts";
 
 export type EmbeddedCodeIndexOptions = {
@@ -616,7 +616,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       queries.forEach((query, qi) => {
         if (query.limit <= 0) return;
         const scored: { term: string; weight: number; idf: number }[] = [];
-        for (const [term, qtf] of termFrequencies(query.text)) {
+        for (const [term, qtf] of query.wholeWords ? wholeWordFrequencies(query.text) : termFrequencies(query.text)) {
           const df = dfs.get(term);
           if (!df) continue;
           const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -677,8 +677,9 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         for (let qi = 0; qi < q; qi++) if (weights[qi]! > 0) active.push(qi);
         const { ordinals, impacts } = termImpacts(term, norm, normKey);
         const count = ordinals.length;
-        if (active.length === 1) {
-          const qi = active[0]!;
+        // One tight pass over the term's postings per query that scores it (cheaper than one pass
+        // updating several accumulators per posting).
+        for (const qi of active) {
           const acc = accs[qi]!;
           const list = touched[qi]!;
           const weight = weights[qi]!;
@@ -690,29 +691,19 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
             acc[ordinal]! += weight * impacts[i]!;
           }
           touchedCount[qi] = t;
-        } else {
-          for (let i = 0; i < count; i++) {
-            const ordinal = ordinals[i]!;
-            if (allowed[ordinal] === 0 || ordinal >= allowedLength) continue;
-            const impact = impacts[i]!;
-            for (const qi of active) {
-              const acc = accs[qi]!;
-              if (acc[ordinal] === 0) touched[qi]![touchedCount[qi]!++] = ordinal;
-              acc[ordinal]! += weights[qi]! * impact;
-            }
-          }
         }
       }
       for (let qi = 0; qi < q; qi++) {
         const acc = accs[qi]!;
         const top = createTopK(Math.max(0, queries[qi]!.limit));
         const list = touched[qi]!;
+        let floor = queries[qi]!.limit > 0 ? Number.MIN_VALUE : Infinity; // scores below it cannot enter
         for (let t = 0, end = touchedCount[qi]!; t < end; t++) {
           const ordinal = list[t]!;
           const score = acc[ordinal]!;
           acc[ordinal] = 0;
-          if (score === 0 || queries[qi]!.limit <= 0) continue;
-          top.offer(ordinal, score);
+          if (score < floor) continue;
+          floor = Math.max(Number.MIN_VALUE, top.offer(ordinal, score));
         }
         results[qi] = hitsFor(top.results(), cachedFilter, filter.targets);
       }

@@ -58,6 +58,16 @@ export type IndexHit = {
   branch: string;
 };
 
+export type LexicalQuery = {
+  text: string;
+  limit: number;
+  /**
+   * Score only the whole words of the text (identifiers as written, lowercased), not their parts: a
+   * lookup of names (`feed_data`, not `feed` and `data`). A hint: an adapter may search the text as usual.
+   */
+  wholeWords?: boolean;
+};
+
 export type CodeIndex = {
   /** True when upsertChunks uses precomputed `terms` (so producing them is worth it). */
   readonly takesDocumentTerms?: boolean;
@@ -72,7 +82,7 @@ export type CodeIndex = {
   /** Identifier-aware lexical search (BM25 or equivalent). */
   searchLexical(query: string, filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Several lexical searches over one filter, results in query order (an adapter may share work). */
-  searchLexicalMany(queries: { text: string; limit: number }[], filter: IndexFilter): Promise<IndexHit[][]>;
+  searchLexicalMany(queries: LexicalQuery[], filter: IndexFilter): Promise<IndexHit[][]>;
   /** Vector kNN by cosine similarity over documents that carry a vector. */
   searchVector(vector: number[], filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Documents of one file on a branch, in ordinal order. */

@@ -184,3 +184,16 @@ export function termFrequencies(text: string): Map<string, number> {
   forEachToken(text, (t) => counts.set(t, (counts.get(t) ?? 0) + 1));
   return counts;
 }
+
+/**
+ * Token -> count over the whole words of `text` only (an identifier as written, lowercased: `feed_data`,
+ * `limitoverrunerror`), without their parts (`feed`, `data`): for lookups of names as a whole.
+ */
+export function wholeWordFrequencies(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  forEachWord(text, (word) => {
+    const whole = wordTokens(word)[0];
+    if (whole !== undefined) counts.set(whole, (counts.get(whole) ?? 0) + 1);
+  });
+  return counts;
+}

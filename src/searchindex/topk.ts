@@ -1,6 +1,10 @@
 /** Keeps the `k` best (score, id) pairs seen; a binary min-heap on score, ties broken by lower id. */
 export type TopK = {
-  offer(id: number, score: number): void;
+  /**
+   * Returns the lowest score that can still enter (the k-th best once k are held; ties enter by lower id),
+   * so a caller can skip offering anything below it.
+   */
+  offer(id: number, score: number): number;
   /** Best first. */
   results(): { id: number; score: number }[];
 };
@@ -35,7 +39,7 @@ export function createTopK(k: number): TopK {
 
   return {
     offer(id, score) {
-      if (k <= 0) return;
+      if (k <= 0) return Infinity;
       if (size < k) {
         let i = size++;
         ids[i] = id;
@@ -46,12 +50,13 @@ export function createTopK(k: number): TopK {
           swap(i, parent);
           i = parent;
         }
-        return;
+        return size < k ? -Infinity : scores[0]!;
       }
-      if (score < scores[0]! || (score === scores[0] && id > ids[0]!)) return;
+      if (score < scores[0]! || (score === scores[0] && id > ids[0]!)) return scores[0]!;
       ids[0] = id;
       scores[0] = score;
       siftDown(0);
+      return scores[0]!;
     },
     results() {
       const out: { id: number; score: number }[] = [];

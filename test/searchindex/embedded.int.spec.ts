@@ -49,6 +49,45 @@ describe("embedded code index specifics", () => {
     }
   });
 
+  it("scores only whole words for a whole-word lookup: a name's parts find nothing on their own", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      const defines = chunk({ repoId: "r1", path: "a.py", blobId: "a1", symbol: "feed_data", text: "def feed_data(self, data): self.buffer.extend(data)" });
+      const parts = chunk({ repoId: "r1", path: "b.py", blobId: "b1", symbol: "feed", text: "def feed(data): return data" });
+      await index.upsertChunks([defines, parts]);
+      await index.setBranchFiles("r1", "main", [{ path: "a.py", blobId: "a1" }, { path: "b.py", blobId: "b1" }]);
+      const [whole, usual] = await index.searchLexicalMany([{ text: "feed_data", limit: 10, wholeWords: true }, { text: "feed_data", limit: 10 }], filter);
+      expect(whole!.map((h) => h.doc.id)).toEqual([defines.id]);
+      expect(usual!.map((h) => h.doc.id).sort()).toEqual([defines.id, parts.id].sort());
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("does not score a term found in nearly every chunk of a large index when the query has others", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      // 1,200 chunks all under a `pylib` directory (the path segment is in every chunk); one mentions quokka.
+      const docs = Array.from({ length: 1200 }, (_, i) =>
+        chunk({ repoId: "r1", path: `pylib/m${i}.py`, blobId: `b${i}`, text: i === 7 ? "quokka habitat" : `filler ${i}` }),
+      );
+      await index.upsertChunks(docs);
+      await index.setBranchFiles("r1", "main", docs.map((d) => ({ path: d.path, blobId: d.blobId })));
+      const hits = await index.searchLexical("pylib quokka", filter, 50);
+      expect(hits.map((h) => h.doc.id)).toEqual([docs[7]!.id]); // pylib alone touched nothing
+      // Alone, such a term is still searched.
+      expect(await index.searchLexical("pylib", filter, 50)).toHaveLength(50);
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("deletes a blob's postings so document frequencies recover", async () => {
     const dir = tempDir();
     const index = createEmbeddedCodeIndex({ dir });
