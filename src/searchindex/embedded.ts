@@ -147,6 +147,17 @@ function decodeVector(stored: Uint8Array): number[] {
 
 type PostingChanges = Map<string, { add: Posting[]; remove: Set<number> }>;
 
+/** The k-th best score among the touched chunks' accumulators (k <= count). */
+function kthBest(acc: Float32Array, touched: Int32Array, count: number, k: number): number {
+  const top = createTopK(k);
+  let floor = Number.MIN_VALUE;
+  for (let t = 0; t < count; t++) {
+    const score = acc[touched[t]!]!;
+    if (score >= floor) floor = Math.max(Number.MIN_VALUE, top.offer(touched[t]!, score));
+  }
+  return floor;
+}
+
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const maxQueryTerms = options.maxQueryTerms ?? 32;
   const k1 = options.k1 ?? 1.2;
@@ -189,11 +200,12 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   // by the query weight). A range read and varint decoding cost several times the scoring of a posting,
   // and common words (with, for, error) come back query after query. An entry is valid for one write
   // generation and one set of collection statistics (the impacts depend on the average field lengths).
-  type TermImpacts = { generation: number; statsKey: string; ordinals: Int32Array; impacts: Float32Array; bytes: number };
+  type Scored = { ordinals: Int32Array; impacts: Float32Array; maxImpact: number };
+  type TermImpacts = Scored & { generation: number; statsKey: string; bytes: number };
   const impactCache = new Map<string, TermImpacts>();
   const impactCacheLimit = options.postingCacheBytes ?? 32 * 1024 * 1024;
   let impactCacheBytes = 0;
-  function termImpacts(term: string, norm: Float64Array, statsKey: string): { ordinals: Int32Array; impacts: Float32Array } {
+  function termImpacts(term: string, norm: Float64Array, statsKey: string): Scored {
     const generation = writeGeneration();
     const hit = impactCache.get(term);
     if (hit) {
@@ -218,6 +230,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     const impacts = new Float32Array(total);
     const k1plus1 = k1 + 1;
     let n = 0;
+    let maxImpact = 0;
     for (let at = 0; at < blocks.length; at++) {
       const block = blocks[at]!;
       const count = block[0]! | (block[1]! << 8) | (block[2]! << 16) | (block[3]! << 24);
@@ -246,12 +259,14 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
           tfw += tf * norm[f * 256 + block[p++]!]!;
         }
         ordinals[n] = ordinal;
-        impacts[n++] = (tfw * k1plus1) / (tfw + k1);
+        const impact = (tfw * k1plus1) / (tfw + k1);
+        impacts[n++] = impact;
+        if (impact > maxImpact) maxImpact = impact;
       }
     }
     const bytes = 96 + total * 8;
     if (bytes <= impactCacheLimit / 8) {
-      impactCache.set(term, { generation, statsKey, ordinals, impacts, bytes });
+      impactCache.set(term, { generation, statsKey, ordinals, impacts, maxImpact: Math.fround(maxImpact), bytes });
       impactCacheBytes += bytes;
       for (const [oldTerm, old] of impactCache) {
         if (impactCacheBytes <= impactCacheLimit) break;
@@ -259,7 +274,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         impactCacheBytes -= old.bytes;
       }
     }
-    return { ordinals, impacts };
+    return { ordinals, impacts, maxImpact: Math.fround(maxImpact) };
   }
   type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
   const filterCache = new Map<string, CachedFilter>();
@@ -415,22 +430,25 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     return built;
   }
 
-  // Decoded documents of recent hits (ordinal -> doc + its repository's write generation), LRU: a hit's
-  // doc is decompressed and unpacked once, not on every query that returns it. An entry is valid while
+  // Decoded documents of recent hits (ordinal -> doc + its repository's write generation): a hit's doc is
+  // decompressed and unpacked once, not on every query that returns it. Eviction by second chance (CLOCK):
+  // a hit only sets a flag, where LRU order cost two more map operations per hit. An entry is valid while
   // its repository has not been written since (every write touch()es the repository's generation);
   // truncate() clears it (wrapped at the end of this function).
   let normCache = new Float64Array(0);
   let normCacheKey = "";
-  type CachedDoc = { doc: StoredDoc; generation: number };
+  type CachedDoc = { doc: StoredDoc; generation: number; used: boolean };
   const docCache = new Map<number, CachedDoc>();
   const DOC_CACHE_LIMIT = 16_384;
+  const docRing = new Int32Array(DOC_CACHE_LIMIT); // ordinals in insertion order, for the clock hand
+  let docRingSize = 0;
+  let docHand = 0;
 
   function cachedDoc(ordinal: number, repoId: string): StoredDoc | undefined {
     const generation = generationOf(repoId);
     const hit = docCache.get(ordinal);
     if (hit && hit.generation === generation && hit.doc.repoId === repoId) {
-      docCache.delete(ordinal);
-      docCache.set(ordinal, hit); // LRU order
+      hit.used = true;
       return hit.doc;
     }
     const doc = docs.get(ordinal);
@@ -438,8 +456,27 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       docCache.delete(ordinal);
       return undefined;
     }
-    docCache.set(ordinal, { doc, generation });
-    if (docCache.size > DOC_CACHE_LIMIT) docCache.delete(docCache.keys().next().value!);
+    const entry = { doc, generation, used: false };
+    if (hit) {
+      docCache.set(ordinal, entry); // a stale entry replaced in its place on the ring
+      return doc;
+    }
+    if (docRingSize < DOC_CACHE_LIMIT) docRing[docRingSize++] = ordinal;
+    else {
+      for (;;) {
+        const victim = docCache.get(docRing[docHand]!);
+        if (victim?.used) {
+          victim.used = false;
+          docHand = (docHand + 1) % DOC_CACHE_LIMIT;
+          continue;
+        }
+        docCache.delete(docRing[docHand]!);
+        docRing[docHand] = ordinal;
+        docHand = (docHand + 1) % DOC_CACHE_LIMIT;
+        break;
+      }
+    }
+    docCache.set(ordinal, entry);
     return doc;
   }
 
@@ -671,18 +708,45 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         accs.push(acc);
         touched.push(touchedScratches[qi]!);
       }
-      const active: number[] = [];
-      for (const [term, { weights }] of terms) {
-        active.length = 0;
-        for (let qi = 0; qi < q; qi++) if (weights[qi]! > 0) active.push(qi);
-        const { ordinals, impacts } = termImpacts(term, norm, normKey);
+      // Max-score pruning, exact: terms are scored rarest first. Once the most that a query's remaining
+      // terms can add to an untouched chunk is below the score a query's k-th best chunk already has,
+      // no untouched chunk can enter its top k, so those terms only add to chunks already touched
+      // (common words then cost a pass over their postings, but no longer fill the candidates).
+      const scored = terms.map(([term, { weights }]) => ({ weights, postings: termImpacts(term, norm, normKey) }));
+      const remainingBound = new Float64Array(q);
+      for (const { weights, postings } of scored) {
+        for (let qi = 0; qi < q; qi++) {
+          if (weights[qi]! <= 0) continue;
+          remainingBound[qi]! += weights[qi]! * postings.maxImpact;
+        }
+      }
+      const updateOnly = new Uint8Array(q);
+      const checks = new Uint8Array(q);
+      for (const { weights, postings } of scored) {
+        const { ordinals, impacts } = postings;
         const count = ordinals.length;
         // One tight pass over the term's postings per query that scores it (cheaper than one pass
         // updating several accumulators per posting).
-        for (const qi of active) {
-          const acc = accs[qi]!;
-          const list = touched[qi]!;
+        for (let qi = 0; qi < q; qi++) {
           const weight = weights[qi]!;
+          if (weight <= 0) continue;
+          const acc = accs[qi]!;
+          const limit = queries[qi]!.limit;
+          if (updateOnly[qi] === 0 && checks[qi]! < 3 && touchedCount[qi]! > limit && count > touchedCount[qi]!) {
+            checks[qi]!++;
+            const floor = kthBest(acc, touched[qi]!, touchedCount[qi]!, limit);
+            if (remainingBound[qi]! * (1 + 1e-4) < floor) updateOnly[qi] = 1;
+          }
+          remainingBound[qi]! -= weight * postings.maxImpact;
+          if (updateOnly[qi] === 1) {
+            for (let i = 0; i < count; i++) {
+              const ordinal = ordinals[i]!;
+              const score = acc[ordinal]!;
+              if (score !== 0) acc[ordinal] = score + weight * impacts[i]!;
+            }
+            continue;
+          }
+          const list = touched[qi]!;
           let t = touchedCount[qi]!;
           for (let i = 0; i < count; i++) {
             const ordinal = ordinals[i]!;
@@ -801,6 +865,8 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       await truncateIndex();
     } finally {
       docCache.clear();
+      docRingSize = 0;
+      docHand = 0;
     }
   };
   return index;

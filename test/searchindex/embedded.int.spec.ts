@@ -88,6 +88,33 @@ describe("embedded code index specifics", () => {
     }
   });
 
+  it("returns exactly the first k of the full ranking when common words only add to chunks already found", async () => {
+    const dir = tempDir();
+    const index = createEmbeddedCodeIndex({ dir });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      // 600 chunks: every third mentions `handler` (common), a few dozen mention rarer words as well.
+      const words = ["parse", "socket", "buffer", "timeout", "retry"];
+      const docs = Array.from({ length: 600 }, (_, i) =>
+        chunk({
+          repoId: "r1",
+          path: `src/m${i}.py`,
+          blobId: `b${i}`,
+          text: [i % 3 === 0 ? "handler handler" : "other", i % 17 === 0 ? words[i % 5]! : "", i % 29 === 0 ? `${words[(i + 1) % 5]!} ${words[(i + 2) % 5]!}` : "", `filler${i % 40}`].join(" "),
+        }),
+      );
+      await index.upsertChunks(docs);
+      await index.setBranchFiles("r1", "main", docs.map((d) => ({ path: d.path, blobId: d.blobId })));
+      const query = "parse socket buffer timeout retry handler";
+      const [short, full] = await index.searchLexicalMany([{ text: query, limit: 10 }, { text: query, limit: 1000 }], filter);
+      expect(full!.length).toBeGreaterThan(150); // the common word touched many chunks
+      expect(short!.map((h) => [h.doc.id, h.score])).toEqual(full!.slice(0, 10).map((h) => [h.doc.id, h.score]));
+    } finally {
+      await index.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("deletes a blob's postings so document frequencies recover", async () => {
     const dir = tempDir();
     const index = createEmbeddedCodeIndex({ dir });
