@@ -320,6 +320,10 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     readAll,
     readAllBackwards,
     subscribeToAll,
+    watchAppends(listener) {
+      wakeListeners.add(listener);
+      return { stop: () => void wakeListeners.delete(listener) };
+    },
     headPosition: async () => lastPosition(),
     close,
   };

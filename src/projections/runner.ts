@@ -85,21 +85,26 @@ export function createProjectionRunner({
   // Each projection reads the log at its own pace, but live ones are usually at the same position: a batch
   // is read (and decoded) once and shared. Events are immutable; handlers must not modify them.
   // A batch read near the head may be shorter than one read later would be: reusing it is still correct
-  // (the projection continues from its end), so only empty batches are dropped.
-  const sharedBatches = new Map<number, Promise<StoredEvent[]>>();
+  // (the projection continues from its end). An empty batch (at the head) is shared only until the next
+  // append signal, and for at most half the idle poll (appends by other processes are not signalled).
+  type SharedBatch = { read: Promise<StoredEvent[]>; epoch: number; at: number; empty: boolean };
+  const sharedBatches = new Map<number, SharedBatch>();
+  let epoch = 0;
   const readBatch = (from: number): Promise<StoredEvent[]> => {
     const cached = sharedBatches.get(from);
-    if (cached) return cached;
-    const read = eventStore.readAll({ fromPosition: from, maxCount: batchSize });
-    sharedBatches.set(from, read);
+    if (cached && (!cached.empty || (cached.epoch === epoch && Date.now() - cached.at < idleMs / 2))) return cached.read;
+    const entry: SharedBatch = { read: eventStore.readAll({ fromPosition: from, maxCount: batchSize }), epoch, at: Date.now(), empty: false };
+    sharedBatches.set(from, entry);
     if (sharedBatches.size > SHARED_BATCHES) sharedBatches.delete(sharedBatches.keys().next().value!);
-    // An empty batch (at the head) is never reused: the next read must see events appended since.
-    const drop = () => sharedBatches.get(from) === read && sharedBatches.delete(from);
-    read.then((events) => events.length === 0 && drop(), drop);
-    return read;
+    entry.read.then(
+      (events) => void (entry.empty = events.length === 0),
+      () => sharedBatches.get(from) === entry && sharedBatches.delete(from),
+    );
+    return entry.read;
   };
 
   const signal = () => {
+    epoch++;
     const resolve = wake;
     wakeSignal = new Promise<void>((r) => (wake = r));
     resolve();
@@ -244,7 +249,12 @@ export function createProjectionRunner({
         slot.lastStoredAt = Date.now();
       }
       const head = await eventStore.headPosition();
-      subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
+      // Woken by appends: cheaply where the store can say so without reading the events, else through a
+      // subscription (appends by other processes are found by the loops' idle polling either way).
+      if (eventStore.watchAppends) {
+        const watch = eventStore.watchAppends(signal);
+        subscription = { stop: async () => watch.stop() };
+      } else subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
       for (const slot of slots.values()) loops.push(liveLoop(slot));
     },
     async stop() {
