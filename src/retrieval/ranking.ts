@@ -81,10 +81,17 @@ const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|
 export type FileClass = "source" | "test" | "doc" | "other";
 
 export function classifyPath(path: string): FileClass {
-  if (TEST_PATH.test(path)) return "test";
-  if (DOC_PATH.test(path)) return "doc";
-  return CODE_EXT.test(path) ? "source" : "other";
+  let cls = classCache.get(path);
+  if (cls === undefined) {
+    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : CODE_EXT.test(path) ? "source" : "other";
+    if (classCache.size >= CLASS_CACHE_LIMIT) classCache.clear();
+    classCache.set(path, cls);
+  }
+  return cls;
 }
+/** Classes of recently ranked paths (the same files come back query after query). */
+const classCache = new Map<string, FileClass>();
+const CLASS_CACHE_LIMIT = 100_000;
 
 /** Does the query ask about tests / docs (then they are not demoted)? */
 export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean } {
@@ -193,12 +200,18 @@ export function rankFiles(input: RankInput): RankedFile[] {
   const lowerNames = new Map<string, number>();
   for (const [n, w] of names) if ((lowerNames.get(n.toLowerCase()) ?? 0) < w) lowerNames.set(n.toLowerCase(), w);
 
-  // 1. Fuse the lists per chunk.
-  const chunks = new Map<string, ChunkAcc>();
+  // 1. Fuse the lists per chunk. Keyed by branch, then by the doc's own id string (no key is built per
+  // hit: the index hands out the same cached id strings, whose hashes V8 keeps).
+  const chunks: ChunkAcc[] = [];
+  const chunksByBranch = new Map<string, Map<string, ChunkAcc>>();
   const acc = (doc: ChunkDocument, branch: string): ChunkAcc => {
-    const key = `${doc.id}\u0000${branch}`;
-    let a = chunks.get(key);
-    if (!a) chunks.set(key, (a = { doc, branch, retrieval: 0, bonus: 0, reasons: [] }));
+    let byId = chunksByBranch.get(branch);
+    if (!byId) chunksByBranch.set(branch, (byId = new Map()));
+    let a = byId.get(doc.id);
+    if (!a) {
+      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, reasons: [] }));
+      chunks.push(a);
+    }
     return a;
   };
   for (const list of input.lists) {
@@ -215,7 +228,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   // Mention candidates heaviest first: a chunk's mention bonus is its heaviest mentioned name, so the
   // scan of its text stops at the first name found.
   const mentionNames = [...names].filter(([, w]) => w >= 1.4).sort((x, y) => y[1] - x[1]);
-  for (const a of chunks.values()) {
+  for (const a of chunks) {
     const { doc } = a;
     if (doc.symbol) {
       const w = names.get(doc.symbol) ?? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7;
@@ -243,14 +256,21 @@ export function rankFiles(input: RankInput): RankedFile[] {
 
   // 3. Aggregate per file.
   type FileAcc = { repoId: string; branch: string; path: string; chunks: RankedChunk[]; bonus: number; reasons: string[] };
-  const files = new Map<string, FileAcc>();
+  const files: FileAcc[] = [];
+  const filesByTarget = new Map<string, Map<string, Map<string, FileAcc>>>(); // repoId -> branch -> path
   const fileAcc = (repoId: string, branch: string, path: string): FileAcc => {
-    const key = `${targetKey(repoId, branch)}\u0000${path}`;
-    let f = files.get(key);
-    if (!f) files.set(key, (f = { repoId, branch, path, chunks: [], bonus: 0, reasons: [] }));
+    let byBranch = filesByTarget.get(repoId);
+    if (!byBranch) filesByTarget.set(repoId, (byBranch = new Map()));
+    let byPath = byBranch.get(branch);
+    if (!byPath) byBranch.set(branch, (byPath = new Map()));
+    let f = byPath.get(path);
+    if (!f) {
+      byPath.set(path, (f = { repoId, branch, path, chunks: [], bonus: 0, reasons: [] }));
+      files.push(f);
+    }
     return f;
   };
-  for (const a of chunks.values()) {
+  for (const a of chunks) {
     const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
     f.chunks.push({ doc: a.doc, score: a.retrieval + a.bonus });
     for (const r of a.reasons) if (!f.reasons.includes(r)) f.reasons.push(r);
@@ -269,7 +289,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }
   const candidatesByTarget = new Map<TargetKey, string[]>();
   if (input.files) for (const [k, paths] of input.files) candidatesByTarget.set(k, paths);
-  for (const f of files.values()) {
+  for (const f of files) {
     const k = targetKey(f.repoId, f.branch);
     if (!input.files?.has(k)) candidatesByTarget.set(k, [...(candidatesByTarget.get(k) ?? []), f.path]);
   }
@@ -318,10 +338,10 @@ export function rankFiles(input: RankInput): RankedFile[] {
 
   // 5. Score files.
   const out: RankedFile[] = [];
-  for (const f of files.values()) {
+  for (const f of files) {
     f.chunks.sort((a, b) => b.score - a.score);
     let score = 0;
-    f.chunks.slice(0, RANKING.aggregateChunks).forEach((c, i) => (score += c.score * (i === 0 ? 1 : RANKING.aggregateDecay ** i)));
+    for (let i = 0, decay = 1; i < f.chunks.length && i < RANKING.aggregateChunks; i++, decay *= RANKING.aggregateDecay) score += f.chunks[i]!.score * decay;
     score += f.bonus;
     const cls = classifyPath(f.path);
     if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs)) score *= RANKING.auxiliaryFactor;

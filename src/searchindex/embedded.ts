@@ -732,7 +732,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
           if (weight <= 0) continue;
           const acc = accs[qi]!;
           const limit = queries[qi]!.limit;
-          if (updateOnly[qi] === 0 && checks[qi]! < 3 && touchedCount[qi]! > limit && count > touchedCount[qi]!) {
+          if (updateOnly[qi] === 0 && checks[qi]! < 2 && count >= 2048 && count > 2 * touchedCount[qi]! && touchedCount[qi]! > limit) {
             checks[qi]!++;
             const floor = kthBest(acc, touched[qi]!, touchedCount[qi]!, limit);
             if (remainingBound[qi]! * (1 + 1e-4) < floor) updateOnly[qi] = 1;
