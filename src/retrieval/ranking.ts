@@ -159,13 +159,14 @@ export function moduleStem(path: string): string | null {
   return stem || null;
 }
 
-const WORD_CHAR = /[A-Za-z0-9_$]/;
+/** [A-Za-z0-9_$] (NaN, past either end of the text, is not). */
+function isWordChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
+}
 function mentionsWord(text: string, word: string): boolean {
   let at = text.indexOf(word);
   while (at !== -1) {
-    const before = at > 0 ? text[at - 1]! : " ";
-    const after = text[at + word.length] ?? " ";
-    if (!WORD_CHAR.test(before) && !WORD_CHAR.test(after)) return true;
+    if (!isWordChar(text.charCodeAt(at - 1)) && !isWordChar(text.charCodeAt(at + word.length))) return true;
     at = text.indexOf(word, at + 1);
   }
   return false;
