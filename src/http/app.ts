@@ -45,10 +45,10 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
       // The route pattern (e.g. /v2/keys/:keyId), never the raw path: bounded label values.
       const route = routePath(c) || "unmatched";
       services.metrics?.observeRequest(c.req.method, route, c.res.status, seconds);
-      c.get("logger").info(
-        { method: c.req.method, path: new URL(c.req.url).pathname, route, status: c.res.status, ms: Math.round(seconds * 1000) },
-        "request",
-      );
+      const log = c.get("logger");
+      if (log.isLevelEnabled("info")) {
+        log.info({ method: c.req.method, path: new URL(c.req.url).pathname, route, status: c.res.status, ms: Math.round(seconds * 1000) }, "request");
+      }
     });
   });
 

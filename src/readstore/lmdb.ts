@@ -44,7 +44,14 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
     count: (prefix: Key) => db.getKeysCount({ start: prefix, end: [...prefix, KEY_END] }),
   });
 
-  const activeGeneration = (name: string) => metaDb.get(name)?.generation ?? 0;
+  // The active generation of each read model, kept in memory (every reader asks for it): this store is
+  // the only writer of its meta database, and activate() is the only thing that changes it.
+  const activeGenerations = new Map<string, number>();
+  const activeGeneration = (name: string) => {
+    let generation = activeGenerations.get(name);
+    if (generation === undefined) activeGenerations.set(name, (generation = metaDb.get(name)?.generation ?? 0));
+    return generation;
+  };
 
   return {
     view: (name) => readView(space(name, activeGeneration(name))),
@@ -63,6 +70,7 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
         const metaKey = isActive ? name : `${name}#building`;
         metaDb.put(metaKey, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
       });
+      if (isActive) activeGenerations.set(name, generation);
     },
     async clearGeneration(name, generation) {
       await space(name, generation).clearAsync();
@@ -73,6 +81,7 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
         metaDb.put(name, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
         metaDb.remove(`${name}#building`);
       });
+      activeGenerations.set(name, generation);
       if (previous !== undefined && previous !== generation) await space(name, previous).clearAsync();
     },
     contentHash(name) {
