@@ -229,7 +229,7 @@ export function instrumentEventStore(inner: EventStore, metrics: Metrics, logger
     readAll: (...args) => inner.readAll(...args),
     readAllBackwards: (...args) => inner.readAllBackwards(...args),
     subscribeToAll: (...args) => inner.subscribeToAll(...args),
-    ...(inner.watchAppends ? { watchAppends: (listener: () => void) => inner.watchAppends!(listener) } : {}),
+    ...(inner.watchAppends ? { watchAppends: (listener: (lastPosition: number) => void) => inner.watchAppends!(listener) } : {}),
     headPosition: () => inner.headPosition(),
     close: () => inner.close(),
   };

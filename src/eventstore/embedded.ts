@@ -73,6 +73,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
   let closed = false;
   const pendingWrites = new Set<Promise<unknown>>();
   const wakeListeners = new Set<() => void>();
+  const appendListeners = new Set<(lastPosition: number) => void>();
   const subscriptions = new Set<Subscription>();
 
   function lastPosition(): number {
@@ -185,6 +186,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     switch (verdict.kind) {
       case "appended":
         notifySubscribers();
+        for (const listener of appendListeners) listener(verdict.result.lastPosition);
         return verdict.result;
       case "retried":
         return verdict.result;
@@ -321,8 +323,8 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     readAllBackwards,
     subscribeToAll,
     watchAppends(listener) {
-      wakeListeners.add(listener);
-      return { stop: () => void wakeListeners.delete(listener) };
+      appendListeners.add(listener);
+      return { stop: () => void appendListeners.delete(listener) };
     },
     headPosition: async () => lastPosition(),
     close,

@@ -77,11 +77,12 @@ export type EventStore = {
   /** Catch up from `fromPosition`, then deliver live appends, in order, one at a time. */
   subscribeToAll(options: SubscribeOptions): Subscription;
   /**
-   * Optional: calls `listener` after each append made through this store, without reading any event (a
+   * Optional: calls `listener` with the new head after each append made through this store, without
+   * reading any event (a
    * wake-up for readers that read the log themselves and poll for other writers). Stores without it are
    * followed with subscribeToAll.
    */
-  watchAppends?(listener: () => void): { stop(): void };
+  watchAppends?(listener: (lastPosition: number) => void): { stop(): void };
   /** Position of the newest event, or 0 when the log is empty. */
   headPosition(): Promise<number>;
   close(): Promise<void>;

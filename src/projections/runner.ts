@@ -90,6 +90,8 @@ export function createProjectionRunner({
   type SharedBatch = { read: Promise<StoredEvent[]>; epoch: number; at: number; empty: boolean };
   const sharedBatches = new Map<number, SharedBatch>();
   let epoch = 0;
+  /** The newest position an append notice has announced (watchAppends). */
+  let signalledHead = 0;
   const readBatch = (from: number): Promise<StoredEvent[]> => {
     const cached = sharedBatches.get(from);
     if (cached && (!cached.empty || (cached.epoch === epoch && Date.now() - cached.at < idleMs / 2))) return cached.read;
@@ -124,6 +126,15 @@ export function createProjectionRunner({
     }
   };
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+  /** Resolves at the next signal or after `ms`, whichever comes first (the timer does not outlive it). */
+  const wokenOrAfter = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      void wakeSignal.then(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
 
   /**
    * Applies one batch after `from` into `generation`: the new checkpoint (and whether it was stored), or
@@ -152,6 +163,7 @@ export function createProjectionRunner({
   const liveLoop = async (slot: Slot) => {
     while (running) {
       let advanced = false;
+      const seenEpoch = epoch; // a signal during this pass means: look again before sleeping
       try {
         advanced = await withLock(slot, async () => {
           const next = await applyBatch(slot.projection, slot.generation, slot.checkpoint);
@@ -178,7 +190,7 @@ export function createProjectionRunner({
         continue;
       }
       notifyWaiters();
-      if (!advanced && running) await Promise.race([wakeSignal, sleep(idleMs)]);
+      if (!advanced && running && epoch === seenEpoch) await wokenOrAfter(idleMs);
     }
     if (slot.state !== "failed") slot.state = "stopped";
   };
@@ -252,7 +264,10 @@ export function createProjectionRunner({
       // Woken by appends: cheaply where the store can say so without reading the events, else through a
       // subscription (appends by other processes are found by the loops' idle polling either way).
       if (eventStore.watchAppends) {
-        const watch = eventStore.watchAppends(signal);
+        const watch = eventStore.watchAppends((lastPosition) => {
+          signalledHead = Math.max(signalledHead, lastPosition);
+          signal();
+        });
         subscription = { stop: async () => watch.stop() };
       } else subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
       for (const slot of slots.values()) loops.push(liveLoop(slot));
@@ -267,7 +282,8 @@ export function createProjectionRunner({
     },
     waitForPosition(position, timeoutMs = 5000) {
       if (allReached(position)) return Promise.resolve(true);
-      signal();
+      // An append the loops were told of is on its way; anything else (another process's) wakes them now.
+      if (position > signalledHead) signal();
       return new Promise<boolean>((resolve) => {
         const done = (value: boolean) => {
           waiters.delete(check);

@@ -137,6 +137,28 @@ describe("projection runner", () => {
     expect(second.readStore.contentHash("counter")).not.toBe(hash);
   });
 
+  it("projects appends as the store announces them, without the idle poll and without forced wake-ups", async () => {
+    const { eventStore, readStore } = await open();
+    const ignoring: Projection = { name: "ignoring", version: 1, canHandle: ["Other"], handle: () => {} };
+    const projections = [counter(), { ...counter(), name: "counter2" }, ignoring];
+    // An idle poll far beyond the waits' timeout: only append notices can wake the loops in time.
+    const runner = createProjectionRunner({ eventStore, readStore, projections, batchSize: 100, idleMs: 60_000 });
+    cleanups.push(() => eventStore.close(), () => readStore.close(), () => runner.stop());
+    await runner.start();
+    const reached = await Promise.all(
+      Array.from({ length: 8 }, async (_, writer) => {
+        const results: boolean[] = [];
+        for (let i = 0; i < 25; i++) {
+          const { lastPosition } = await eventStore.appendToStream(`w-${writer}`, [newEvent("Counted", { bucket: `b${writer}`, amount: 1 }, ctx, 2)]);
+          results.push(await runner.waitForPosition(lastPosition, 5_000));
+        }
+        return results;
+      }),
+    );
+    expect(reached.flat().every(Boolean)).toBe(true);
+    expect(readStore.view("counter2").range<number>(["bucket"]).reduce((sum, e) => sum + e.value, 0)).toBe(200);
+  }, 60_000);
+
   it("reads each batch once for projections at the same position, and stores a checkpoint past ignored events at stop", async () => {
     const { root, eventStore, readStore } = await open();
     let reads = 0; // reads that returned events
