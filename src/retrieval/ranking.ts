@@ -172,7 +172,8 @@ function mentionsWord(text: string, word: string): boolean {
   return false;
 }
 
-type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; reasons: string[] };
+/** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean };
 
 /** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
 export function queryNames(analysis: QueryAnalysis): Map<string, number> {
@@ -210,7 +211,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (!byId) chunksByBranch.set(branch, (byId = new Map()));
     let a = byId.get(doc.id);
     if (!a) {
-      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, reasons: [] }));
+      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false }));
       chunks.push(a);
     }
     return a;
@@ -236,14 +237,14 @@ export function rankFiles(input: RankInput): RankedFile[] {
       if (w > 0) {
         const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
-        a.reasons.push(`defines ${doc.symbol}`);
+        a.defines = true;
       }
     }
     if (doc.parent) {
       const w = names.get(doc.parent) ?? 0;
       if (w > 0) {
         a.bonus += RANKING.parentBonus * (w / maxNameWeight);
-        a.reasons.push(`member of ${doc.parent}`);
+        a.memberOf = true;
       }
     }
     let mentioned = 0;
@@ -256,7 +257,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }
 
   // 3. Aggregate per file.
-  type FileAcc = { repoId: string; branch: string; path: string; chunks: RankedChunk[]; bonus: number; reasons: string[] };
+  type FileAcc = { repoId: string; branch: string; path: string; chunks: ChunkAcc[]; bonus: number; reasons: string[] };
   const files: FileAcc[] = [];
   const filesByTarget = new Map<string, Map<string, Map<string, FileAcc>>>(); // repoId -> branch -> path
   const fileAcc = (repoId: string, branch: string, path: string): FileAcc => {
@@ -273,8 +274,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
   };
   for (const a of chunks) {
     const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
-    f.chunks.push({ doc: a.doc, score: a.retrieval + a.bonus });
-    for (const r of a.reasons) if (!f.reasons.includes(r)) f.reasons.push(r);
+    a.score = a.retrieval + a.bonus;
+    f.chunks.push(a);
   }
 
   // 4. Path and module-name mentions (over every file of the targets when known).
@@ -351,7 +352,17 @@ export function rankFiles(input: RankInput): RankedFile[] {
     out.push({ repoId: f.repoId, branch: f.branch, path: f.path, score, chunks: f.chunks, reasons: f.reasons });
   }
   out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
-  return out.slice(0, input.limit);
+  const ranked = out.slice(0, input.limit);
+  // Why each returned file ranks: the structure its chunks matched (best chunk first), then its path.
+  for (const f of ranked) {
+    const reasons: string[] = [];
+    for (const c of f.chunks as ChunkAcc[]) {
+      if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
+      if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
+    }
+    f.reasons = [...reasons, ...f.reasons];
+  }
+  return ranked;
 }
 
 /**
