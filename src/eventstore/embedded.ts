@@ -7,11 +7,16 @@
  *   streamIndex  [streamName, streamVersion] -> position
  *   eventIds     event id                   -> position
  *
- * Durability: lmdb-js enables `overlappingSync` by default on Linux/macOS, and then a write
- * promise resolves when the transaction is committed and visible, BEFORE it is flushed to disk.
- * We open with `overlappingSync: false` (and never noSync/noMetaSync/mapAsync), so LMDB's own
- * commit syncs data and meta pages before the commit returns and the promise resolves only
- * after that. Verified with strace (see the report in test/eventstore/embedded.int.spec.ts).
+ * Durability: the store is opened with lmdb-js's `overlappingSync` (its default on Linux/macOS,
+ * never noSync/noMetaSync/mapAsync): a transaction commits and becomes visible, and its pages are
+ * synced to disk right after, outside the writer lock, while the next transaction is already being
+ * written. An append is acknowledged only when `root.flushed` resolves, i.e. once everything
+ * committed so far is synced: nothing acknowledged can be lost. (Syncing inside the commit, as
+ * `overlappingSync: false` does, made every writer and the serving thread's next write wait for
+ * the disk.) A reader may see a committed event shortly before it is durable; after a crash of
+ * the whole machine such an event can be gone, so the projection runner rebuilds any read model
+ * whose checkpoint is past the log's head when it starts. A killed process loses nothing that was
+ * committed (the pages are in the OS's cache; test/eventstore/crash.int.spec.ts).
  *
  * Ordering: every append runs in an lmdb async transaction callback; lmdb runs those callbacks
  * one at a time inside the single write transaction (serialised across processes by LMDB's
@@ -62,7 +67,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
   const root: RootDatabase = open({
     path: join(options.dir, "events.lmdb"),
     // The commit promise must mean "durable": see the header comment.
-    overlappingSync: false,
+    overlappingSync: true, // acknowledged after `flushed`: see the header comment
     maxDbs: 8,
   });
   const events: Database<StoredEvent, number> = root.openDB({ name: "events" });
@@ -180,6 +185,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     let verdict: AppendVerdict;
     try {
       verdict = await write;
+      if (verdict.kind === "appended") await root.flushed; // durable before it is acknowledged
     } finally {
       pendingWrites.delete(write);
     }

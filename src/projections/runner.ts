@@ -251,16 +251,18 @@ export function createProjectionRunner({
     async start() {
       if (running) return;
       running = true;
+      const head = await eventStore.headPosition();
       for (const slot of slots.values()) {
         const meta = readStore.meta(slot.projection.name);
         if (meta) {
           slot.generation = meta.generation;
           slot.checkpoint = meta.checkpoint;
         }
-        if (meta && meta.version !== slot.projection.version) await rebuildSlot(slot);
+        // A checkpoint past the head: the read model holds events the log no longer has (a machine crash
+        // took appends that were visible but not yet durable, or the log was restored from a backup).
+        if (meta && (meta.version !== slot.projection.version || meta.checkpoint > head)) await rebuildSlot(slot);
         slot.lastStoredAt = Date.now();
       }
-      const head = await eventStore.headPosition();
       // Woken by appends: cheaply where the store can say so without reading the events, else through a
       // subscription (appends by other processes are found by the loops' idle polling either way).
       if (eventStore.watchAppends) {

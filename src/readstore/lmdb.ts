@@ -12,7 +12,9 @@ const KEY_END = "\u{10FFFF}\u{10FFFF}";
 
 export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
   mkdirSync(dir, { recursive: true });
-  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: false });
+  // Synced after each commit, outside the writer lock (lmdb-js's overlappingSync): a read model can always
+  // be rebuilt from the log, and its data and checkpoint commit together, so a crash only sets it back.
+  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true });
   const metaDb: Database<ProjectionMeta, string> = env.openDB("projection-meta", {});
   const spaces = new Map<string, Database<unknown, Key>>();
 

@@ -159,6 +159,26 @@ describe("projection runner", () => {
     expect(readStore.view("counter2").range<number>(["bucket"]).reduce((sum, e) => sum + e.value, 0)).toBe(200);
   }, 60_000);
 
+  it("rebuilds a read model whose checkpoint is past the log's head (appends a machine crash took back)", async () => {
+    const { eventStore, readStore } = await open();
+    const last = await appendMany(eventStore, 20);
+    let runner = createProjectionRunner({ eventStore, readStore, projections: [counter()] });
+    await runner.start();
+    expect(await runner.waitForPosition(last, 10_000)).toBe(true);
+    await runner.stop();
+    // The read model saw two more events than the log kept.
+    const meta = readStore.meta("counter")!;
+    await readStore.commit("counter", meta.generation, last + 2, meta.version, (tx) => tx.put(["bucket", "lost"], 2));
+    runner = createProjectionRunner({ eventStore, readStore, projections: [counter()] });
+    cleanups.push(() => eventStore.close(), () => readStore.close(), () => runner.stop());
+    await runner.start();
+    expect(readStore.meta("counter")!.generation).toBe(meta.generation + 1);
+    expect(readStore.meta("counter")!.checkpoint).toBe(last);
+    const buckets = readStore.view("counter").range<number>(["bucket"]);
+    expect(buckets.some((e) => e.key.includes("lost"))).toBe(false);
+    expect(buckets.reduce((sum, e) => sum + e.value, 0)).toBe(40);
+  });
+
   it("reads each batch once for projections at the same position, and stores a checkpoint past ignored events at stop", async () => {
     const { root, eventStore, readStore } = await open();
     let reads = 0; // reads that returned events
