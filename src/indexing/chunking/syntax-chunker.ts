@@ -331,13 +331,16 @@ const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | 
 
 // ---- chunk drafts -------------------------------------------------------------------------------
 
-type Draft = RowRange & { summaryInput: Omit<ChunkSummaryInput, "startLine" | "endLine"> };
+/** `summaryInput.startLine`/`endLine` are set when the draft is finalised (its rows may still move until then). */
+type Draft = RowRange & { summaryInput: ChunkSummaryInput };
 
 type Emitter = { ctx: FileContext; drafts: Draft[]; rowChars: (range: RowRange) => number };
 
 const defDraft = (range: RowRange, def: Definition, part?: { index: number; count: number }): Draft => ({
   ...range,
   summaryInput: {
+    startLine: 0,
+    endLine: 0,
     kind: def.kind,
     symbol: def.name,
     parent: def.parent,
@@ -363,6 +366,8 @@ const emitWindows = (em: Emitter, range: RowRange, def: Definition | null, paren
 const blockDraft = (range: RowRange, units: readonly Unit[], parent: Definition | null): Draft => ({
   ...range,
   summaryInput: {
+    startLine: 0,
+    endLine: 0,
     kind: "block",
     symbol: null,
     parent: parent?.name ?? null,
@@ -507,7 +512,10 @@ const errorRows = (root: Node): number => {
 // ---- entry point ---------------------------------------------------------------------------------
 
 const finalize = (ctx: FileContext, draft: Draft): Chunk => {
-  const base = { ...draft.summaryInput, startLine: draft.start + 1, endLine: draft.end + 1 };
+  // Each draft owns its summary input (made with it, finalised once): filled in place, not copied.
+  const base = draft.summaryInput;
+  base.startLine = draft.start + 1;
+  base.endLine = draft.end + 1;
   return {
     startLine: base.startLine,
     endLine: base.endLine,
