@@ -90,12 +90,15 @@ async function main() {
 
   let s = await start();
   let t = performance.now();
+  const cpuBefore = process.cpuUsage();
   const submitted = await s.api("/v2/repositories", { remote: "github", repository: "bench/corpus" });
   const status = await waitDone(s.api, submitted.statusEndpoint as string);
   const seconds = (performance.now() - t) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   const stats = s.loupe.services.indexer.stats();
   console.log(`first index: ${status.status} ${status.filesProcessed}/${status.numFiles} files, ${(status.skipped as unknown[]).length} skipped, ${seconds.toFixed(2)} s`);
   console.log(`  end to end: ${(bytes / 1e6 / seconds).toFixed(2)} MB/s of repository source, ${(stats.bytesParsed / 1e6 / seconds).toFixed(2)} MB/s of indexed source, ${((status.numFiles as number) / seconds).toFixed(0)} files/s, ${(lines / seconds).toFixed(0)} lines/s`);
+  console.log(`  cpu: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of the process's threads (main, parse threads, V8 and lmdb threads; git's processes not included)`);
   console.log(`  time: waiting for read+chunk ${(stats.chunkWaitMs / 1000).toFixed(1)} s, code index writes ${(stats.indexWriteMs / 1000).toFixed(1)} s`);
   console.log(`  sample questions: ${JSON.stringify(status.sampleQuestions)}`);
 

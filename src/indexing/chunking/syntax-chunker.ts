@@ -11,6 +11,7 @@ import {
   implTraitOf,
   importTargetsOf,
   isComment,
+  isCommentType,
   nameOf,
   namedChildrenOf,
   PREFIX_TYPES,
@@ -109,8 +110,10 @@ type Unit = {
 };
 
 /** The last row a node really occupies (a node ending at column 0 ends on the previous line). */
-const endRowOf = (node: Node): number =>
-  node.endPosition.column === 0 && node.endPosition.row > node.startPosition.row ? node.endPosition.row - 1 : node.endPosition.row;
+const endRowOf = (node: Node): number => {
+  const end = node.endPosition; // a call into the wasm module: read once
+  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
+};
 
 const COMMENT_MARKERS = /^\s*(\/\/[/!]?|#+|--+|;+|%+)\s?/;
 
@@ -162,9 +165,9 @@ type FileContext = {
   rowOffsets: number[];
 };
 
-const signatureOf = (ctx: FileContext, outer: Node, defNode: Node, body: Node | null): string | null => {
+const signatureOf = (ctx: FileContext, outer: Node, outerType: string, defNode: Node, body: Node | null): string | null => {
   // Keep `export`/`declare` from wrappers but not decorators or comments in front of the definition.
-  const startNode = outer.type === "export_statement" || outer.type === "ambient_declaration" ? outer : defNode;
+  const startNode = outerType === "export_statement" || outerType === "ambient_declaration" ? outer : defNode;
   let start = startNode.startIndex;
   const bodyStart = body && body.startIndex > start ? body.startIndex : null;
   let end = bodyStart ?? Math.min(startNode.endIndex, ctx.rowOffsets[startNode.startPosition.row + 1] ?? startNode.endIndex);
@@ -177,7 +180,10 @@ const signatureOf = (ctx: FileContext, outer: Node, defNode: Node, body: Node | 
   }
   // Comments between the header and the body (Python) are not part of the signature.
   if (bodyStart !== null) {
-    for (const child of childrenOf(defNode)) {
+    // Children are read one at a time: the loop stops at the body, so the rest need no Node objects.
+    for (let i = 0, count = defNode.childCount; i < count; i++) {
+      const child = defNode.child(i);
+      if (!child) continue;
       if (child.startIndex >= end) break;
       if (child.startIndex > start && isComment(child)) {
         end = child.startIndex;
@@ -193,15 +199,16 @@ const signatureOf = (ctx: FileContext, outer: Node, defNode: Node, body: Node | 
 
 const CLASS_LIKE: ReadonlySet<ChunkKind> = new Set(["class", "interface", "enum"]);
 
-const definitionOf = (ctx: FileContext, outer: Node, defNode: Node, parent: Definition | null, comments: Node[]): Definition | null => {
-  const type = definitionTypeOf(defNode);
-  let name = nameOf(defNode);
-  if (!name && outer.type === "export_statement" && /^export\s+default\b/.test(outer.text.slice(0, 40))) name = "default";
+const definitionOf = (ctx: FileContext, outer: Node, outerType: string, defNode: Node, parent: Definition | null, comments: Node[]): Definition | null => {
+  const defType = defNode === outer ? outerType : defNode.type;
+  const type = definitionTypeOf(defNode, defType);
+  let name = nameOf(defNode, defType);
+  if (!name && outerType === "export_statement" && /^export\s+default\b/.test(outer.text.slice(0, 40))) name = "default";
   if (!name) return null;
   let parentName = parent?.name ?? null;
   let parentLabel = parent?.label ?? null;
   let kind = type.kind;
-  const receiver = receiverTypeOf(defNode);
+  const receiver = receiverTypeOf(defNode, defType);
   if (receiver) {
     parentName = receiver;
     parentLabel = "type";
@@ -215,17 +222,17 @@ const definitionOf = (ctx: FileContext, outer: Node, defNode: Node, parent: Defi
   }
   if (kind === "function" && (receiver || qualified || (parent && CLASS_LIKE.has(parent.kind)))) kind = "method";
   const body = bodyOf(defNode);
-  const docstring = defNode.type === "function_definition" || defNode.type === "class_definition" ? docstringOf(body) : null;
+  const docstring = defType === "function_definition" || defType === "class_definition" ? docstringOf(body) : null;
   const commentDoc = comments.length ? cleanComment(comments.map((c) => c.text).join("\n")) : "";
   const doc = docstring || commentDoc || null;
-  const trait = implTraitOf(defNode);
+  const trait = implTraitOf(defNode, defType);
   const def: Definition = {
     name,
     kind,
     label: trait ? `impl ${trait} for` : kind === "method" && type.label === "function" ? "method" : type.label,
     parent: parentName,
     parentLabel,
-    signature: signatureOf(ctx, outer, defNode, body),
+    signature: signatureOf(ctx, outer, outerType, defNode, body),
     doc: doc ? truncate(doc, DOC_MAX_CHARS) : null,
     members: [],
   };
@@ -249,6 +256,8 @@ const newUnit = (start: number, end: number, def: Definition | null): Unit => ({
 const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | null): Unit[] => {
   const units: Unit[] = [];
   let pending: Node[] = [];
+  /** Whether each pending node is a comment (its type was read when it was queued). */
+  let pendingComment: boolean[] = [];
 
   const push = (unit: Unit): void => {
     const previous = units[units.length - 1];
@@ -264,17 +273,20 @@ const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | 
   };
 
   const flushPending = (): void => {
-    for (const node of pending) {
+    for (let i = 0; i < pending.length; i++) {
+      const node = pending[i]!;
       const unit = newUnit(node.startPosition.row, endRowOf(node), null);
-      unit.statements = isComment(node) ? 0 : 1;
+      unit.statements = pendingComment[i] ? 0 : 1;
       push(unit);
     }
     pending = [];
+    pendingComment = [];
   };
 
   for (const node of nodes) {
     const type = node.type;
-    if (type.includes("comment") || PREFIX_TYPES.has(type)) {
+    const comment = isCommentType(type);
+    if (comment || PREFIX_TYPES.has(type)) {
       const previous = units[units.length - 1];
       const last = pending[pending.length - 1];
       if (!last && previous && node.startPosition.row === previous.end) {
@@ -283,29 +295,34 @@ const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | 
       }
       if (last && node.startPosition.row > endRowOf(last) + 1) flushPending();
       pending.push(node);
+      pendingComment.push(comment);
       continue;
     }
-    const defNode = unwrapDefinition(node);
+    const defNode = unwrapDefinition(node, type);
     const lastPending = pending[pending.length - 1];
     const attached = lastPending && node.startPosition.row <= endRowOf(lastPending) + 1 ? pending : [];
     if (!attached.length) flushPending();
-    const comments = attached.filter((c) => isComment(c) && !c.text.startsWith("#!"));
-    const def = defNode ? definitionOf(ctx, node, defNode, parent, comments) : null;
+    const comments = attached.filter((c, i) => pendingComment[i] && !c.text.startsWith("#!"));
+    const def = defNode ? definitionOf(ctx, node, type, defNode, parent, comments) : null;
     if (!def) {
       flushPending();
       // Some grammars (Kotlin) put the next definition's doc comment inside the preceding statement.
       const trailing = node.lastChild;
       const ownsDoc = trailing !== null && isComment(trailing) && trailing.startPosition.row > node.startPosition.row;
       const unit = newUnit(node.startPosition.row, ownsDoc ? trailing.startPosition.row - 1 : endRowOf(node), null);
-      const imports = importTargetsOf(node);
+      const imports = importTargetsOf(node, type);
       if (imports) unit.imports.push(...imports);
       else unit.statements = 1;
       push(unit);
-      if (ownsDoc) pending.push(trailing);
+      if (ownsDoc) {
+        pending.push(trailing);
+        pendingComment.push(true);
+      }
       continue;
     }
     const start = attached.length ? attached[0]!.startPosition.row : node.startPosition.row;
     pending = [];
+    pendingComment = [];
     push(newUnit(start, endRowOf(node), def));
   }
   flushPending();
@@ -314,13 +331,16 @@ const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | 
 
 // ---- chunk drafts -------------------------------------------------------------------------------
 
-type Draft = RowRange & { summaryInput: Omit<ChunkSummaryInput, "startLine" | "endLine"> };
+/** `summaryInput.startLine`/`endLine` are set when the draft is finalised (its rows may still move until then). */
+type Draft = RowRange & { summaryInput: ChunkSummaryInput };
 
 type Emitter = { ctx: FileContext; drafts: Draft[]; rowChars: (range: RowRange) => number };
 
 const defDraft = (range: RowRange, def: Definition, part?: { index: number; count: number }): Draft => ({
   ...range,
   summaryInput: {
+    startLine: 0,
+    endLine: 0,
     kind: def.kind,
     symbol: def.name,
     parent: def.parent,
@@ -346,6 +366,8 @@ const emitWindows = (em: Emitter, range: RowRange, def: Definition | null, paren
 const blockDraft = (range: RowRange, units: readonly Unit[], parent: Definition | null): Draft => ({
   ...range,
   summaryInput: {
+    startLine: 0,
+    endLine: 0,
     kind: "block",
     symbol: null,
     parent: parent?.name ?? null,
@@ -490,7 +512,10 @@ const errorRows = (root: Node): number => {
 // ---- entry point ---------------------------------------------------------------------------------
 
 const finalize = (ctx: FileContext, draft: Draft): Chunk => {
-  const base = { ...draft.summaryInput, startLine: draft.start + 1, endLine: draft.end + 1 };
+  // Each draft owns its summary input (made with it, finalised once): filled in place, not copied.
+  const base = draft.summaryInput;
+  base.startLine = draft.start + 1;
+  base.endLine = draft.end + 1;
   return {
     startLine: base.startLine,
     endLine: base.endLine,

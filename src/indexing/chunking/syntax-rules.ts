@@ -91,7 +91,9 @@ export const WRAPPER_TYPES = new Set(["export_statement", "decorated_definition"
 /** Nodes that precede a definition and belong to it (doc comments, decorators, attributes). */
 export const PREFIX_TYPES = new Set(["decorator", "attribute_item", "attribute_list", "annotation", "file_annotation"]);
 
-export const isComment = (node: Node): boolean => node.type.includes("comment");
+export const isComment = (node: Node): boolean => isCommentType(node.type);
+/** For callers that already hold the node's type (each `node.type` read is a call into the wasm module). */
+export const isCommentType = (type: string): boolean => type.includes("comment");
 
 export const BODY_TYPES = new Set([
   "class_body",
@@ -149,16 +151,23 @@ const stripQuotes = (text: string): string => text.replace(/^["'`]|["'`]$/g, "")
 export const namedChildrenOf = (node: Node): Node[] => node.namedChildren.filter((c): c is Node => c !== null);
 export const childrenOf = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
 
-const firstNamedOfType = (node: Node, types: ReadonlySet<string> | readonly string[]): Node | null => {
-  const set = types instanceof Set ? types : new Set(types);
-  for (const child of namedChildrenOf(node)) if (set.has(child.type)) return child;
+/** The first named child whose type is in `types`, or null (children are read one at a time up to it). */
+const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null => {
+  for (let i = 0, count = node.namedChildCount; i < count; i++) {
+    const child = node.namedChild(i);
+    if (child && types.has(child.type)) return child;
+  }
   return null;
 };
 
+const VARIABLE_DECLARATOR = new Set(["variable_declarator"]);
+const TYPE_SPECS = new Set(["type_spec", "type_alias"]);
+
 /** The body node of a definition (class body, function block...), or null. */
 export const bodyOf = (node: Node): Node | null => {
-  if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
-    const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+  const type = node.type;
+  if (type === "lexical_declaration" || type === "variable_declaration") {
+    const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
     return value && FUNCTION_VALUE_TYPES.has(value.type) ? (value.childForFieldName("body") ?? null) : null;
   }
   const body = node.childForFieldName("body");
@@ -175,39 +184,40 @@ const pythonAssignmentTarget = (node: Node): Node | null => {
 };
 
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
-export const unwrapDefinition = (node: Node): Node | null => {
-  if (node.type === "expression_statement") {
+export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
+  if (nodeType === "expression_statement") {
     if (pythonAssignmentTarget(node)) return node;
     const inner = node.namedChild(0);
     return inner && inner.type === "internal_module" ? inner : null;
   }
-  if (WRAPPER_TYPES.has(node.type)) {
+  if (WRAPPER_TYPES.has(nodeType)) {
     const inner = node.childForFieldName("declaration") ?? node.childForFieldName("definition") ?? node.childForFieldName("value");
-    if (inner && (DEFINITION_TYPES[inner.type] || WRAPPER_TYPES.has(inner.type))) return unwrapDefinition(inner);
+    const innerType = inner?.type;
+    if (inner && innerType !== undefined && (DEFINITION_TYPES[innerType] || WRAPPER_TYPES.has(innerType))) return unwrapDefinition(inner, innerType);
     for (const child of namedChildrenOf(node)) if (DEFINITION_TYPES[child.type]) return child;
-    if (node.type === "export_statement" && inner && FUNCTION_VALUE_TYPES.has(inner.type)) return inner;
+    if (nodeType === "export_statement" && inner && innerType !== undefined && FUNCTION_VALUE_TYPES.has(innerType)) return inner;
     return null;
   }
-  const type = DEFINITION_TYPES[node.type];
+  const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
-  if (node.type === "lexical_declaration" || node.type === "variable_declaration") {
-    const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+  if (nodeType === "lexical_declaration" || nodeType === "variable_declaration") {
+    const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
     if (value?.type === "call_expression" && value.childForFieldName("function")?.text === "require") return null;
   }
   // C/C++ `struct S;` forward declarations and `enum E x;` uses are not definitions.
-  if ((node.type.endsWith("_specifier") || node.type === "mod_item") && !node.childForFieldName("body")) return null;
+  if ((nodeType.endsWith("_specifier") || nodeType === "mod_item") && !node.childForFieldName("body")) return null;
   return node;
 };
 
 /** Kind and language word of a definition node. */
-export const definitionTypeOf = (node: Node): DefinitionType => {
-  if (FUNCTION_VALUE_TYPES.has(node.type)) return node.type.includes("class") ? cls() : fn();
-  if (node.type === "expression_statement") return { kind: "variable", label: "variable" };
-  const base = DEFINITION_TYPES[node.type] ?? { kind: "block", label: "block" };
-  switch (node.type) {
+export const definitionTypeOf = (node: Node, nodeType: string = node.type): DefinitionType => {
+  if (FUNCTION_VALUE_TYPES.has(nodeType)) return nodeType.includes("class") ? cls() : fn();
+  if (nodeType === "expression_statement") return { kind: "variable", label: "variable" };
+  const base = DEFINITION_TYPES[nodeType] ?? { kind: "block", label: "block" };
+  switch (nodeType) {
     case "type_declaration": {
-      const spec = firstNamedOfType(node, ["type_spec", "type_alias"]);
+      const spec = firstNamedOfType(node, TYPE_SPECS);
       const typeNode = spec?.childForFieldName("type");
       if (typeNode?.type === "struct_type") return { kind: "class", label: "struct" };
       if (typeNode?.type === "interface_type") return { kind: "interface", label: "interface" };
@@ -215,7 +225,7 @@ export const definitionTypeOf = (node: Node): DefinitionType => {
     }
     case "lexical_declaration":
     case "variable_declaration": {
-      const value = firstNamedOfType(node, ["variable_declarator"])?.childForFieldName("value");
+      const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
       if (value && FUNCTION_VALUE_TYPES.has(value.type)) return value.type.includes("class") ? cls() : fn();
       return base;
     }
@@ -244,8 +254,8 @@ const descendDeclarator = (node: Node): Node => {
 };
 
 /** The defined name, or null when the definition is anonymous. */
-export const nameOf = (node: Node): string | null => {
-  switch (node.type) {
+export const nameOf = (node: Node, nodeType: string = node.type): string | null => {
+  switch (nodeType) {
     case "type_declaration":
     case "const_declaration":
     case "var_declaration": {
@@ -256,7 +266,7 @@ export const nameOf = (node: Node): string | null => {
     }
     case "lexical_declaration":
     case "variable_declaration": {
-      const declarator = firstNamedOfType(node, ["variable_declarator"]);
+      const declarator = firstNamedOfType(node, VARIABLE_DECLARATOR);
       const name = declarator?.childForFieldName("name");
       return name ? name.text : null;
     }
@@ -279,8 +289,8 @@ export const nameOf = (node: Node): string | null => {
 };
 
 /** Go method receivers: `func (p *Parser) Parse()` belongs to `Parser`. */
-export const receiverTypeOf = (node: Node): string | null => {
-  if (node.type !== "method_declaration") return null;
+export const receiverTypeOf = (node: Node, nodeType: string = node.type): string | null => {
+  if (nodeType !== "method_declaration") return null;
   const receiver = node.childForFieldName("receiver");
   if (!receiver) return null;
   const match = /([A-Za-z_]\w*)\s*(?:\[[^\]]*\])?\s*\)\s*$/.exec(receiver.text);
@@ -288,18 +298,22 @@ export const receiverTypeOf = (node: Node): string | null => {
 };
 
 /** Rust `impl Display for Foo` describes itself better than its type name alone. */
-export const implTraitOf = (node: Node): string | null => (node.type === "impl_item" ? (node.childForFieldName("trait")?.text ?? null) : null);
+export const implTraitOf = (node: Node, nodeType: string = node.type): string | null =>
+  nodeType === "impl_item" ? (node.childForFieldName("trait")?.text ?? null) : null;
 
 const IMPORT_TYPES =
   /^(import_statement|import_from_statement|future_import_statement|import_declaration|import_list|import_header|use_declaration|using_directive|preproc_include|namespace_use_declaration|extern_crate_declaration)$/;
 
 /** For block summaries: the modules an import-like statement brings in, or null if it is not one. */
-export const importTargetsOf = (node: Node): string[] | null => {
-  const isRequire = node.type === "call" && /^require(_relative)?\b/.test(node.text);
-  if (!IMPORT_TYPES.test(node.type) && !isRequire) {
-    if (!((node.type === "lexical_declaration" || node.type === "variable_declaration") && /=\s*require\(/.test(node.text.slice(0, 200)))) return null;
+export const importTargetsOf = (node: Node, nodeType: string = node.type): string[] | null => {
+  // `node.text` is read once: each read slices the source again through web-tree-sitter.
+  let full: string | null = null;
+  const textOf = (): string => (full ??= node.text);
+  const isRequire = nodeType === "call" && /^require(_relative)?\b/.test(textOf());
+  if (!IMPORT_TYPES.test(nodeType) && !isRequire) {
+    if (!((nodeType === "lexical_declaration" || nodeType === "variable_declaration") && /=\s*require\(/.test(textOf().slice(0, 200)))) return null;
   }
-  const text = node.text.length > 400 ? node.text.slice(0, 400) : node.text;
+  const text = textOf().length > 400 ? textOf().slice(0, 400) : textOf();
   const quoted = [...text.matchAll(/["'<]([^"'<>\n]+)["'>]/g)].map((m) => m[1]!);
   if (quoted.length) return quoted.slice(0, 6);
   const from = /^from\s+(\S+)\s+import\s+\(?\s*([\w.]+)/.exec(text);
