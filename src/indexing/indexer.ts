@@ -392,6 +392,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       const files = pendingRecords;
       pendingRecords = [];
       lastFlush = Date.now();
+      await codeIndex.flushed?.(); // the files' chunks are on disk before an event says they are indexed
       lastPosition = await append(orgId, repoId, "RepositoryFilesIndexed", { repoId, orgId, jobId, branch, sha, files }, ctx);
     };
     for (const { entry, language } of reused) {
@@ -458,6 +459,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     // 3. Publish the branch's file set, then complete.
     const files: BranchFile[] = planned.map((p) => ({ path: p.entry.path, blobId: p.entry.blobId }));
     await codeIndex.setBranchFiles(indexRepo, branch, files);
+    await codeIndex.flushed?.(); // the branch's file set is on disk before the job is recorded as completed
     if (lastPosition) await runner.waitForPosition(lastPosition, 30_000);
     const after = queries.get(orgId, repoId);
     const sampleQuestions = sampleQuestionsFor(queries.candidates(orgId, indexRepo), new Map(files.map((f) => [f.path, f.blobId])));

@@ -496,6 +496,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     generationOf,
     writeGeneration,
     refresh: () => root.resetReadTxn(),
+    // Writes commit with lmdb-js's overlappingSync (synced right after the commit, outside the writer lock).
+    flushed: async () => {
+      await root.flushed;
+    },
 
     async upsertChunks(input, options) {
       ensureOpen();

@@ -91,5 +91,10 @@ export type CodeIndex = {
   deleteRepository(repoId: string): Promise<void>;
   /** Drop everything (projection rebuild). */
   truncate(): Promise<void>;
+  /**
+   * Optional: resolves once every write made so far is durable (an adapter whose writes may be visible
+   * before they reach the disk). Callers that record "indexed" events wait for it first.
+   */
+  flushed?(): Promise<void>;
   close(): Promise<void>;
 };
