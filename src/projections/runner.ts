@@ -76,8 +76,8 @@ export function createProjectionRunner({
 }): ProjectionRunner {
   const slots = new Map<string, Slot>();
   const waiters = new Set<() => void>();
-  let wake: () => void = () => {};
-  let wakeSignal = new Promise<void>((resolve) => (wake = resolve));
+  /** Loops sleeping until the next signal (or their timer): a set, not reactions piling up on one promise. */
+  const sleepers = new Set<() => void>();
   let running = false;
   let subscription: Subscription | null = null;
   const loops: Promise<void>[] = [];
@@ -107,9 +107,9 @@ export function createProjectionRunner({
 
   const signal = () => {
     epoch++;
-    const resolve = wake;
-    wakeSignal = new Promise<void>((r) => (wake = r));
-    resolve();
+    const woken = [...sleepers];
+    sleepers.clear();
+    for (const wakeUp of woken) wakeUp();
   };
   const notifyWaiters = () => {
     for (const w of [...waiters]) w();
@@ -125,15 +125,16 @@ export function createProjectionRunner({
       release();
     }
   };
-  const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   /** Resolves at the next signal or after `ms`, whichever comes first (the timer does not outlive it). */
   const wokenOrAfter = (ms: number) =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      void wakeSignal.then(() => {
+      const wakeUp = () => {
         clearTimeout(timer);
+        sleepers.delete(wakeUp);
         resolve();
-      });
+      };
+      const timer = setTimeout(wakeUp, ms);
+      sleepers.add(wakeUp);
     });
 
   /**
@@ -186,7 +187,7 @@ export function createProjectionRunner({
       } catch (error) {
         slot.state = "failed";
         slot.error = error instanceof Error ? error.message : String(error);
-        await Promise.race([sleep(2000), wakeSignal]);
+        await wokenOrAfter(2000);
         continue;
       }
       notifyWaiters();
