@@ -27,7 +27,7 @@ import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
 import { createHosts, type Remote } from "../../hosts/index.ts";
 import { createModelsFromEnv } from "../../llm/config.ts";
 import type { ChatMessage, ChatModel } from "../../llm/chat.ts";
-import { createSearcher, type SearchHitFile, type SearchTarget } from "../../retrieval/search.ts";
+import type { SearchHitFile, SearchTarget } from "../../retrieval/search.ts";
 import { createAccessChecker, hostTokenFor } from "../../retrieval/permissions.ts";
 import { chatRequest, extractiveAnswer, type AnswerSource } from "../../retrieval/answer.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
@@ -114,7 +114,7 @@ type Resolution = { repos: ResolvedRepo[]; notes: string[] };
 const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
 
 export function searchRoutes(app: Hono<AppEnv>, services: Services) {
-  const { config, indexer, codeIndex, eventStore, runner, readStore, logger } = services;
+  const { config, indexer, eventStore, runner, readStore, logger } = services;
   const models = createModelsFromEnv(config.env);
   const chat: ChatModel | null = models.chat;
   const { searcher } = services;
