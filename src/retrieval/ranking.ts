@@ -339,7 +339,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }
 
   // 5. Score files.
-  const out: RankedFile[] = [];
+  const scored: { file: FileAcc; score: number }[] = [];
   for (const f of files) {
     f.chunks.sort((a, b) => b.score - a.score);
     let score = 0;
@@ -348,21 +348,27 @@ export function rankFiles(input: RankInput): RankedFile[] {
     const cls = classifyPath(f.path);
     if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
-    if (score <= 0) continue;
-    out.push({ repoId: f.repoId, branch: f.branch, path: f.path, score, chunks: f.chunks, reasons: f.reasons });
+    if (score > 0) scored.push({ file: f, score });
   }
-  out.sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1));
-  const ranked = out.slice(0, input.limit);
-  // Why each returned file ranks: the structure its chunks matched (best chunk first), then its path.
-  for (const f of ranked) {
-    const reasons: string[] = [];
-    for (const c of f.chunks as ChunkAcc[]) {
-      if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
-      if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
-    }
-    f.reasons = [...reasons, ...f.reasons];
+  scored.sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));
+  return scored.slice(0, input.limit).map(({ file: f, score }) => ({
+    repoId: f.repoId,
+    branch: f.branch,
+    path: f.path,
+    score,
+    chunks: f.chunks,
+    reasons: [...chunkReasons(f.chunks), ...f.reasons],
+  }));
+}
+
+/** Why a returned file ranks: the structure its chunks matched, best chunk first (then its path, added by the caller). */
+function chunkReasons(chunks: readonly ChunkAcc[]): string[] {
+  const reasons: string[] = [];
+  for (const c of chunks) {
+    if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
+    if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
   }
-  return ranked;
+  return reasons;
 }
 
 /**

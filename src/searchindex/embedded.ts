@@ -656,20 +656,20 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       const byTerm = new Map<string, { idf: number; weights: Float64Array }>();
       queries.forEach((query, qi) => {
         if (query.limit <= 0) return;
-        const scored: { term: string; weight: number; idf: number }[] = [];
+        const candidates: { term: string; weight: number; idf: number }[] = [];
         for (const [term, qtf] of query.wholeWords ? wholeWordFrequencies(query.text) : termFrequencies(query.text)) {
           const df = dfs.get(term);
           if (!df) continue;
           const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-          scored.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
+          candidates.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
         }
-        scored.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+        candidates.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
         // A term in nearly every chunk (a path segment shared by the whole repository) adds almost nothing
         // to any score but would touch every chunk: dropped when the query has other terms (in an index
         // large enough for it to matter; in a small one such a term may be all that finds a chunk).
-        let kept = scored.length;
-        if (n >= 1000) while (kept > 1 && scored[kept - 1]!.idf < minQueryIdf) kept--;
-        for (const t of scored.slice(0, Math.min(kept, maxQueryTerms))) {
+        let kept = candidates.length;
+        if (n >= 1000) while (kept > 1 && candidates[kept - 1]!.idf < minQueryIdf) kept--;
+        for (const t of candidates.slice(0, Math.min(kept, maxQueryTerms))) {
           let entry = byTerm.get(t.term);
           if (!entry) byTerm.set(t.term, (entry = { idf: t.idf, weights: new Float64Array(q) }));
           entry.weights[qi] = t.weight;
@@ -716,9 +716,9 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       // terms can add to an untouched chunk is below the score a query's k-th best chunk already has,
       // no untouched chunk can enter its top k, so those terms only add to chunks already touched
       // (common words then cost a pass over their postings, but no longer fill the candidates).
-      const scored = terms.map(([term, { weights }]) => ({ weights, postings: termImpacts(term, norm, normKey) }));
+      const termPostings = terms.map(([term, { weights }]) => ({ weights, postings: termImpacts(term, norm, normKey) }));
       const remainingBound = new Float64Array(q);
-      for (const { weights, postings } of scored) {
+      for (const { weights, postings } of termPostings) {
         for (let qi = 0; qi < q; qi++) {
           if (weights[qi]! <= 0) continue;
           remainingBound[qi]! += weights[qi]! * postings.maxImpact;
@@ -726,7 +726,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       }
       const updateOnly = new Uint8Array(q);
       const checks = new Uint8Array(q);
-      for (const { weights, postings } of scored) {
+      for (const { weights, postings } of termPostings) {
         const { ordinals, impacts } = postings;
         const count = ordinals.length;
         // One tight pass over the term's postings per query that scores it (cheaper than one pass

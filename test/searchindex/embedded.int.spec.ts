@@ -3,12 +3,24 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { analyseDocuments } from "../../src/searchindex/analysis.ts";
-import { createEmbeddedCodeIndex } from "../../src/searchindex/embedded.ts";
+import { createEmbeddedCodeIndex, type EmbeddedCodeIndex, type EmbeddedCodeIndexOptions } from "../../src/searchindex/embedded.ts";
 import type { CodeIndex } from "../../src/searchindex/port.ts";
 import { chunk, codeIndexContract } from "../contract/codeindex.contract.ts";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "loupe-codeindex-"));
+}
+
+/** Runs `fn` on a fresh index in a temp directory, then closes and removes it. */
+async function withIndex(fn: (index: EmbeddedCodeIndex) => Promise<void>, options: Omit<EmbeddedCodeIndexOptions, "dir"> = {}): Promise<void> {
+  const dir = tempDir();
+  const index = createEmbeddedCodeIndex({ dir, ...options });
+  try {
+    await fn(index);
+  } finally {
+    await index.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 codeIndexContract("embedded (lmdb)", async () => {
@@ -30,9 +42,7 @@ codeIndexContract("embedded (lmdb)", async () => {
 
 describe("embedded code index specifics", () => {
   it("keeps long queries bounded to the highest-IDF terms and still finds the rare identifier", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir, maxQueryTerms: 4 });
-    try {
+    await withIndex(async (index) => {
       const docs = Array.from({ length: 40 }, (_, i) =>
         chunk({ repoId: "r1", path: `src/f${i}.ts`, blobId: `b${i}`, ordinal: 0, text: `common words value result handler ${i % 2 ? "odd" : "even"}` }),
       );
@@ -43,16 +53,11 @@ describe("embedded code index specifics", () => {
       const hits = await index.searchLexical(report, { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] }, 5);
       expect(hits[0]!.doc.id).toBe(target.id);
       expect(hits).toHaveLength(1); // the 4 highest-IDF terms all come from the identifier: common words were not scored
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    }, { maxQueryTerms: 4 });
   });
 
   it("scores only whole words for a whole-word lookup: a name's parts find nothing on their own", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir });
-    try {
+    await withIndex(async (index) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       const defines = chunk({ repoId: "r1", path: "a.py", blobId: "a1", symbol: "feed_data", text: "def feed_data(self, data): self.buffer.extend(data)" });
       const parts = chunk({ repoId: "r1", path: "b.py", blobId: "b1", symbol: "feed", text: "def feed(data): return data" });
@@ -61,16 +66,11 @@ describe("embedded code index specifics", () => {
       const [whole, usual] = await index.searchLexicalMany([{ text: "feed_data", limit: 10, wholeWords: true }, { text: "feed_data", limit: 10 }], filter);
       expect(whole!.map((h) => h.doc.id)).toEqual([defines.id]);
       expect(usual!.map((h) => h.doc.id).sort()).toEqual([defines.id, parts.id].sort());
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("does not score a term found in nearly every chunk of a large index when the query has others", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir });
-    try {
+    await withIndex(async (index) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       // 1,200 chunks all under a `pylib` directory (the path segment is in every chunk); one mentions quokka.
       const docs = Array.from({ length: 1200 }, (_, i) =>
@@ -82,16 +82,11 @@ describe("embedded code index specifics", () => {
       expect(hits.map((h) => h.doc.id)).toEqual([docs[7]!.id]); // pylib alone touched nothing
       // Alone, such a term is still searched.
       expect(await index.searchLexical("pylib", filter, 50)).toHaveLength(50);
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("returns exactly the first k of the full ranking when common words only add to chunks already found", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir });
-    try {
+    await withIndex(async (index) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       // 600 chunks: every third mentions `handler` (common), a few dozen mention rarer words as well.
       const words = ["parse", "socket", "buffer", "timeout", "retry"];
@@ -109,16 +104,11 @@ describe("embedded code index specifics", () => {
       const [short, full] = await index.searchLexicalMany([{ text: query, limit: 10 }, { text: query, limit: 1000 }], filter);
       expect(full!.length).toBeGreaterThan(150); // the common word touched many chunks
       expect(short!.map((h) => [h.doc.id, h.score])).toEqual(full!.slice(0, 10).map((h) => [h.doc.id, h.score]));
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("deletes a blob's postings so document frequencies recover", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir });
-    try {
+    await withIndex(async (index) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       const keep = chunk({ repoId: "r1", path: "k.ts", blobId: "k1", text: "wombat burrow" });
       const gone = chunk({ repoId: "r1", path: "g.ts", blobId: "g1", text: "wombat wombat burrow" });
@@ -130,10 +120,7 @@ describe("embedded code index specifics", () => {
       const again = await index.searchLexical("wombat", filter, 10);
       expect(again.map((h) => h.doc.id)).toEqual([keep.id]);
       expect(again[0]!.score).toBeCloseTo(alone, 5);
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("a reader instance (as a search thread holds) sees each write, its cached postings and filters renewed by the writer's generations", async () => {
@@ -182,9 +169,7 @@ describe("embedded code index specifics", () => {
     const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
     const results: unknown[] = [];
     for (const precomputed of [false, true]) {
-      const dir = tempDir();
-      const index = createEmbeddedCodeIndex({ dir });
-      try {
+      await withIndex(async (index) => {
         expect(index.takesDocumentTerms).toBe(true);
         for (const group of [files.slice(0, 5), files.slice(5)]) {
           await index.upsertChunks(group.flat(), precomputed ? { terms: group.map((docs) => analyseDocuments(docs)) } : {});
@@ -195,29 +180,21 @@ describe("embedded code index specifics", () => {
           answers.push((await index.searchLexical(query, filter, 20)).map((h) => [h.doc.id, h.score.toFixed(6)]));
         }
         results.push(answers);
-      } finally {
-        await index.close();
-        rmSync(dir, { recursive: true, force: true });
-      }
+      });
     }
     expect(results[1]).toEqual(results[0]);
     expect((results[0] as unknown[][]).every((hits) => hits.length > 0)).toBe(true);
   });
 
   it("ignores precomputed terms that do not cover the documents", async () => {
-    const dir = tempDir();
-    const index = createEmbeddedCodeIndex({ dir });
-    try {
+    await withIndex(async (index) => {
       const a = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "wombat burrow" });
       const b = chunk({ repoId: "r1", path: "b.ts", blobId: "b1", text: "quokka island" });
       await index.upsertChunks([a, b], { terms: [analyseDocuments([a])] });
       await index.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }, { path: "b.ts", blobId: "b1" }]);
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       expect((await index.searchLexical("quokka", filter, 5)).map((h) => h.doc.id)).toEqual([b.id]);
-    } finally {
-      await index.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("refuses to use a closed index", async () => {
