@@ -195,11 +195,22 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     return pool.sort((a, b) => Number(Boolean(b.sha)) - Number(Boolean(a.sha)) || (b.indexedAt ?? "").localeCompare(a.indexedAt ?? ""))[0];
   }
 
+  /** The repository record a result file came from (a request names at most 20 repositories). */
+  const recordOf = (f: SearchHitFile, repos: ResolvedRepo[]): RepositoryView =>
+    repos.find((r) => r.target.repoId === f.repoId && r.target.branch === f.branch)!.record;
+
   function toSources(files: SearchHitFile[], repos: ResolvedRepo[]): AnswerSource[] {
-    const byTarget = new Map(repos.map((r) => [`${r.target.repoId}\u0000${r.target.branch}`, r.record]));
     return files.map((f) => {
-      const record = byTarget.get(`${f.repoId}\u0000${f.branch}`)!;
+      const record = recordOf(f, repos);
       return { ...f, repository: record.repository, remote: record.remote };
+    });
+  }
+
+  /** The wire form of result files, built directly (the search route needs no chunks). */
+  function toWire(files: SearchHitFile[], repos: ResolvedRepo[]): QuerySource[] {
+    return files.map((f) => {
+      const record = recordOf(f, repos);
+      return { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance };
     });
   }
 
@@ -364,7 +375,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
           ...(body.limit ? { limit: body.limit } : {}),
           withChunks: false,
         });
-        const sources = toSources(outcome.files, repos).map(wire);
+        const sources = toWire(outcome.files, repos);
         const data = { sources: sources.slice(0, 100), notes, ms: Math.round(performance.now() - started) };
         turn.answer = { message: "", sources: data.sources, model: null, notes, ms: data.ms, answeredAt: new Date().toISOString() };
         answered(data);
