@@ -210,7 +210,7 @@ async function main() {
       });
     await load(8, Math.max(BENCH_QUERIES.length, Number(args.warmup)), search); // warm-up (step 3 above)
     const total = Number(args.requests);
-    const loupeRows = [];
+    const loupeRows: Awaited<ReturnType<typeof load>>[] = [];
     for (const c of [1, 8, 32]) loupeRows.push(await load(c, total, search, service.pid));
 
     let rg: unknown = "ripgrep (rg) not installed";
@@ -223,6 +223,13 @@ async function main() {
     } catch (error) {
       if (!(error as Error).message.includes("ENOENT")) throw error;
     }
+    // The same run's ripgrep as the yardstick: on a shared machine both move together with its load.
+    type Row = { clients: number; p50: number; p99: number };
+    const rgRows = Array.isArray(rg) ? (rg as Row[]) : [];
+    const vsRipgrep = rgRows.map((r) => {
+      const loupe = loupeRows.find((l) => l.clients === r.clients)!;
+      return { clients: r.clients, p50Ratio: Math.round((loupe.p50 / r.p50) * 1000) / 1000, p99Ratio: Math.round((loupe.p99 / r.p99) * 1000) / 1000 };
+    });
     const result = {
       corpus: { ...corpus, indexSeconds, cpus: cpus().length },
       serviceMemory: processMemoryMb(service.pid),
@@ -230,7 +237,8 @@ async function main() {
       warmup: { requests: Math.max(BENCH_QUERIES.length, Number(args.warmup)), clients: 8 },
       loupeSearchHttp: loupeRows,
       ripgrep: rg,
-      note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads, user + system) per request, serverSystemCpuMsPerRequest its system (kernel) part",
+      vsRipgrep,
+      note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads, user + system) per request, serverSystemCpuMsPerRequest its system (kernel) part; vsRipgrep = Loupe's latency / ripgrep's at the same concurrency, this run",
     };
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
     agent.destroy();
