@@ -1,5 +1,6 @@
 import type { Projection } from "../src/projections/runner.ts";
 import type { ReadView } from "../src/readstore/port.ts";
+import { createReadMemo } from "../src/readstore/memo.ts";
 
 /** API keys by hash (for authentication) and by organisation (for listing). No secrets: hashes only. */
 export type ApiKeyRecord = {
@@ -59,12 +60,17 @@ export const organisationsProjection: Projection = {
 };
 
 /** Queries over the access read models. */
-export function apiKeyQueries(view: () => ReadView) {
+/** `version`: the read model's ReadStore.version; with it, keys found by `byHash` are kept until it changes (frozen). */
+export function apiKeyQueries(view: () => ReadView, version?: () => number) {
+  const byHashes = version ? createReadMemo<ApiKeyRecord>(version) : null;
   return {
     byHash(keyHash: string): ApiKeyRecord | undefined {
-      const v = view();
-      const ref = v.get<[string, string]>(["byHash", keyHash]);
-      return ref ? v.get<ApiKeyRecord>(["key", ref[0], ref[1]]) : undefined;
+      const load = () => {
+        const v = view();
+        const ref = v.get<[string, string]>(["byHash", keyHash]);
+        return ref ? v.get<ApiKeyRecord>(["key", ref[0], ref[1]]) : undefined;
+      };
+      return byHashes ? byHashes.get(keyHash, load) : load();
     },
     list(orgId: string): ApiKeyRecord[] {
       return view()

@@ -1,5 +1,6 @@
 import type { Projection } from "../src/projections/runner.ts";
 import type { ReadView } from "../src/readstore/port.ts";
+import { createReadMemo } from "../src/readstore/memo.ts";
 import { createHash } from "node:crypto";
 import { codeIndexRepoId } from "../src/indexing/repo-id.ts";
 
@@ -177,10 +178,13 @@ export const repositoriesProjection: Projection = {
 };
 
 /** Queries over the repositories read model. */
-export function repositoryQueries(view: () => ReadView) {
+/** `version`: the read model's ReadStore.version; with it, records read by `get` are kept until it changes (frozen). */
+export function repositoryQueries(view: () => ReadView, version?: () => number) {
+  const records = version ? createReadMemo<RepositoryRecord>(version) : null;
   return {
     get(orgId: string, repoId: string): RepositoryRecord | undefined {
-      return view().get<RepositoryRecord>(["repo", orgId, repoId]);
+      const load = () => view().get<RepositoryRecord>(["repo", orgId, repoId]);
+      return records ? records.get(`${orgId}\u0000${repoId}`, load) : load();
     },
     list(orgId: string): RepositoryRecord[] {
       return view()

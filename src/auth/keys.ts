@@ -29,7 +29,7 @@ export function createKeyService({
   readStore: ReadStore;
   runner: ProjectionRunner;
 }) {
-  const keys = apiKeyQueries(() => readStore.view("api-keys"));
+  const keys = apiKeyQueries(() => readStore.view("api-keys"), () => readStore.version("api-keys"));
   const settle = async (position: number | null) => {
     if (position !== null) await runner.waitForPosition(position, 10_000);
   };

@@ -153,7 +153,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const concurrency = deps.concurrency ?? 2;
   const batchFilesCount = deps.batchFiles ?? 200;
   const batchMs = deps.batchMs ?? 1000;
-  const queries = repositoryQueries(() => readStore.view("repositories"));
+  const queries = repositoryQueries(() => readStore.view("repositories"), () => readStore.version("repositories"));
   const jobs = new Map<string, Job>();
   const queue: Job[] = [];
   let running = 0;

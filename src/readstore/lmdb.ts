@@ -55,13 +55,20 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
     return generation;
   };
 
+  // Bumped before a write (a reader between the bump and the commit caches the old value under the new
+  // number) and again after it, once readers see the new data.
+  const versions = new Map<string, number>();
+  const bump = (name: string) => void versions.set(name, (versions.get(name) ?? 0) + 1);
+
   return {
     view: (name) => readView(space(name, activeGeneration(name))),
+    version: (name) => versions.get(name) ?? 0,
     meta: (name) => metaDb.get(name),
     generationView: (name, generation) => readView(space(name, generation)),
     async commit(name, generation, checkpoint, version, fn) {
       const db = space(name, generation);
       const isActive = (metaDb.get(name)?.generation ?? generation) === generation;
+      bump(name);
       await env.transaction(() => {
         const tx: WriteView = {
           ...readView(db),
@@ -73,17 +80,22 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
         metaDb.put(metaKey, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
       });
       if (isActive) activeGenerations.set(name, generation);
+      bump(name);
     },
     async clearGeneration(name, generation) {
+      bump(name);
       await space(name, generation).clearAsync();
+      bump(name);
     },
     async activate(name, generation, checkpoint, version) {
       const previous = metaDb.get(name)?.generation;
+      bump(name);
       await env.transaction(() => {
         metaDb.put(name, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
         metaDb.remove(`${name}#building`);
       });
       activeGenerations.set(name, generation);
+      bump(name);
       if (previous !== undefined && previous !== generation) await space(name, previous).clearAsync();
     },
     contentHash(name) {

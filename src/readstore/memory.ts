@@ -126,11 +126,16 @@ export function createMemoryReadStore(): ReadStore {
     updatedAt: new Date().toISOString(),
   });
 
+  const versions = new Map<string, number>();
+  const bump = (name: string) => void versions.set(name, (versions.get(name) ?? 0) + 1);
+
   return {
     view: (name) => space(name, activeGeneration(name)).view,
+    version: (name) => versions.get(name) ?? 0,
     meta: (name) => metas.get(name),
     generationView: (name, generation) => space(name, generation).view,
     async commit(name, generation, checkpoint, version, fn) {
+      bump(name);
       const target = space(name, generation);
       // All or nothing, like a transaction: writes apply at once, and an undo log reverts them if fn throws.
       const undo: { key: Key; previous: unknown; existed: boolean }[] = [];
@@ -162,9 +167,11 @@ export function createMemoryReadStore(): ReadStore {
       metas.set(isActive ? name : `${name}#building`, meta(name, version, generation, checkpoint));
     },
     async clearGeneration(name, generation) {
+      bump(name);
       space(name, generation).clear();
     },
     async activate(name, generation, checkpoint, version) {
+      bump(name);
       const previous = metas.get(name)?.generation;
       metas.set(name, meta(name, version, generation, checkpoint));
       metas.delete(`${name}#building`);

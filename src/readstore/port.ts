@@ -39,6 +39,11 @@ export type ReadStore = {
   clearGeneration(name: string, generation: number): Promise<void>;
   /** Points readers at `generation` and drops the previous one. */
   activate(name: string, generation: number, checkpoint: number, version: number): Promise<void>;
+  /**
+   * A number that changes whenever what `view(name)` reads may have changed (a commit to the read model,
+   * an activation, a cleared generation): it keys caches of decoded values (./memo.ts).
+   */
+  version(name: string): number;
   /** sha256 over every entry of the active generation, in key order. */
   contentHash(name: string): string;
   close(): Promise<void>;
