@@ -247,6 +247,45 @@ export function createProjectionRunner({
 
   const allReached = (position: number) => [...slots.values()].every((s) => s.checkpoint >= position);
 
+  /**
+   * A subscription used only to wake the loops (they read the log themselves). When it fails (a dropped
+   * connection to EventStoreDB), it is opened again after a pause growing to 30 s; meanwhile the loops'
+   * idle polling still finds every append, only later.
+   */
+  const wakeOnAppends = (from: number): Subscription => {
+    let current: Subscription | null = null;
+    let retry: ReturnType<typeof setTimeout> | null = null;
+    let failures = 0;
+    let stopped = false;
+    let seen = from;
+    const open = () => {
+      retry = null;
+      if (stopped) return;
+      current = eventStore.subscribeToAll({
+        fromPosition: seen,
+        onEvent: (event) => {
+          seen = Math.max(seen, event.position);
+          failures = 0;
+          signal();
+        },
+        onCaughtUp: () => void (failures = 0),
+        onError: () => {
+          if (stopped) return;
+          signal(); // look now: appends may have been missed while the subscription was down
+          retry = setTimeout(open, Math.min(30_000, 500 * 2 ** Math.min(failures++, 6)));
+        },
+      });
+    };
+    open();
+    return {
+      async stop() {
+        stopped = true;
+        if (retry) clearTimeout(retry);
+        await current?.stop();
+      },
+    };
+  };
+
   return {
     projections: () => projections,
     async start() {
@@ -272,7 +311,7 @@ export function createProjectionRunner({
           signal();
         });
         subscription = { stop: async () => watch.stop() };
-      } else subscription = eventStore.subscribeToAll({ fromPosition: head, onEvent: () => signal() });
+      } else subscription = wakeOnAppends(head);
       for (const slot of slots.values()) loops.push(liveLoop(slot));
     },
     async stop() {

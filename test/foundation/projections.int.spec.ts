@@ -159,6 +159,32 @@ describe("projection runner", () => {
     expect(readStore.view("counter2").range<number>(["bucket"]).reduce((sum, e) => sum + e.value, 0)).toBe(200);
   }, 60_000);
 
+  it("opens its wake-up subscription again after it fails (a store without append notices, like EventStoreDB)", async () => {
+    const { eventStore, readStore } = await open();
+    let subscriptions = 0;
+    // The subscription of a store whose connection drops once: the first one fails, later ones work.
+    const { watchAppends: _none, ...withoutNotices } = eventStore;
+    const dropping: EventStore = {
+      ...withoutNotices,
+      subscribeToAll(options) {
+        if (++subscriptions > 1) return eventStore.subscribeToAll(options);
+        const failure = setTimeout(() => options.onError?.(new Error("connection dropped")), 20);
+        return { stop: async () => clearTimeout(failure) };
+      },
+    };
+    // An idle poll far beyond the test: only the subscription can wake the loops in time.
+    const runner = createProjectionRunner({ eventStore: dropping, readStore, projections: [counter()], idleMs: 60_000 });
+    cleanups.push(() => eventStore.close(), () => readStore.close(), () => runner.stop());
+    await runner.start();
+    await new Promise((r) => setTimeout(r, 1_000)); // the failure, then the reopening after 0.5 s
+    expect(subscriptions).toBe(2);
+    await eventStore.appendToStream("s", [newEvent("Counted", { bucket: "late", amount: 3 }, ctx, 2)]);
+    // Read the model itself: waitForPosition would wake the loops on its own.
+    const deadline = Date.now() + 5_000;
+    while (readStore.view("counter").get<number>(["bucket", "late"]) === undefined && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(readStore.view("counter").get<number>(["bucket", "late"])).toBe(3);
+  });
+
   it("rebuilds a read model whose checkpoint is past the log's head (appends a machine crash took back)", async () => {
     const { eventStore, readStore } = await open();
     const last = await appendMany(eventStore, 20);
