@@ -168,6 +168,8 @@ export function createAzureHost(options: HostOptions = {}): Host {
     apiBase,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    retries: options.retries,
+    retryDelayMs: options.retryDelayMs,
     defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
   });
   const auth = (token: string | undefined) => (token ? authValue(token) : undefined);

@@ -115,6 +115,8 @@ export function createBitbucketHost(options: HostOptions = {}): Host {
     apiBase,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    retries: options.retries,
+    retryDelayMs: options.retryDelayMs,
     defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
   });
 

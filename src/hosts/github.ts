@@ -106,6 +106,8 @@ export function createGitHubHost(options: HostOptions = {}): Host {
     apiBase,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    retries: options.retries,
+    retryDelayMs: options.retryDelayMs,
     defaultHeaders: {
       Accept: "application/vnd.github+json",
       "X-GitHub-Api-Version": "2022-11-28",

@@ -146,6 +146,8 @@ export function createGitLabHost(options: HostOptions = {}): Host {
     apiBase,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    retries: options.retries,
+    retryDelayMs: options.retryDelayMs,
     defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
   });
   // GitLab accepts personal, project, group and OAuth tokens as Bearer tokens.

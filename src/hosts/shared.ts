@@ -171,6 +171,8 @@ export type HttpClientOptions = {
   fetch?: typeof fetch;
   /** Headers every request carries (Accept, API version, User-Agent). */
   defaultHeaders?: Record<string, string>;
+  retries?: number;
+  retryDelayMs?: number;
 };
 
 export type HttpRequest = {
@@ -193,6 +195,28 @@ export type HttpResponse = {
 };
 
 const MAX_REDIRECTS = 3;
+/** Answers after which a GET is tried again: rate limited, or a gateway or the host briefly down. */
+const RETRIED_GET_STATUSES = new Set([429, 502, 503, 504]);
+/** A Retry-After longer than this is not waited for: the call fails at once. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/**
+ * The pause before trying a failed call again, or null to give up. A GET is retried after a network
+ * error, a timeout or RETRIED_GET_STATUSES; a POST only after 429 (the host refused it unprocessed):
+ * after a lost answer or a 5xx the host may have done it, and posting twice would duplicate a review
+ * (the review service finds an earlier post by its marker instead).
+ */
+function retryDelay(method: string, attempt: number, retries: number, baseMs: number, status: number | undefined, retryAfter: string | null): number | null {
+  if (attempt >= retries) return null;
+  const retried = method === "GET" ? status === undefined || RETRIED_GET_STATUSES.has(status) : status === 429;
+  if (!retried) return null;
+  const backoff = baseMs * 2 ** attempt;
+  if (!retryAfter) return backoff;
+  const seconds = Number(retryAfter);
+  const asked = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+  if (!Number.isFinite(asked)) return backoff;
+  return asked > MAX_RETRY_AFTER_MS ? null : Math.max(backoff, asked);
+}
 
 export type HttpClient = {
   request(req: HttpRequest): Promise<HttpResponse>;
@@ -205,6 +229,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   const origin = new URL(options.apiBase).origin;
   const doFetch = options.fetch ?? globalThis.fetch;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const retries = options.retries ?? 2;
+  const retryDelayMs = options.retryDelayMs ?? 500;
 
   function assertSameOrigin(url: string, operation: string): URL {
     let parsed: URL;
@@ -220,6 +246,20 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   }
 
   async function request(req: HttpRequest): Promise<HttpResponse> {
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await attemptOnce(req);
+      if (!(outcome instanceof HostError)) return outcome;
+      const pause = retryDelay(req.method ?? "GET", attempt, retries, retryDelayMs, outcome.status, retryAfterOf.get(outcome) ?? null);
+      if (pause === null) throw outcome;
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+
+  /** The Retry-After header of the answer a HostError came from. */
+  const retryAfterOf = new WeakMap<HostError, string>();
+
+  /** One call (with its same-origin redirects): the response, or the HostError to throw or retry. */
+  async function attemptOnce(req: HttpRequest): Promise<HttpResponse | HostError> {
     const method = req.method ?? "GET";
     let url = assertSameOrigin(req.url, req.operation);
     const headers: Record<string, string> = { ...options.defaultHeaders };
@@ -239,7 +279,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         });
       } catch (err) {
         const kind = err instanceof Error && err.name === "TimeoutError" ? "timed out" : "network error";
-        throw new HostError(remote, req.operation, `${method} ${url.pathname} ${kind}`);
+        return new HostError(remote, req.operation, `${method} ${url.pathname} ${kind}`);
       }
       // Redirects are followed only on the same origin, so the Authorization header stays there.
       if (res.status >= 300 && res.status < 400 && res.headers.has("location") && hop < MAX_REDIRECTS) {
@@ -265,7 +305,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) {
         return { status: res.status, headers: res.headers, json };
       }
-      throw new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status);
+      const failed = new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status);
+      const retryAfter = res.headers.get("retry-after");
+      if (retryAfter) retryAfterOf.set(failed, retryAfter);
+      return failed;
     }
   }
 

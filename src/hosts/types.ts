@@ -192,4 +192,8 @@ export type HostOptions = {
   timeoutMs?: number;
   /** Injected fetch (default: the global one). */
   fetch?: typeof fetch;
+  /** Retries of a call the host turned away for now (see createHttpClient; default 2). */
+  retries?: number;
+  /** Pause before the first retry, doubled for each further one (default 500 ms). */
+  retryDelayMs?: number;
 };

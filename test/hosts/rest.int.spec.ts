@@ -145,7 +145,7 @@ describe("GitHub REST", () => {
       const [status, body] = answers[req.url] ?? [500, {}];
       json(res, status, body);
     });
-    const gh = createGitHubHost({ apiBase: s.base });
+    const gh = createGitHubHost({ apiBase: s.base, retryDelayMs: 5 });
     expect(await gh.checkReadAccess("o/can", TOKEN)).toBe(true);
     expect(await gh.checkReadAccess("o/cannot", TOKEN)).toBe(false);
     expect(await gh.checkReadAccess("o/public", undefined)).toBe(true);
@@ -156,6 +156,51 @@ describe("GitHub REST", () => {
     const err = await hostError(gh.checkReadAccess("o/broken", TOKEN));
     expect(err.status).toBe(502);
     expect(err.message).toBe("github checkReadAccess: GET /repos/o/broken failed with HTTP 502");
+    expect(s.requests.filter((r) => r.url === "/repos/o/broken")).toHaveLength(3); // tried twice more first
+  });
+
+  it("tries a GET again after 502/503/504/429 (waiting as Retry-After asks) but never re-sends a POST the host may have done", async () => {
+    let gets = 0;
+    const s = await serve((req, res) => {
+      if (req.method === "GET") {
+        gets++;
+        if (gets === 1) return json(res, 503, { message: "unavailable" });
+        if (gets === 2) return json(res, 429, { message: "slow down" }, { "Retry-After": "1" });
+        return json(res, 200, { private: true, permissions: { pull: true } });
+      }
+      json(res, 502, { message: "bad gateway" });
+    });
+    const gh = createGitHubHost({ apiBase: s.base, retryDelayMs: 5 });
+    const started = Date.now();
+    expect(await gh.checkReadAccess("o/r", TOKEN)).toBe(true);
+    expect(gets).toBe(3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950); // the 429's Retry-After: 1 second
+
+    const err = await hostError(gh.postReview("o/r", 7, TOKEN, { summary: "x", commitSha: "abc", inline: [] }));
+    expect(err.status).toBe(502);
+    expect(s.requests.filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("re-sends a POST refused with 429, and gives up at once when Retry-After asks for longer than 10 s", async () => {
+    let posts = 0;
+    const s = await serve((req, res) => {
+      if (req.method === "POST") {
+        posts++;
+        if (posts === 1) return json(res, 429, { message: "secondary rate limit" }, { "Retry-After": "0" });
+        return json(res, 200, { id: 81, state: "COMMENTED" });
+      }
+      if (req.url.startsWith("/repos/o/limited")) return json(res, 429, { message: "rate limited" }, { "Retry-After": "3600" });
+      json(res, 200, []);
+    });
+    const gh = createGitHubHost({ apiBase: s.base, retryDelayMs: 5 });
+    const result = await gh.postReview("o/r", 7, TOKEN, { summary: "x", commitSha: "abc", inline: [] });
+    expect(result.summaryCommentId).toBe("81");
+    expect(posts).toBe(2);
+    const started = Date.now();
+    const err = await hostError(gh.checkReadAccess("o/limited", TOKEN));
+    expect(err.status).toBe(429);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(s.requests.filter((r) => r.url.startsWith("/repos/o/limited"))).toHaveLength(1);
   });
 
   it("rejects malformed repository names before any request", async () => {
