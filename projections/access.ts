@@ -59,8 +59,10 @@ export const organisationsProjection: Projection = {
   },
 };
 
-/** Queries over the access read models. */
-/** `version`: the read model's ReadStore.version; with it, keys found by `byHash` are kept until it changes (frozen). */
+/**
+ * Queries over the access read models. With `version` (the read model's ReadStore.version), keys found by
+ * `byHash` are kept, frozen, until it changes.
+ */
 export function apiKeyQueries(view: () => ReadView, version?: () => number) {
   const byHashes = version ? createReadMemo<ApiKeyRecord>(version) : null;
   return {

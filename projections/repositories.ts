@@ -177,8 +177,10 @@ export const repositoriesProjection: Projection = {
   },
 };
 
-/** Queries over the repositories read model. */
-/** `version`: the read model's ReadStore.version; with it, records read by `get` are kept until it changes (frozen). */
+/**
+ * Queries over the repositories read model. With `version` (the read model's ReadStore.version), records
+ * read by `get` are kept, frozen, until it changes.
+ */
 export function repositoryQueries(view: () => ReadView, version?: () => number) {
   const records = version ? createReadMemo<RepositoryRecord>(version) : null;
   return {

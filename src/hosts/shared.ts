@@ -248,18 +248,17 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
   async function request(req: HttpRequest): Promise<HttpResponse> {
     for (let attempt = 0; ; attempt++) {
       const outcome = await attemptOnce(req);
-      if (!(outcome instanceof HostError)) return outcome;
-      const pause = retryDelay(req.method ?? "GET", attempt, retries, retryDelayMs, outcome.status, retryAfterOf.get(outcome) ?? null);
-      if (pause === null) throw outcome;
+      if (!("failure" in outcome)) return outcome;
+      const pause = retryDelay(req.method ?? "GET", attempt, retries, retryDelayMs, outcome.failure.status, outcome.retryAfter);
+      if (pause === null) throw outcome.failure;
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 
-  /** The Retry-After header of the answer a HostError came from. */
-  const retryAfterOf = new WeakMap<HostError, string>();
+  type Failure = { failure: HostError; retryAfter: string | null };
 
-  /** One call (with its same-origin redirects): the response, or the HostError to throw or retry. */
-  async function attemptOnce(req: HttpRequest): Promise<HttpResponse | HostError> {
+  /** One call (with its same-origin redirects): the response, or the error to throw or retry. */
+  async function attemptOnce(req: HttpRequest): Promise<HttpResponse | Failure> {
     const method = req.method ?? "GET";
     let url = assertSameOrigin(req.url, req.operation);
     const headers: Record<string, string> = { ...options.defaultHeaders };
@@ -279,7 +278,7 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
         });
       } catch (err) {
         const kind = err instanceof Error && err.name === "TimeoutError" ? "timed out" : "network error";
-        return new HostError(remote, req.operation, `${method} ${url.pathname} ${kind}`);
+        return { failure: new HostError(remote, req.operation, `${method} ${url.pathname} ${kind}`), retryAfter: null };
       }
       // Redirects are followed only on the same origin, so the Authorization header stays there.
       if (res.status >= 300 && res.status < 400 && res.headers.has("location") && hop < MAX_REDIRECTS) {
@@ -305,10 +304,10 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) {
         return { status: res.status, headers: res.headers, json };
       }
-      const failed = new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status);
-      const retryAfter = res.headers.get("retry-after");
-      if (retryAfter) retryAfterOf.set(failed, retryAfter);
-      return failed;
+      return {
+        failure: new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status),
+        retryAfter: res.headers.get("retry-after"),
+      };
     }
   }
 
