@@ -15,6 +15,7 @@
  */
 import { HostError } from "./errors.ts";
 import {
+  allPosted,
   arr,
   asJson,
   basicAuth,
@@ -23,7 +24,9 @@ import {
   gitEnvFor,
   ignored,
   iso,
+  matchPostedInline,
   num,
+  numOrNull,
   obj,
   repoSegments,
   safeEqual,
@@ -31,6 +34,7 @@ import {
   stripRefsHeads,
   trimSlash,
   type Json,
+  type PostedInline,
 } from "./shared.ts";
 import type {
   Host,
@@ -278,26 +282,66 @@ export function createAzureHost(options: HostOptions = {}): Host {
     return `${threadId}/${commentId}`;
   }
 
+  const threadsUrl = (repo: string, prNumber: number, operation: string) =>
+    `${repoApi(repo, operation)}/pullRequests/${encodeURIComponent(String(prNumber))}/threads?${API_VERSION}`;
+  const filePathOf = (path: string) => (path.startsWith("/") ? path : `/${path}`);
+  /** A review's inline comments with their paths as the threads' file paths read back (no leading slash). */
+  const asPosted = (inline: ReviewToPost["inline"]) => inline.map((c) => ({ ...c, path: filePathOf(c.path).slice(1) }));
+
+  /** The pull request's threads that are not deleted, each as the id postThread gives and its first comment. */
+  async function threads(url: string, token: string, operation: string): Promise<{ id: string; thread: Json; content: string }[]> {
+    const res = await http.request({ operation, url, authorization: auth(token), accept: [203] });
+    if (res.status === 203) throw new HostError(remote, operation, "not authenticated", 203);
+    const out: { id: string; thread: Json; content: string }[] = [];
+    for (const t of arr(obj(res.json)["value"])) {
+      const thread = obj(t);
+      const first = obj(arr(thread["comments"])[0]);
+      if (thread["isDeleted"] === true || first["isDeleted"] === true || !str(thread["id"]) || !str(first["id"])) continue;
+      out.push({ id: `${str(thread["id"])}/${str(first["id"])}`, thread, content: str(first["content"]) });
+    }
+    return out;
+  }
+
+  const inlineOf = (all: { id: string; thread: Json; content: string }[]): PostedInline[] =>
+    all
+      .filter((t) => str(obj(t.thread["threadContext"])["filePath"]))
+      .map((t) => {
+        const context = obj(t.thread["threadContext"]);
+        return { id: t.id, path: str(context["filePath"]).replace(/^\//, ""), line: numOrNull(obj(context["rightFileEnd"])["line"]), body: t.content };
+      });
+
+  /**
+   * One thread per inline comment first, the summary thread last: a summary on the pull request means
+   * the whole review is there. Threads already present with the same path, line and body (an earlier
+   * attempt cut short) are reused, not posted again.
+   */
   async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
-    const url = `${repoApi(repo, "postReview")}/pullRequests/${encodeURIComponent(String(prNumber))}/threads?${API_VERSION}`;
+    const url = threadsUrl(repo, prNumber, "postReview");
     const comment = (content: string) => [{ parentCommentId: 0, content, commentType: 1 }];
-    const summaryCommentId = await postThread(url, token, { comments: comment(review.summary), status: 1 });
+    const already = review.inline.length > 0 ? matchPostedInline(asPosted(review.inline), inlineOf(await threads(url, token, "postReview"))) : [];
     const inlineCommentIds: string[] = [];
-    for (const c of review.inline) {
+    for (const [i, c] of review.inline.entries()) {
       const start = c.startLine !== undefined && c.startLine < c.line ? c.startLine : c.line;
       inlineCommentIds.push(
-        await postThread(url, token, {
-          comments: comment(c.body),
-          status: 1,
-          threadContext: {
-            filePath: c.path.startsWith("/") ? c.path : `/${c.path}`,
-            rightFileStart: { line: start, offset: 1 },
-            rightFileEnd: { line: c.line, offset: 1 },
-          },
-        }),
+        already[i] ??
+          (await postThread(url, token, {
+            comments: comment(c.body),
+            status: 1,
+            threadContext: { filePath: filePathOf(c.path), rightFileStart: { line: start, offset: 1 }, rightFileEnd: { line: c.line, offset: 1 } },
+          })),
       );
     }
+    const summaryCommentId = await postThread(url, token, { comments: comment(review.summary), status: 1 });
     return { summaryCommentId, inlineCommentIds };
+  }
+
+  /** The summary thread carrying `marker` (posted last), with the inline threads matched by path, line and body. */
+  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+    const operation = "findPostedReview";
+    const all = await threads(threadsUrl(repo, prNumber, operation), token, operation);
+    const summary = all.find((t) => !str(obj(t.thread["threadContext"])["filePath"]) && t.content.includes(marker));
+    if (!summary) return null;
+    return { summaryCommentId: summary.id, inlineCommentIds: allPosted(remote, operation, matchPostedInline(asPosted(review.inline), inlineOf(all))) };
   }
 
   function cloneUrl(base: string, repo: string): string {
@@ -326,6 +370,7 @@ export function createAzureHost(options: HostOptions = {}): Host {
     listPullRequests,
     checkReadAccess,
     postReview,
+    findPostedReview,
     cloneUrl,
     gitAuthHeader,
     gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),

@@ -11,6 +11,7 @@
  */
 import { HostError } from "./errors.ts";
 import {
+  allPosted,
   arr,
   asJson,
   basicAuth,
@@ -19,6 +20,7 @@ import {
   gitEnvFor,
   ignored,
   iso,
+  matchPostedInline,
   num,
   numOrNull,
   obj,
@@ -27,6 +29,7 @@ import {
   trimSlash,
   verifySha256Signature,
   type Json,
+  type PostedInline,
 } from "./shared.ts";
 import type {
   Host,
@@ -219,16 +222,51 @@ export function createBitbucketHost(options: HostOptions = {}): Host {
     return id;
   }
 
+  /** Every comment of a pull request (pages followed by their `next` links), deleted ones left out. */
+  async function comments(url: string, token: string, operation: string): Promise<Json[]> {
+    const out: Json[] = [];
+    let next: string | undefined = `${url}?pagelen=100`;
+    while (next) {
+      const page = obj((await http.request({ operation, url: next, authorization: auth(token) })).json);
+      for (const c of arr(page["values"])) if (obj(c)["deleted"] !== true) out.push(obj(c));
+      next = typeof page["next"] === "string" ? page["next"] : undefined;
+    }
+    return out;
+  }
+
+  const inlineOf = (all: Json[]): PostedInline[] =>
+    all
+      .filter((c) => str(obj(c["inline"])["path"]))
+      .map((c) => ({ id: str(c["id"]), path: str(obj(c["inline"])["path"]), line: numOrNull(obj(c["inline"])["to"]), body: str(obj(c["content"])["raw"]) }));
+
+  const commentsUrl = (repo: string, prNumber: number, operation: string) =>
+    `${repoUrl(repo, operation)}/pullrequests/${encodeURIComponent(String(prNumber))}/comments`;
+
+  /**
+   * Inline comments first, the summary last: a summary on the pull request means the whole review is
+   * there. Inline comments already present with the same path, line and body (an earlier attempt cut
+   * short) are reused, not posted again.
+   */
   async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
-    const url = `${repoUrl(repo, "postReview")}/pullrequests/${encodeURIComponent(String(prNumber))}/comments`;
-    const summaryCommentId = await postComment(url, token, { content: { raw: review.summary } });
+    const url = commentsUrl(repo, prNumber, "postReview");
+    const already = review.inline.length > 0 ? matchPostedInline(review.inline, inlineOf(await comments(url, token, "postReview"))) : [];
     const inlineCommentIds: string[] = [];
-    for (const c of review.inline) {
+    for (const [i, c] of review.inline.entries()) {
       const inline: Json = { path: c.path, to: c.line };
       if (c.startLine !== undefined && c.startLine < c.line) inline["start_to"] = c.startLine;
-      inlineCommentIds.push(await postComment(url, token, { content: { raw: c.body }, inline }));
+      inlineCommentIds.push(already[i] ?? (await postComment(url, token, { content: { raw: c.body }, inline })));
     }
+    const summaryCommentId = await postComment(url, token, { content: { raw: review.summary } });
     return { summaryCommentId, inlineCommentIds };
+  }
+
+  /** The summary comment carrying `marker` (posted last), with the inline comments matched by path, line and body. */
+  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+    const operation = "findPostedReview";
+    const all = await comments(commentsUrl(repo, prNumber, operation), token, operation);
+    const summary = all.find((c) => !str(obj(c["inline"])["path"]) && str(obj(c["content"])["raw"]).includes(marker) && str(c["id"]));
+    if (!summary) return null;
+    return { summaryCommentId: str(summary["id"]), inlineCommentIds: allPosted(remote, operation, matchPostedInline(review.inline, inlineOf(all))) };
   }
 
   function cloneUrl(base: string, repo: string): string {
@@ -252,6 +290,7 @@ export function createBitbucketHost(options: HostOptions = {}): Host {
     listPullRequests,
     checkReadAccess,
     postReview,
+    findPostedReview,
     cloneUrl,
     gitAuthHeader,
     gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),

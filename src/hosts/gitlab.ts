@@ -5,6 +5,7 @@
  */
 import { HostError } from "./errors.ts";
 import {
+  allPosted,
   arr,
   asJson,
   basicAuth,
@@ -13,6 +14,7 @@ import {
   gitEnvFor,
   ignored,
   iso,
+  matchPostedInline,
   num,
   numOrNull,
   obj,
@@ -268,13 +270,11 @@ export function createGitLabHost(options: HostOptions = {}): Host {
       const baseSha = str(refs["base_sha"]);
       const startSha = str(refs["start_sha"]) || baseSha;
       if (!baseSha) throw new HostError(remote, operation, "merge request has no diff_refs");
-      const existing = await diffNotes(mrUrl, token, operation);
-      const used = new Set<string>();
-      for (const c of review.inline) {
-        const found = existing.find((n) => !used.has(n.id) && n.path === c.path && n.line === c.line && n.body === c.body);
+      const already = matchPostedInline(review.inline, await diffNotes(mrUrl, token, operation));
+      for (const [i, c] of review.inline.entries()) {
+        const found = already[i];
         if (found) {
-          used.add(found.id);
-          inlineCommentIds.push(found.id);
+          inlineCommentIds.push(found);
           continue;
         }
         // Anchored on the last line of a range: a GitLab line_range needs line codes of the diff.
@@ -321,14 +321,7 @@ export function createGitLabHost(options: HostOptions = {}): Host {
     const summary = (await allPages(`${mrUrl}/notes`, token, operation)).map(obj).find((n) => str(n["body"]).includes(marker) && str(n["id"]));
     if (!summary) return null;
     const notes = review.inline.length > 0 ? await diffNotes(mrUrl, token, operation) : [];
-    const used = new Set<string>();
-    const inlineCommentIds = review.inline.map((c, i) => {
-      const found = notes.find((n) => !used.has(n.id) && n.path === c.path && n.line === c.line && n.body === c.body);
-      if (!found) throw new HostError(remote, operation, `posted review is missing inline comment ${i + 1}`);
-      used.add(found.id);
-      return found.id;
-    });
-    return { summaryCommentId: str(summary["id"]), inlineCommentIds };
+    return { summaryCommentId: str(summary["id"]), inlineCommentIds: allPosted(remote, operation, matchPostedInline(review.inline, notes)) };
   }
 
   function cloneUrl(base: string, repo: string): string {

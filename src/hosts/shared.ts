@@ -5,7 +5,7 @@
 import { Buffer } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { HostError } from "./errors.ts";
-import type { HostIgnoredEvent, Remote } from "./types.ts";
+import type { HostIgnoredEvent, InlineReviewComment, Remote } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Crypto
@@ -322,4 +322,32 @@ export function nextLink(link: string | null): string | undefined {
     if (m && /\brel="?next"?/.test(m[2] ?? "")) return m[1];
   }
   return undefined;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reviews posted before (crash recovery)
+
+/** An inline comment found on a pull request: its id (as postReview returns it), path, line and body. */
+export type PostedInline = { id: string; path: string; line: number | null; body: string };
+
+/**
+ * For each comment of a review, the id of a comment already posted with the same path, line and body
+ * (each used once), or undefined: how postReview skips what an earlier attempt posted, and how
+ * findPostedReview finds a review's inline comments.
+ */
+export function matchPostedInline(inline: readonly InlineReviewComment[], posted: readonly PostedInline[]): (string | undefined)[] {
+  const used = new Set<string>();
+  return inline.map((c) => {
+    const found = posted.find((p) => !used.has(p.id) && p.path === c.path && p.line === c.line && p.body === c.body);
+    if (found) used.add(found.id);
+    return found?.id;
+  });
+}
+
+/** The ids of a found review's inline comments; a review whose summary is there has them all (posted first). */
+export function allPosted(remote: Remote, operation: string, ids: (string | undefined)[]): string[] {
+  return ids.map((id, i) => {
+    if (id === undefined) throw new HostError(remote, operation, `posted review is missing inline comment ${i + 1}`);
+    return id;
+  });
 }

@@ -170,7 +170,8 @@ export type Host = {
   /**
    * Crash recovery for postReview: the review already on the host whose summary carries `marker`
    * (a hidden `<!-- loupe-review:<id> -->`), with its inline comment ids in the order of
-   * `review.inline`; null when none was posted. Hosts without it (Bitbucket, Azure) post again.
+   * `review.inline`; null when none was posted. Every host posts the summary last, so a summary found
+   * means the whole review is there.
    */
   findPostedReview?(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string): Promise<PostedReview | null>;
   /** HTTPS clone URL without credentials, from the web base (e.g. https://github.com). */

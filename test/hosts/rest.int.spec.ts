@@ -406,25 +406,59 @@ describe("Bitbucket REST", () => {
     expect(s.requests[0]!.url).toBe("/repositories/w/ok");
   });
 
-  it("postReview posts a summary and inline comments with {path, to}", async () => {
+  it("postReview posts inline comments with {path, to}, then the summary; findPostedReview finds them by the marker", async () => {
     let next = 700;
-    const s = await serve((_req, res) => json(res, 201, { id: ++next }));
-    const result = await createBitbucketHost({ apiBase: s.base }).postReview("w/r", 4, TOKEN, {
-      summary: "sum",
+    const posted: { id: number; content: { raw: string }; inline?: { path: string; to: number } }[] = [];
+    const s = await serve((req, res, base) => {
+      if (req.method === "POST") {
+        const body = req.body as { content: { raw: string }; inline?: { path: string; to: number } };
+        posted.push({ id: ++next, ...body });
+        return json(res, 201, { id: next });
+      }
+      // Listing: two pages, a deleted comment left out.
+      if (req.url.includes("page=2")) return json(res, 200, { values: posted.slice(1) });
+      json(res, 200, { values: [...posted.slice(0, 1), { id: 1, deleted: true, content: { raw: "a" }, inline: { path: "x.py", to: 3 } }], next: `${base}${req.url.split("?")[0]}?pagelen=100&page=2` });
+    });
+    const bb = createBitbucketHost({ apiBase: s.base });
+    const review = {
+      summary: "sum <!-- loupe-review:r1 -->",
       commitSha: "abc",
       inline: [
         { path: "x.py", line: 3, body: "a" },
         { path: "y.py", line: 9, startLine: 7, body: "b" },
       ],
-    });
-    expect(result).toEqual({ summaryCommentId: "701", inlineCommentIds: ["702", "703"] });
-    expect(s.requests.every((r) => r.method === "POST" && r.url === "/repositories/w/r/pullrequests/4/comments")).toBe(true);
-    expect(s.requests.map((r) => r.body)).toEqual([
-      { content: { raw: "sum" } },
+    };
+    expect(await bb.findPostedReview!("w/r", 4, TOKEN, review, "loupe-review:r1")).toBeNull();
+    const result = await bb.postReview("w/r", 4, TOKEN, review);
+    expect(result).toEqual({ summaryCommentId: "703", inlineCommentIds: ["701", "702"] });
+    const posts = s.requests.filter((r) => r.method === "POST");
+    expect(posts.every((r) => r.url === "/repositories/w/r/pullrequests/4/comments")).toBe(true);
+    expect(posts.map((r) => r.body)).toEqual([
       { content: { raw: "a" }, inline: { path: "x.py", to: 3 } },
       { content: { raw: "b" }, inline: { path: "y.py", to: 9, start_to: 7 } },
+      { content: { raw: "sum <!-- loupe-review:r1 -->" } },
     ]);
+    expect(await bb.findPostedReview!("w/r", 4, TOKEN, review, "loupe-review:r1")).toEqual(result);
   });
+
+  it("postReview after an attempt cut short reuses the inline comments already there and posts the rest", async () => {
+    let next = 800;
+    const s = await serve((req, res) => {
+      if (req.method === "POST") return json(res, 201, { id: ++next });
+      json(res, 200, { values: [{ id: 42, content: { raw: "a" }, inline: { path: "x.py", to: 3 } }] });
+    });
+    const result = await createBitbucketHost({ apiBase: s.base }).postReview("w/r", 4, TOKEN, {
+      summary: "sum",
+      commitSha: "abc",
+      inline: [
+        { path: "x.py", line: 3, body: "a" },
+        { path: "x.py", line: 3, body: "a" }, // the same comment twice: the second is posted
+      ],
+    });
+    expect(result).toEqual({ summaryCommentId: "802", inlineCommentIds: ["42", "801"] });
+    expect(s.requests.filter((r) => r.method === "POST")).toHaveLength(2);
+  });
+
 });
 
 describe("Azure DevOps REST", () => {
@@ -505,29 +539,38 @@ describe("Azure DevOps REST", () => {
     expect(s.requests[0]!.headers["authorization"]).toBe(basicPat);
   });
 
-  it("postReview creates one thread for the summary and one with threadContext per inline comment", async () => {
+  it("postReview creates one thread with threadContext per inline comment, then the summary's; findPostedReview finds them", async () => {
     let thread = 10;
-    const s = await serve((_req, res) => {
+    const threads: unknown[] = [{ id: 5, isDeleted: true, comments: [{ id: 1, content: "sum <!-- loupe-review:r2 -->" }] }];
+    const s = await serve((req, res) => {
+      if (req.method === "GET") return json(res, 200, { value: threads, count: threads.length });
       thread++;
+      threads.push({ id: thread, ...(req.body as object), comments: [{ id: 1, content: (req.body as { comments: { content: string }[] }).comments[0]!.content }] });
       json(res, 200, { id: thread, comments: [{ id: 1, content: "x" }] });
     });
-    const result = await createAzureHost({ apiBase: s.base }).postReview("org/p/repo", 12, TOKEN, {
-      summary: "sum",
-      commitSha: "abc",
-      inline: [{ path: "src/a.cs", line: 30, startLine: 28, body: "range" }],
-    });
-    expect(result).toEqual({ summaryCommentId: "11/1", inlineCommentIds: ["12/1"] });
-    expect(s.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
-      "POST /org/p/_apis/git/repositories/repo/pullRequests/12/threads?api-version=7.1",
-      "POST /org/p/_apis/git/repositories/repo/pullRequests/12/threads?api-version=7.1",
+    const az = createAzureHost({ apiBase: s.base });
+    const review = { summary: "sum <!-- loupe-review:r2 -->", commitSha: "abc", inline: [{ path: "src/a.cs", line: 30, startLine: 28, body: "range" }] };
+    expect(await az.findPostedReview!("org/p/repo", 12, TOKEN, review, "loupe-review:r2")).toBeNull(); // the deleted thread does not count
+    const result = await az.postReview("org/p/repo", 12, TOKEN, review);
+    expect(result).toEqual({ summaryCommentId: "12/1", inlineCommentIds: ["11/1"] });
+    const posts = s.requests.filter((r) => r.method === "POST");
+    expect(posts.map((r) => r.url)).toEqual([
+      "/org/p/_apis/git/repositories/repo/pullRequests/12/threads?api-version=7.1",
+      "/org/p/_apis/git/repositories/repo/pullRequests/12/threads?api-version=7.1",
     ]);
-    expect(s.requests[0]!.body).toEqual({ comments: [{ parentCommentId: 0, content: "sum", commentType: 1 }], status: 1 });
-    expect(s.requests[1]!.body).toEqual({
+    expect(posts[0]!.body).toEqual({
       comments: [{ parentCommentId: 0, content: "range", commentType: 1 }],
       status: 1,
       threadContext: { filePath: "/src/a.cs", rightFileStart: { line: 28, offset: 1 }, rightFileEnd: { line: 30, offset: 1 } },
     });
+    expect(posts[1]!.body).toEqual({ comments: [{ parentCommentId: 0, content: "sum <!-- loupe-review:r2 -->", commentType: 1 }], status: 1 });
+    expect(await az.findPostedReview!("org/p/repo", 12, TOKEN, review, "loupe-review:r2")).toEqual(result);
+    // Posted again after a cut-short attempt: the inline thread is reused.
+    const again = await az.postReview("org/p/repo", 12, TOKEN, { ...review, summary: "other" });
+    expect(again.inlineCommentIds).toEqual(["11/1"]);
+    expect(s.requests.filter((r) => r.method === "POST")).toHaveLength(3);
   });
+
 
   it("errors carry neither the token nor the query string", async () => {
     const s = await serve((_req, res) => json(res, 500, { message: `boom ${TOKEN}` }));
