@@ -258,6 +258,8 @@ const SNAKE = /^_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*$|^__\w+__$/;
 const LINE_SUFFIX = /(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$|\(\d+,\s*\d+\)$|, line \d+$/;
 
 const isCodeShaped = (s: string) => CAMEL.test(s) || SNAKE.test(s);
+/** A word of letters, capitalised at most on its first, then either closing punctuation or dots/colons. */
+const PLAIN_WORD = /^([A-Za-z][a-z]*)(?:[,;!?]+|[.:]+)?$/;
 const isProduct = (s: string) => PRODUCT_NAMES.has(s.toLowerCase());
 
 function isErrorClassName(name: string): boolean {
@@ -799,6 +801,13 @@ function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): void {
   const words: string[] = [];
   for (const rawToken of line.split(/\s+/)) {
     if (rawToken === "" || rawToken.length > LIMITS.tokenChars) continue;
+    // A plain word (most of a report's prose), with at most trailing punctuation: every check below
+    // would keep it as a word, so it is kept without them.
+    const plain = PLAIN_WORD.exec(rawToken);
+    if (plain) {
+      words.push(plain[1]!);
+      continue;
+    }
     // Markdown links: [text](url)
     const link = /^\[([^\]]*)\]\((\S+)\)$/.exec(rawToken);
     if (link) {
