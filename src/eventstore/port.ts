@@ -78,9 +78,8 @@ export type EventStore = {
   subscribeToAll(options: SubscribeOptions): Subscription;
   /**
    * Optional: calls `listener` with the new head after each append made through this store, without
-   * reading any event (a
-   * wake-up for readers that read the log themselves and poll for other writers). Stores without it are
-   * followed with subscribeToAll.
+   * reading any event (a wake-up for readers that read the log themselves and poll for other writers).
+   * Stores without it are followed with subscribeToAll.
    */
   watchAppends?(listener: (lastPosition: number) => void): { stop(): void };
   /** Position of the newest event, or 0 when the log is empty. */
