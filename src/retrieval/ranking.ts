@@ -230,10 +230,14 @@ export function rankFiles(input: RankInput): RankedFile[] {
   // Mention candidates heaviest first: a chunk's mention bonus is its heaviest mentioned name, so the
   // scan of its text stops at the first name found.
   const mentionNames = [...names].filter(([, w]) => w >= 1.4).sort((x, y) => y[1] - x[1]);
+  // The lengths of the lowercased names: a symbol is lowercased only when some name is as long
+  // (lowercasing keeps the length of every character but a few outside ASCII).
+  const lowerLengths = new Set<number>();
+  for (const n of lowerNames.keys()) lowerLengths.add(n.length);
   for (const a of chunks) {
     const { doc } = a;
     if (doc.symbol) {
-      const w = names.get(doc.symbol) ?? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7;
+      const w = names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7 : 0);
       if (w > 0) {
         const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
@@ -290,13 +294,17 @@ export function rankFiles(input: RankInput): RankedFile[] {
     }
   }
   const candidatesByTarget = new Map<TargetKey, string[]>();
-  if (input.files) for (const [k, paths] of input.files) candidatesByTarget.set(k, paths);
-  for (const f of files) {
-    const k = targetKey(f.repoId, f.branch);
-    if (!input.files?.has(k)) candidatesByTarget.set(k, [...(candidatesByTarget.get(k) ?? []), f.path]);
+  if (pathTerms.length > 0 || stemNames.size > 0) {
+    if (input.files) for (const [k, paths] of input.files) candidatesByTarget.set(k, paths);
+    // Targets without a file list: the candidates' own files.
+    for (const [repoId, byBranch] of filesByTarget) {
+      for (const [branch, byPath] of byBranch) {
+        const k = targetKey(repoId, branch);
+        if (!candidatesByTarget.has(k)) candidatesByTarget.set(k, [...byPath.keys()]);
+      }
+    }
   }
   for (const [k, paths] of candidatesByTarget) {
-    if (pathTerms.length === 0 && stemNames.size === 0) break;
     const [repoId, branch] = k.split("\u0000") as [string, string];
     const { lower, byBase, byStem } = pathFacts(paths);
     // A mention counts in proportion to how specific it is: `__init__.py` names dozens of files.
