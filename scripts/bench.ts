@@ -5,7 +5,7 @@
  *
  * 1. Copies Python standard-library sources found on the machine (scripts/code-corpus.ts) into a git
  *    repository of about --lines lines, published as a bare repo under a file:// host base.
- * 2. Starts the real service as its own process (`node --import tsx src/main.ts`, as `npm start` runs it),
+ * 2. Starts the real service as its own process (`node <npm start's flags> --import tsx src/main.ts`, as `npm start` runs it),
  *    indexes it with POST /v2/repositories, polls to completed.
  * 3. Warm-up: --warmup searches at 8 clients, not measured (the page cache, the index's read caches,
  *    and V8's optimising compiler, which still recompiles the hot paths over the first ~1,000 requests
@@ -145,11 +145,18 @@ function runRg(patterns: string[]): Promise<void> {
   });
 }
 
-/** The service as its own process, on the embedded defaults; resolves once it listens. */
+/** The node flags `npm start` gives the service (`tsx <flags> src/main.ts` in package.json). */
+function startFlags(repoRoot: string): string[] {
+  const start = (JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start;
+  const words = start.split(/\s+/);
+  return words.slice(words.indexOf("tsx") + 1, words.indexOf("src/main.ts")).filter((w) => w.startsWith("--"));
+}
+
+/** The service as its own process, on the embedded defaults, as `npm start` runs it; resolves once it listens. */
 async function startService(): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   // LOUPE_BENCH_NODE_ARGS: extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
-  const nodeArgs = (process.env.LOUPE_BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean);
+  const nodeArgs = [...startFlags(repoRoot), ...(process.env.LOUPE_BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(repoRoot, "src/main.ts")], {
     cwd: repoRoot,
     env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0", LOUPE_HOST: "127.0.0.1" },
