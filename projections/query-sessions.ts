@@ -17,6 +17,12 @@ export type QuerySource = {
   distance: number | null;
 };
 
+/**
+ * A reference as a search turn records it (QuerySessionSearched v2): no summary, which is the code
+ * index's; GET /v2/query/{sessionId} adds it from there. Turns recorded before v2 keep theirs.
+ */
+export type QueryReference = Omit<QuerySource, "summary"> & { summary?: string };
+
 export type QueryTurn = {
   turnId: string;
   kind: "query" | "search";
@@ -26,7 +32,7 @@ export type QueryTurn = {
   genius: boolean;
   askedAt: string;
   /** Null until answered (or when the answer failed). */
-  answer: { message: string; sources: QuerySource[]; model: string | null; notes: string[]; ms: number; answeredAt: string } | null;
+  answer: { message: string; sources: QueryReference[]; model: string | null; notes: string[]; ms: number; answeredAt: string } | null;
 };
 
 export type QuerySessionRecord = { sessionId: string; orgId: string; createdAt: string; updatedAt: string; turns: number };
@@ -76,7 +82,7 @@ export const querySessionsProjection: Projection = {
           repositories: d.repositories as QueryTurn["repositories"],
           genius: Boolean(d.genius),
           askedAt: event.time,
-          answer: { message: "", sources: d.sources as QuerySource[], model: null, notes: d.notes as string[], ms: d.ms as number, answeredAt: event.time },
+          answer: { message: "", sources: d.sources as QueryReference[], model: null, notes: d.notes as string[], ms: d.ms as number, answeredAt: event.time },
         });
       } else if (event.type === "QuerySessionAnswered") {
         const turn = tx.get<QueryTurn>(turnKey);

@@ -51,21 +51,38 @@ export const QuerySessionAnswered = defineEvent(
   }),
 );
 
-/** A search (POST /v2/search) and its references in one event: the question and answer of a search turn. */
+/**
+ * A reference as a search turn records it: where it points, not the file's summary. The summary is the
+ * code index's (derived from the file), up to 1,000 characters per file: with it, a search turn cost
+ * ~8 KB of log on average, four times what the question and the references take. GET
+ * /v2/query/{sessionId} reads summaries back from the index.
+ */
+const reference = source.omit({ summary: true });
+
+const searchedFields = {
+  sessionId: z.string().min(1).max(128),
+  turnId: z.string().min(1).max(64),
+  /** The search text, capped. */
+  question: z.string().max(100_000),
+  repositories: z.array(repositoryRef).max(100),
+  genius: z.boolean(),
+  notes: z.array(z.string().max(1000)).max(50),
+  ms: z.number().int().nonnegative(),
+};
+
+/** v1: each reference carried its file's summary. */
+const QuerySessionSearchedV1 = defineEvent("QuerySessionSearched", 1, z.object({ ...searchedFields, sources: z.array(source).max(100) }));
+
+/**
+ * A search (POST /v2/search) and its references in one event: the question and answer of a search turn.
+ * v2: references without summaries. v1 events read as v2 unchanged: their references keep the summary
+ * they were answered with, and readers use it instead of the index's.
+ */
 export const QuerySessionSearched = defineEvent(
   "QuerySessionSearched",
-  1,
-  z.object({
-    sessionId: z.string().min(1).max(128),
-    turnId: z.string().min(1).max(64),
-    /** The search text, capped. */
-    question: z.string().max(100_000),
-    repositories: z.array(repositoryRef).max(100),
-    genius: z.boolean(),
-    sources: z.array(source).max(100),
-    notes: z.array(z.string().max(1000)).max(50),
-    ms: z.number().int().nonnegative(),
-  }),
+  2,
+  z.object({ ...searchedFields, sources: z.array(reference).max(100) }),
+  (v1) => v1,
 );
 
-export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered, QuerySessionSearched];
+export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered, QuerySessionSearchedV1, QuerySessionSearched];

@@ -230,7 +230,8 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
   };
 }
 
-function fileSummaryOf(doc: ChunkDocument): string {
+/** The summary a result carries: its file's (any chunk of the file has it), capped. */
+export function fileSummaryOf(doc: ChunkDocument): string {
   return (doc.fileSummary || doc.summary || "").slice(0, 1000);
 }
 

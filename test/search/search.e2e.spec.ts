@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 import { indexRepository, parseStream } from "./support.ts";
+import { newEvent } from "../../src/eventstore/new-event.ts";
 
 type Source = { repository: string; remote: string; branch: string; filepath: string; linestart: number | null; lineend: number | null; summary: string; distance: number | null };
 
@@ -183,9 +184,40 @@ describe("POST /v2/search and /v2/query (e2e)", () => {
   it("a search session records the search with its sources", async () => {
     const res = await search({ query: "InvoiceRenderer", repositories: [billing], sessionId: "my-session-1" });
     expect(res.headers.get("x-session-id")).toBe("my-session-1");
+    const answered = (await res.json()) as Source[];
     const session = (await (await server.api("/v2/query/my-session-1")).json()) as { turns: { kind: string; answer: { sources: Source[] } }[] };
     expect(session.turns[0]!.kind).toBe("search");
     expect(session.turns[0]!.answer.sources[0]!.filepath).toBe("billing/invoice.py");
+    // The session gives back the references as answered, summaries included...
+    expect(session.turns[0]!.answer.sources).toEqual(answered);
+    expect(answered[0]!.summary).toContain("InvoiceRenderer");
+    // ...although the log keeps only where they point: the summaries are the code index's.
+    const events = await server.loupe.services.eventStore.readAll({ fromPosition: 0, maxCount: 100_000 });
+    const searched = events.filter((e) => e.type === "QuerySessionSearched" && e.data.sessionId === "my-session-1");
+    expect(searched).toHaveLength(1);
+    expect(searched[0]!.schemaVersion).toBe(2);
+    const recorded = searched[0]!.data.sources as Record<string, unknown>[];
+    expect(recorded.map((r) => r.filepath)).toEqual(answered.map((a) => a.filepath));
+    for (const r of recorded) expect(r).not.toHaveProperty("summary");
+  });
+
+  it("a search turn recorded before v2 keeps the summaries it was answered with", async () => {
+    const { eventStore, keys, runner } = server.loupe.services;
+    const orgId = keys.organisations()[0]!.orgId;
+    const ctx = { orgId, actor: "test", correlationId: "v1-turn" };
+    const reference = { repository: "acme/billing", remote: "github", branch: "main", filepath: "billing/invoice.py", linestart: 1, lineend: 3, distance: 0 };
+    const data = { sessionId: "v1-session", turnId: "01J00000000000000000000000", question: "invoices", repositories: [{ ...billing, branch: "main" }], genius: false, notes: [], ms: 3 };
+    const { lastPosition } = await eventStore.appendToStream(`querysession-${orgId}-v1-session`, [
+      newEvent("QuerySessionSearched", { ...data, sources: [{ ...reference, summary: "as answered then" }] }, ctx, 1),
+    ]);
+    await runner.waitForPosition(lastPosition, 10_000);
+    const session = (await (await server.api("/v2/query/v1-session")).json()) as { turns: { answer: { sources: Source[] } }[] };
+    expect(session.turns[0]!.answer.sources).toEqual([{ ...reference, summary: "as answered then" }]);
+    // v2 has no summary field: one given is not recorded.
+    await eventStore.appendToStream(`querysession-${orgId}-v1-session`, [
+      newEvent("QuerySessionSearched", { ...data, turnId: "01J00000000000000000000001", sources: [{ ...reference, summary: "dropped" }] }, ctx, 2),
+    ]);
+    expect(JSON.stringify((await eventStore.readAll({ fromPosition: lastPosition + 1 })).map((e) => e.data))).not.toContain("dropped");
   });
 
   it("keeps an acknowledged search session across an immediate restart", async () => {

@@ -27,11 +27,11 @@ import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
 import { createHosts, type Remote } from "../../hosts/index.ts";
 import { createModelsFromEnv } from "../../llm/config.ts";
 import type { ChatMessage, ChatModel } from "../../llm/chat.ts";
-import type { SearchHitFile, SearchTarget } from "../../retrieval/search.ts";
+import { fileSummaryOf, type SearchHitFile, type SearchTarget } from "../../retrieval/search.ts";
 import { createAccessChecker, hostTokenFor } from "../../retrieval/permissions.ts";
 import { chatRequest, extractiveAnswer, type AnswerSource } from "../../retrieval/answer.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
-import { querySessionQueries, type QuerySource, type QueryTurn } from "../../../projections/query-sessions.ts";
+import { querySessionQueries, type QueryReference, type QuerySource, type QueryTurn } from "../../../projections/query-sessions.ts";
 import type { RepositoryView } from "../../indexing/indexer.ts";
 
 const MAX_QUERY_CHARS = 100_000;
@@ -109,6 +109,19 @@ const source = z
   .meta({ id: "SearchResult" });
 
 type ResolvedRepo = { record: RepositoryView; target: SearchTarget };
+/** A session event as the routes record it (QuerySessionSearched is at v2). */
+type SessionEvent = { type: string; schemaVersion?: number; data: Record<string, unknown> };
+
+/** What a search turn records of a result: where it points (the summary stays in the code index). */
+const referenceOf = (s: QuerySource): QueryReference => ({
+  repository: s.repository,
+  remote: s.remote,
+  branch: s.branch,
+  filepath: s.filepath,
+  linestart: s.linestart,
+  lineend: s.lineend,
+  distance: s.distance,
+});
 type Resolution = { repos: ResolvedRepo[]; notes: string[] };
 
 const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
@@ -225,10 +238,10 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     distance: s.distance,
   });
 
-  async function record(ctx: CommandContext, sid: string, events: { type: string; data: Record<string, unknown> }[]) {
+  async function record(ctx: CommandContext, sid: string, events: SessionEvent[]) {
     const result = await eventStore.appendToStream(
       `querysession-${ctx.orgId}-${sid}`,
-      events.map((e) => newEvent(e.type, { sessionId: sid, ...e.data }, ctx)),
+      events.map((e) => newEvent(e.type, { sessionId: sid, ...e.data }, ctx, e.schemaVersion)),
     );
     return result.lastPosition;
   }
@@ -244,7 +257,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
    * Appends a turn's events (in order, one stream); `turn` is what the projection will hold. Resolves
    * once the events are durably appended (or the append failed and was logged).
    */
-  function recordTurn(ctx: CommandContext, sid: string, turn: QueryTurn, events: Promise<{ type: string; data: Record<string, unknown> }[]>, after?: Promise<unknown>): Promise<void> {
+  function recordTurn(ctx: CommandContext, sid: string, turn: QueryTurn, events: Promise<SessionEvent[]>, after?: Promise<unknown>): Promise<void> {
     const key = sessionKey(ctx.orgId, sid);
     let pending = pendingSessions.get(key);
     if (!pending) pendingSessions.set(key, (pending = { turns: new Map(), settled: new Set() }));
@@ -360,7 +373,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
       turn,
       answer.then((a) =>
         a
-          ? [{ type: "QuerySessionSearched", data: { turnId, question: asked.question, repositories: asked.repositories, genius: asked.genius, sources: a.sources, notes: a.notes, ms: a.ms } }]
+          ? [{ type: "QuerySessionSearched", schemaVersion: 2, data: { turnId, question: asked.question, repositories: asked.repositories, genius: asked.genius, sources: a.sources.map(referenceOf), notes: a.notes, ms: a.ms } }]
           : [{ type: "QuerySessionQuestionAsked", data: asked }],
       ),
     );
@@ -507,8 +520,45 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     await sessionSettled(orgId, sid); // turns still being recorded become readable first
     const session = sessions.get(orgId, sid);
     if (!session) throw new HttpError(404, "not_found", `Query session ${sid} not found`);
-    return c.json({ ...session, orgId: undefined, turns: sessions.turns(orgId, sid) });
+    return c.json({ ...session, orgId: undefined, turns: await withSummaries(orgId, sessions.turns(orgId, sid)) });
   });
+
+  /**
+   * Search turns record references without summaries: they are read here from the code index (the
+   * file as its branch is indexed now; "" when it is no longer indexed). Each file is read once.
+   */
+  async function withSummaries(orgId: string, turns: QueryTurn[]): Promise<QueryTurn[]> {
+    const summaries = new Map<string, Promise<string>>();
+    const summaryOf = (s: QueryReference): Promise<string> => {
+      const key = JSON.stringify([s.remote, s.repository, s.branch, s.filepath]);
+      let summary = summaries.get(key);
+      if (!summary) {
+        summary = services.codeIndex
+          .getFileChunks(codeIndexRepoId(orgId, s.remote, s.repository), s.branch, s.filepath)
+          .then((chunks) => (chunks[0] ? fileSummaryOf(chunks[0]) : ""));
+        summaries.set(key, summary);
+      }
+      return summary;
+    };
+    return Promise.all(
+      turns.map(async (turn) => {
+        if (!turn.answer || turn.answer.sources.every((s) => s.summary !== undefined)) return turn;
+        const sources = await Promise.all(
+          turn.answer.sources.map(async (s): Promise<QuerySource> => ({
+            repository: s.repository,
+            remote: s.remote,
+            branch: s.branch,
+            filepath: s.filepath,
+            linestart: s.linestart,
+            lineend: s.lineend,
+            summary: s.summary ?? (await summaryOf(s)),
+            distance: s.distance,
+          })),
+        );
+        return { ...turn, answer: { ...turn.answer, sources } };
+      }),
+    );
+  }
 
   function sessionContext(orgId: string, sid: string): { questions: string[]; history: ChatMessage[] } {
     // Only the newest turns matter (3 questions, 6 turns of history): a long session is not read whole.
