@@ -195,6 +195,33 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
   const generationOf = options.generationOf ?? ((repoId: string) => Math.max(repoGenerations.get(repoId) ?? 0, truncatedAt));
   const writeGeneration = options.writeGeneration ?? (() => writes);
 
+  // Document frequencies and the collection statistics as of the current write generation, for the read
+  // path: each is read and decoded from lmdb once (a bug report's lexical queries look up ~100 terms),
+  // and all are dropped when the generation moves. The write path reads its own copies.
+  let termStatsGeneration = -1;
+  let searchStats: Stats | undefined;
+  const dfCache = new Map<string, number>();
+  const DF_CACHE_LIMIT = 100_000;
+  function statsForSearch(): Stats {
+    const generation = writeGeneration();
+    if (generation !== termStatsGeneration || !searchStats) {
+      termStatsGeneration = generation;
+      dfCache.clear();
+      searchStats = readStats();
+    }
+    return searchStats;
+  }
+  /** Document frequency of a term (0 when absent); call after statsForSearch() in the same search. */
+  function dfForSearch(term: string): number {
+    let df = dfCache.get(term);
+    if (df === undefined) {
+      df = dfs.get(term) ?? 0;
+      if (dfCache.size >= DF_CACHE_LIMIT) dfCache.clear();
+      dfCache.set(term, df);
+    }
+    return df;
+  }
+
   // Scored postings of recently queried terms, LRU by bytes: each term's postings decoded once into
   // ordinals and BM25F impacts (the saturated, length-normalised term frequency, ready to be multiplied
   // by the query weight). A range read and varint decoding cost several times the scoring of a posting,
@@ -648,7 +675,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       ensureOpen();
       const results: IndexHit[][] = queries.map(() => []);
       if (filter.targets.length === 0) return results;
-      const stats = readStats();
+      const stats = statsForSearch();
       if (stats.docCount <= 0) return results;
       const n = stats.docCount;
       const q = queries.length;
@@ -658,7 +685,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         if (query.limit <= 0) return;
         const candidates: { term: string; weight: number; idf: number }[] = [];
         for (const [term, qtf] of query.wholeWords ? wholeWordFrequencies(query.text) : termFrequencies(query.text)) {
-          const df = dfs.get(term);
+          const df = dfForSearch(term);
           if (!df) continue;
           const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
           candidates.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });

@@ -123,6 +123,41 @@ describe("embedded code index specifics", () => {
     });
   });
 
+  it("scores with the document frequencies and statistics of the latest write, as a fresh instance does", async () => {
+    const dir = tempDir();
+    const writer = createEmbeddedCodeIndex({ dir });
+    const reader = createEmbeddedCodeIndex({ dir, generationOf: (r) => writer.generationOf(r), writeGeneration: () => writer.writeGeneration() });
+    try {
+      const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
+      const first = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "numbat termite mound" });
+      const others = [1, 2, 3].map((i) => chunk({ repoId: "r1", path: `n${i}.ts`, blobId: `n${i}`, text: `numbat ${"padding ".repeat(i * 3)}` }));
+      await writer.upsertChunks([first]);
+      await writer.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }]);
+      reader.refresh();
+      const before = (await writer.searchLexical("numbat", filter, 10))[0]!.score;
+      expect((await reader.searchLexical("numbat", filter, 10))[0]!.score).toBe(before);
+      // More chunks with the term: its document frequency, the document count and the average lengths move.
+      await writer.upsertChunks(others);
+      await writer.setBranchFiles("r1", "main", [{ path: "a.ts", blobId: "a1" }, ...others.map((c, i) => ({ path: `n${i + 1}.ts`, blobId: `n${i + 1}` }))]);
+      reader.refresh();
+      const fresh = createEmbeddedCodeIndex({ dir });
+      try {
+        const expected = await fresh.searchLexical("numbat", filter, 10);
+        expect(expected.find((h) => h.doc.id === first.id)!.score).not.toBeCloseTo(before, 5);
+        for (const index of [writer, reader]) {
+          const hits = await index.searchLexical("numbat", filter, 10);
+          expect(hits.map((h) => [h.doc.id, h.score])).toEqual(expected.map((h) => [h.doc.id, h.score]));
+        }
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await reader.close();
+      await writer.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("a reader instance (as a search thread holds) sees each write, its cached postings and filters renewed by the writer's generations", async () => {
     const dir = tempDir();
     const writer = createEmbeddedCodeIndex({ dir });
