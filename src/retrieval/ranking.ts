@@ -349,7 +349,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   // 5. Score files.
   const scored: { file: FileAcc; score: number }[] = [];
   for (const f of files) {
-    f.chunks.sort((a, b) => b.score - a.score);
+    if (f.chunks.length > 1) f.chunks.sort(byScore);
     let score = 0;
     for (let i = 0, decay = 1; i < f.chunks.length && i < RANKING.aggregateChunks; i++, decay *= RANKING.aggregateDecay) score += f.chunks[i]!.score * decay;
     score += f.bonus;
@@ -368,6 +368,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
     reasons: [...chunkReasons(f.chunks), ...f.reasons],
   }));
 }
+
+const byScore = (a: { score: number }, b: { score: number }): number => b.score - a.score;
 
 /** Why a returned file ranks: the structure its chunks matched, best chunk first (then its path, added by the caller). */
 function chunkReasons(chunks: readonly ChunkAcc[]): string[] {

@@ -147,8 +147,12 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, deep ? 24 : 12).map(([n]) => n);
       const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
       const wanted = new Set(names.map((n) => n.toLowerCase()));
+      const wantedLengths = new Set([...wanted].map((n) => n.length)); // a symbol is lowercased only when some name is as long
       const collect = (hits: IndexHit[]) => {
-        for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+        for (const h of hits) {
+          const symbol = h.doc.symbol;
+          if (symbol && wantedLengths.has(symbol.length) && wanted.has(symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+        }
       };
       // Only the names as whole words: a definition's symbol field holds its name whole, and the parts of
       // the names (`for`, `data`, `error`) would touch most of the index for nothing.
