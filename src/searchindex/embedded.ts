@@ -782,8 +782,9 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
           for (let i = 0; i < count; i++) {
             const ordinal = ordinals[i]!;
             if (allowed[ordinal] === 0 || ordinal >= allowedLength) continue;
-            if (acc[ordinal] === 0) list[t++] = ordinal;
-            acc[ordinal]! += weight * impacts[i]!;
+            const score = acc[ordinal]!; // read once: as far as V8 knows, the store to `list` may alias `acc`
+            if (score === 0) list[t++] = ordinal;
+            acc[ordinal] = score + weight * impacts[i]!;
           }
           touchedCount[qi] = t;
         }
