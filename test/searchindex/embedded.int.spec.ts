@@ -23,6 +23,23 @@ async function withIndex(fn: (index: EmbeddedCodeIndex) => Promise<void>, option
   }
 }
 
+/**
+ * Runs `fn` with a writer and a reader instance over one temp directory, the reader keyed by the writer's
+ * generations (as a search thread is), then closes both and removes the directory.
+ */
+async function withWriterAndReader(fn: (writer: EmbeddedCodeIndex, reader: EmbeddedCodeIndex, dir: string) => Promise<void>): Promise<void> {
+  const dir = tempDir();
+  const writer = createEmbeddedCodeIndex({ dir });
+  const reader = createEmbeddedCodeIndex({ dir, generationOf: (r) => writer.generationOf(r), writeGeneration: () => writer.writeGeneration() });
+  try {
+    await fn(writer, reader, dir);
+  } finally {
+    await reader.close();
+    await writer.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 codeIndexContract("embedded (lmdb)", async () => {
   const dir = tempDir();
   let index: CodeIndex = createEmbeddedCodeIndex({ dir });
@@ -124,10 +141,7 @@ describe("embedded code index specifics", () => {
   });
 
   it("scores with the document frequencies and statistics of the latest write, as a fresh instance does", async () => {
-    const dir = tempDir();
-    const writer = createEmbeddedCodeIndex({ dir });
-    const reader = createEmbeddedCodeIndex({ dir, generationOf: (r) => writer.generationOf(r), writeGeneration: () => writer.writeGeneration() });
-    try {
+    await withWriterAndReader(async (writer, reader, dir) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       const first = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "numbat termite mound" });
       const others = [1, 2, 3].map((i) => chunk({ repoId: "r1", path: `n${i}.ts`, blobId: `n${i}`, text: `numbat ${"padding ".repeat(i * 3)}` }));
@@ -151,18 +165,11 @@ describe("embedded code index specifics", () => {
       } finally {
         await fresh.close();
       }
-    } finally {
-      await reader.close();
-      await writer.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("a reader instance (as a search thread holds) sees each write, its cached postings and filters renewed by the writer's generations", async () => {
-    const dir = tempDir();
-    const writer = createEmbeddedCodeIndex({ dir });
-    const reader = createEmbeddedCodeIndex({ dir, generationOf: (r) => writer.generationOf(r), writeGeneration: () => writer.writeGeneration() });
-    try {
+    await withWriterAndReader(async (writer, reader) => {
       const filter = { orgId: "org-a", targets: [{ repoId: "r1", branch: "main" }] };
       const first = chunk({ repoId: "r1", path: "a.ts", blobId: "a1", text: "quokka hop" });
       const second = chunk({ repoId: "r1", path: "b.ts", blobId: "b1", text: "quokka quokka" });
@@ -178,11 +185,7 @@ describe("embedded code index specifics", () => {
       await writer.setBranchFiles("r1", "main", [{ path: "b.ts", blobId: "b1" }]);
       reader.refresh();
       expect((await reader.searchLexical("quokka", filter, 10)).map((h) => h.doc.id)).toEqual([second.id]);
-    } finally {
-      await reader.close();
-      await writer.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it("answers the same whether document terms come precomputed or not", async () => {

@@ -113,15 +113,9 @@ type ResolvedRepo = { record: RepositoryView; target: SearchTarget };
 type SessionEvent = { type: string; schemaVersion?: number; data: Record<string, unknown> };
 
 /** What a search turn records of a result: where it points (the summary stays in the code index). */
-const referenceOf = (s: QuerySource): QueryReference => ({
-  repository: s.repository,
-  remote: s.remote,
-  branch: s.branch,
-  filepath: s.filepath,
-  linestart: s.linestart,
-  lineend: s.lineend,
-  distance: s.distance,
-});
+const referenceOf = ({ summary: _summary, ...reference }: QuerySource): QueryReference => reference;
+/** A recorded reference with a summary, in the wire's field order. */
+const withSummary = ({ summary: _recorded, distance, ...where }: QueryReference, summary: string): QuerySource => ({ ...where, summary, distance });
 type Resolution = { repos: ResolvedRepo[]; notes: string[] };
 
 const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
@@ -544,16 +538,7 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
       turns.map(async (turn) => {
         if (!turn.answer || turn.answer.sources.every((s) => s.summary !== undefined)) return turn;
         const sources = await Promise.all(
-          turn.answer.sources.map(async (s): Promise<QuerySource> => ({
-            repository: s.repository,
-            remote: s.remote,
-            branch: s.branch,
-            filepath: s.filepath,
-            linestart: s.linestart,
-            lineend: s.lineend,
-            summary: s.summary ?? (await summaryOf(s)),
-            distance: s.distance,
-          })),
+          turn.answer.sources.map(async (s) => withSummary(s, s.summary ?? (await summaryOf(s)))),
         );
         return { ...turn, answer: { ...turn.answer, sources } };
       }),
