@@ -341,6 +341,9 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
     method: "get",
     path: "/v2/query/:sessionId",
     summary: "The turns (questions and answers) of a query session of the caller's organisation",
+    description:
+      "Turns oldest first, each with its answer's sources. A search turn records where its sources point; their `summary` is " +
+      "read from the code index when the session is read (the file as its branch is indexed now, \"\" once it is gone).",
     tags: ["search"],
     params: { sessionId: "Session id (x-session-id of a search or query response)" },
     responses: { 200: { description: "The session" }, 404: { description: "No such session in this organisation" } },
