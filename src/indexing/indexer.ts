@@ -14,6 +14,7 @@
  *   named by RepositoryFilesIndexed events that are missing from the index and restores the branches'
  *   file sets (see docs/indexing.md).
  */
+import path from "node:path";
 import { ulid } from "../ids.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logging.ts";
@@ -163,7 +164,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0, chunkWaitMs: 0, indexWriteMs: 0 };
 
   const jobKey = (orgId: string, repoId: string) => `${orgId}\u0000${repoId}`;
-  const getPool = () => (pool ??= createParsePool(config.workers ? { threads: config.workers } : {}));
+  const getPool = () => (pool ??= createParsePool({ ...(config.workers ? { threads: config.workers } : {}), bundleDir: path.join(config.dataDir, "cache") }));
   const system = (orgId: string, correlationId: string): CommandContext => ({ orgId, actor: "system:indexer", correlationId, causationId: null });
 
   const append = async (orgId: string, repoId: string, type: string, data: Record<string, unknown>, ctx: CommandContext) => {

@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { batchFiles, createParsePool } from "../../src/indexing/chunking/pool.ts";
 import { fileTerms } from "../../src/indexing/documents.ts";
@@ -44,6 +47,43 @@ describe("parse pool (worker threads running worker.ts)", () => {
       expect(plain[i]!.terms).toBeUndefined();
       expect(terms).toEqual(fileTerms(plain[i]!));
       expect(terms!.docCount).toBe(plain[i]!.chunks.length);
+    }
+  });
+
+  it("runs the worker built into one module on Node, and the TypeScript source gives the same chunks", async () => {
+    const files = [
+      { path: "pkg/http_client.py", content: `class HTTPClient:\n    """Talks HTTP."""\n\n    def get_response(self, url):\n        return url\n` },
+      { path: "src/parseConfig.ts", content: `/** Config. */\nexport function parseConfig(text: string): string[] {\n  return text.split("\\n");\n}\n` },
+      { path: "lib/util.c", content: `/* Adds. */\nint add(int a, int b) {\n  return a + b;\n}\n` },
+    ];
+    const bundled = await pool.chunkFiles(files, { terms: true });
+    expect(pool.entry()).toEqual({ kind: "bundle" });
+    const sourcePool = createParsePool({ threads: 1, entry: "source" });
+    try {
+      expect(await sourcePool.chunkFiles(files, { terms: true })).toEqual(bundled);
+      expect(sourcePool.entry()).toEqual({ kind: "source" });
+    } finally {
+      await sourcePool.destroy();
+    }
+    expect(bundled.map((f) => f.chunks[0]?.symbol)).toEqual(["HTTPClient", "parseConfig", "add"]);
+  });
+
+  it("keeps the bundle in the given directory, or in a temporary one removed with the pool", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "loupe-bundle-dir-"));
+    try {
+      const kept = createParsePool({ threads: 1, bundleDir: path.join(dir, "cache") });
+      await kept.chunkFiles([{ path: "a.py", content: "def a():\n    pass\n" }]);
+      await kept.destroy();
+      expect(readdirSync(path.join(dir, "cache")).filter((f) => /^parse-worker-[0-9a-f]{16}\.mjs$/.test(f))).toHaveLength(1);
+      const before = new Set(readdirSync(tmpdir()).filter((f) => f.startsWith("loupe-parse-worker-")));
+      const temporary = createParsePool({ threads: 1 });
+      await temporary.chunkFiles([{ path: "a.py", content: "def a():\n    pass\n" }]);
+      const created = readdirSync(tmpdir()).filter((f) => f.startsWith("loupe-parse-worker-") && !before.has(f));
+      expect(created).toHaveLength(1);
+      await temporary.destroy();
+      expect(existsSync(path.join(tmpdir(), created[0]!))).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

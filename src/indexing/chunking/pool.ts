@@ -1,7 +1,9 @@
 import os from "node:os";
 import { Piscina } from "piscina";
 import type { ChunkedFile } from "../chunk.ts";
+import { tuneWasmTiering } from "./wasm-tiering.ts";
 import type { ParseTask, SourceFile } from "./worker.ts";
+import { bundleParseWorker, type WorkerBundle } from "./worker-bundle.ts";
 
 /** Files are sent to workers in batches of about this many bytes (or files), to amortize messaging. */
 export const BATCH_MAX_BYTES = 256 * 1024;
@@ -28,7 +30,17 @@ export type ParsePoolOptions = {
    * the worker was the bottleneck while the main thread waited).
    */
   threads?: number;
+  /**
+   * What the threads load on Node: "bundle" (default) is worker.ts built into one ES module at start
+   * (worker-bundle.ts), loaded without tsx; "source" is worker.ts through tsx (worker-entry.mjs), also
+   * the fallback when the bundle cannot be built. Deno always loads worker.ts.
+   */
+  entry?: WorkerEntry;
+  /** Directory for the bundle (e.g. under the data directory); default: a temporary one, removed by destroy. */
+  bundleDir?: string;
 };
+
+export type WorkerEntry = "bundle" | "source";
 
 export type ChunkOptions = {
   /** Also compute each file's index terms in the workers (ChunkedFile.terms). */
@@ -42,13 +54,15 @@ export type ParsePool = {
   utilization(): number;
   /** Tasks waiting for a free thread. */
   queueSize(): number;
+  /** What the threads load (known once the first files were sent), and why the bundle is not used if so. */
+  entry(): { kind: WorkerEntry; fallbackReason?: string } | null;
   destroy(): Promise<void>;
 };
 
 const isDeno = typeof (globalThis as { Deno?: unknown }).Deno !== "undefined";
 
 /** Deno runs worker.ts natively; Node goes through a small .mjs entry that registers tsx when needed. */
-const workerFile = (): string => new URL(isDeno ? "./worker.ts" : "./worker-entry.mjs", import.meta.url).href;
+const sourceWorkerFile = (): string => new URL(isDeno ? "./worker.ts" : "./worker-entry.mjs", import.meta.url).href;
 
 export const defaultThreadCount = (): number => Math.max(1, os.availableParallelism());
 
@@ -71,22 +85,50 @@ export const batchFiles = (files: readonly SourceFile[], maxBytes = BATCH_MAX_BY
 
 export const createParsePool = (options: ParsePoolOptions = {}): ParsePool => {
   const threads = options.threads ?? defaultThreadCount();
-  const piscina = new Piscina<ParseTask, ChunkedFile[]>({
-    filename: workerFile(),
-    minThreads: Math.min(1, threads),
-    maxThreads: threads,
-    idleTimeout: IDLE_TIMEOUT_MS,
-    concurrentTasksPerWorker: TASKS_PER_THREAD,
-    resourceLimits: THREAD_HEAP_LIMITS,
-  });
+  tuneWasmTiering();
+  let entry: { kind: WorkerEntry; fallbackReason?: string } | null = null;
+  let bundle: WorkerBundle | null = null;
+  let piscina: Piscina<ParseTask, ChunkedFile[]> | null = null;
+  const start = (filename: string, inheritArgs: boolean) =>
+    new Piscina<ParseTask, ChunkedFile[]>({
+      filename,
+      minThreads: Math.min(1, threads),
+      maxThreads: threads,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      concurrentTasksPerWorker: TASKS_PER_THREAD,
+      resourceLimits: THREAD_HEAP_LIMITS,
+      // A bundle needs none of the parent's options (under tsx, its loader would run again in each thread).
+      ...(inheritArgs ? {} : { execArgv: [] }),
+    });
+  const ready: Promise<Piscina<ParseTask, ChunkedFile[]>> = (async () => {
+    if (isDeno || options.entry === "source") {
+      entry = { kind: "source" };
+      return (piscina = start(sourceWorkerFile(), true));
+    }
+    try {
+      bundle = await bundleParseWorker(options.bundleDir);
+      entry = { kind: "bundle" };
+      return (piscina = start(bundle.file, false));
+    } catch (error) {
+      entry = { kind: "source", fallbackReason: error instanceof Error ? error.message : String(error) };
+      return (piscina = start(sourceWorkerFile(), true));
+    }
+  })();
+  ready.catch(() => undefined); // surfaced by chunkFiles and destroy
   return {
     async chunkFiles(files, options = {}) {
+      const pool = await ready;
       const terms = options.terms === true;
-      const results = await Promise.all(batchFiles(files).map((batch) => piscina.run(terms ? { files: batch, terms } : { files: batch })));
+      const results = await Promise.all(batchFiles(files).map((batch) => pool.run(terms ? { files: batch, terms } : { files: batch })));
       return results.flat();
     },
-    utilization: () => piscina.utilization,
-    queueSize: () => piscina.queueSize,
-    destroy: () => piscina.destroy(),
+    utilization: () => piscina?.utilization ?? 0,
+    queueSize: () => piscina?.queueSize ?? 0,
+    entry: () => entry,
+    async destroy() {
+      const pool = await ready;
+      await pool.destroy();
+      bundle?.dispose();
+    },
   };
 };

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { isMainThread } from "node:worker_threads";
 import { Language, Parser, type Node, type Tree } from "web-tree-sitter";
 import type { Chunk, ChunkedFile, ChunkKind } from "../chunk.ts";
 import { summarizeChunk, summarizeFile, truncate, type ChunkSummaryInput } from "../summary.ts";
@@ -19,6 +20,7 @@ import {
   unwrapDefinition,
 } from "./syntax-rules.ts";
 import { chunkByLines } from "./text-chunker.ts";
+import { tuneWasmTiering } from "./wasm-tiering.ts";
 
 /**
  * Size bounds (lines and characters; a chunk must satisfy both):
@@ -61,6 +63,7 @@ const loadLanguage = (info: LanguageInfo): Promise<Language> => {
     const grammar = info.grammar;
     loading = (async () => {
       if (!grammar) throw new GrammarLoadError(info.id, "no grammar");
+      if (isMainThread) tuneWasmTiering(); // a pool's threads: set by the pool (V8 flags are per process)
       parserReady ??= Parser.init();
       await parserReady;
       try {
