@@ -156,7 +156,7 @@ function reserveEntries(needed: number, payloadBytes: number): void {
   if (entryAt.length < needed + 1) entryAt = grownInt32(entryAt, needed + 1);
   if (payloads.length < payloadLength + payloadBytes) {
     const grown = new Uint8Array(Math.max(payloads.length * 2, payloadLength + payloadBytes));
-    grown.set(payloads.subarray(0, payloadLength));
+    grown.set(payloads); // whole (it is smaller than grown): no subarray view
     payloads = grown;
   }
 }
