@@ -32,6 +32,8 @@ import {
   encodePayload,
   postingKey,
   postingKeyPrefix,
+  newSegmentArena,
+  resetSegmentArena,
   updateBlock,
 } from "./postings.ts";
 import type { AppendSegment, Posting } from "./postings.ts";
@@ -339,6 +341,11 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
    * them: each term's entries are appended to that term's segment for its last block, copied as
    * encoded by analyseDocuments. applyAppends then reads and writes each term's last block once.
    */
+  // Segment bytes of the write in progress (reset by each write; writes run one at a time). A batch of
+  // 4 MB of source needs a few MB.
+  let arena = newSegmentArena();
+  const ARENA_KEEP_BYTES = 32 * 1024 * 1024;
+
   function stageTerms(base: number, terms: DocumentTerms, appends: Map<string, AppendSegment[]>, stats: Stats): void {
     const { postings: bytes, ends, lasts, counts } = terms;
     const list = ends.length > 0 ? terms.termList.split("\n") : [];
@@ -347,7 +354,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       const term = list[i]!;
       let segments = appends.get(term);
       if (!segments) appends.set(term, (segments = []));
-      appendRun(segments, base, bytes, from, ends[i]!, lasts[i]!, counts[i]!);
+      appendRun(segments, base, bytes, from, ends[i]!, lasts[i]!, counts[i]!, arena);
       from = ends[i]!;
     }
     for (let f = 0; f < FIELD_COUNT; f++) stats.lengthSums[f]! += terms.lengthSums[f]!;
@@ -545,6 +552,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         const stats = readStats();
         const changes: PostingChanges = new Map();
         const appends = new Map<string, AppendSegment[]>();
+        resetSegmentArena(arena);
         const blobUpdates = new Map<string, BlobEntry>();
         const blobEntry = (key: string): BlobEntry | undefined => blobUpdates.get(key) ?? blobs.get(key);
         // New chunks of a blob: ordinals are collected and merged into the blob entry once at the end.
@@ -608,6 +616,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
           }
         } else if (newDocs.length > 0) stageTerms(firstNew, analyseDocuments(newDocs), appends, stats);
         applyAppends(appends);
+        if (arena.bytes.length > ARENA_KEEP_BYTES) arena = newSegmentArena(); // do not hold a rare large batch's buffer
         for (const [key, add] of blobAdds) {
           const entry = blobEntry(key);
           // New ordinals are above every existing one, so the merged list stays sorted.

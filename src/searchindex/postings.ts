@@ -153,39 +153,91 @@ export function updateBlock(
 }
 
 /**
- * Postings of new documents gathered during one write batch for one (term, block): `bytes[0, length)`
- * holds the first entry's payload, then (varint delta, payload) for each further entry. The first
- * entry's delta depends on the block it is appended to, so it is written by appendSegment.
+ * Postings of new documents gathered during one write batch for one (term, block):
+ * `arena.bytes[start, start + length)` holds the first entry's payload, then (varint delta, payload)
+ * for each further entry. The first entry's delta depends on the block it is appended to, so it is
+ * written by appendSegmentInto.
  */
-export type AppendSegment = { block: number; first: number; last: number; count: number; bytes: Uint8Array; length: number };
+export type AppendSegment = {
+  block: number;
+  first: number;
+  last: number;
+  count: number;
+  arena: SegmentArena;
+  start: number;
+  capacity: number;
+  length: number;
+};
 
-export function newSegment(block: number, ordinal: number): AppendSegment {
-  return { block, first: ordinal, last: ordinal, count: 0, bytes: new Uint8Array(48), length: 0 };
+/**
+ * The bytes of a write batch's segments, in one buffer: a segment that outgrows its region moves to the
+ * end (or grows in place when it is the last region). One typed array per segment, grown by doubling,
+ * was the largest share of the writer's garbage (~150 MB while indexing CPython's Lib, most of it
+ * surviving into the old generation because a batch's segments live until the batch is written).
+ */
+export type SegmentArena = { bytes: Uint8Array; used: number };
+
+export function newSegmentArena(size = 64 * 1024): SegmentArena {
+  return { bytes: new Uint8Array(size), used: 0 };
 }
 
-function readVarint(bytes: Uint8Array, at: number): { value: number; next: number } {
+/** Forgets every segment of the arena (their bytes are overwritten from now on). */
+export function resetSegmentArena(arena: SegmentArena): void {
+  arena.used = 0;
+}
+
+function allocate(arena: SegmentArena, size: number): number {
+  if (arena.used + size > arena.bytes.length) {
+    const grown = new Uint8Array(Math.max(arena.bytes.length * 2, arena.used + size));
+    grown.set(arena.bytes.subarray(0, arena.used));
+    arena.bytes = grown;
+  }
+  const start = arena.used;
+  arena.used += size;
+  return start;
+}
+
+const FIRST_CAPACITY = 32;
+
+export function newSegment(block: number, ordinal: number, arena: SegmentArena): AppendSegment {
+  return { block, first: ordinal, last: ordinal, count: 0, arena, start: allocate(arena, FIRST_CAPACITY), capacity: FIRST_CAPACITY, length: 0 };
+}
+
+/** Reads a varint at `at`; the position after it is left in `varintEnd` (no result object per read). */
+let varintEnd = 0;
+function readVarint(bytes: Uint8Array, at: number): number {
   let b = bytes[at++]!;
   let value = b & 0x7f;
   for (let shift = 7; b & 0x80; shift += 7) {
     b = bytes[at++]!;
     value |= (b & 0x7f) << shift;
   }
-  return { value, next: at };
+  varintEnd = at;
+  return value;
 }
 
+/** Room for `bytes` more bytes in the segment's region; returns the arena's buffer (it may have grown). */
 function reserve(seg: AppendSegment, bytes: number): Uint8Array {
-  if (seg.length + bytes > seg.bytes.length) {
-    const grown = new Uint8Array(Math.max(seg.bytes.length * 2, seg.length + bytes));
-    grown.set(seg.bytes); // whole: a subarray of a small (on-heap) array would move it to an ArrayBuffer
-    seg.bytes = grown;
+  const needed = seg.length + bytes;
+  if (needed > seg.capacity) {
+    const arena = seg.arena;
+    const capacity = Math.max(seg.capacity * 2, needed);
+    if (seg.start + seg.capacity === arena.used) {
+      allocate(arena, capacity - seg.capacity); // the last region grows in place
+    } else {
+      const start = allocate(arena, capacity);
+      arena.bytes.copyWithin(start, seg.start, seg.start + seg.length);
+      seg.start = start;
+    }
+    seg.capacity = capacity;
   }
-  return seg.bytes;
+  return seg.arena.bytes;
 }
 
 /** Writes the delta (unless it is the segment's first entry) and the payload bytes of one or more entries. */
 function appendEntries(seg: AppendSegment, firstOrdinal: number, bytes: Uint8Array, from: number, to: number, lastOrdinal: number, count: number): void {
   const out = reserve(seg, 5 + (to - from));
-  let p = seg.length;
+  let p = seg.start + seg.length;
   if (seg.count > 0) {
     let delta = firstOrdinal - seg.last;
     while (delta >= 0x80) {
@@ -197,15 +249,15 @@ function appendEntries(seg: AppendSegment, firstOrdinal: number, bytes: Uint8Arr
   // Copied in a loop: runs are short, and a subarray view per run was ~60 MB of garbage on the writer
   // while indexing CPython's Lib.
   for (let i = from; i < to; i++) out[p++] = bytes[i]!;
-  seg.length = p;
+  seg.length = p - seg.start;
   seg.last = lastOrdinal;
   seg.count += count;
 }
 
-function segmentFor(segments: AppendSegment[], ordinal: number): AppendSegment {
+function segmentFor(segments: AppendSegment[], ordinal: number, arena: SegmentArena): AppendSegment {
   const block = blockOf(ordinal);
   let seg = segments[segments.length - 1];
-  if (!seg || seg.block !== block) segments.push((seg = newSegment(block, ordinal)));
+  if (!seg || seg.block !== block) segments.push((seg = newSegment(block, ordinal, arena)));
   return seg;
 }
 
@@ -213,25 +265,40 @@ function segmentFor(segments: AppendSegment[], ordinal: number): AppendSegment {
  * Appends one term's entries of a DocumentTerms run (analysis.ts: `bytes[from, to)`, `count` entries
  * whose deltas are between local document indexes, the first being the index itself) for documents
  * stored from ordinal `base` on. Every ordinal must follow those already in `segments`. The run is
- * copied as is, but for its first delta; a run crossing a block boundary is split entry by entry.
+ * copied as is, but for its first delta; a run crossing a block boundary is split entry by entry. New
+ * segments take their bytes from `arena`.
  */
-export function appendRun(segments: AppendSegment[], base: number, bytes: Uint8Array, from: number, to: number, lastLocal: number, count: number): void {
-  const first = readVarint(bytes, from);
-  const firstOrdinal = base + first.value;
+export function appendRun(
+  segments: AppendSegment[],
+  base: number,
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  lastLocal: number,
+  count: number,
+  arena: SegmentArena,
+): void {
+  const firstOrdinal = base + readVarint(bytes, from);
+  const firstPayload = varintEnd;
   const lastOrdinal = base + lastLocal;
   if (blockOf(firstOrdinal) === blockOf(lastOrdinal)) {
-    appendEntries(segmentFor(segments, firstOrdinal), firstOrdinal, bytes, first.next, to, lastOrdinal, count);
+    appendEntries(segmentFor(segments, firstOrdinal, arena), firstOrdinal, bytes, firstPayload, to, lastOrdinal, count);
     return;
   }
   let ordinal = base;
   let p = from;
   for (let i = 0; i < count; i++) {
-    const delta = readVarint(bytes, p);
-    ordinal += delta.value;
-    const end = delta.next + payloadLength(bytes, delta.next);
-    appendEntries(segmentFor(segments, ordinal), ordinal, bytes, delta.next, end, ordinal, 1);
+    ordinal += readVarint(bytes, p);
+    const payload = varintEnd;
+    const end = payload + payloadLength(bytes, payload);
+    appendEntries(segmentFor(segments, ordinal, arena), ordinal, bytes, payload, end, ordinal, 1);
     p = end;
   }
+}
+
+/** Little-endian u32 (no DataView per block read). */
+function readUint32(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
 }
 
 /** Bytes `appendSegmentInto` writes for `seg` after a block of `existingLength` bytes (at most). */
@@ -249,10 +316,9 @@ export function appendSegmentInto(existing: Uint8Array | undefined, seg: AppendS
   let base = seg.block * BLOCK_SIZE;
   let head = HEADER;
   if (existing && existing.byteLength >= HEADER) {
-    const view = new DataView(existing.buffer, existing.byteOffset, existing.byteLength);
-    count = view.getUint32(0, true);
+    count = readUint32(existing, 0);
     if (count > 0) {
-      base = view.getUint32(4, true);
+      base = readUint32(existing, 4);
       head = existing.byteLength;
     }
   }
@@ -264,8 +330,8 @@ export function appendSegmentInto(existing: Uint8Array | undefined, seg: AppendS
     delta >>>= 7;
   }
   out[p++] = delta;
-  const bytes = seg.bytes;
-  for (let i = 0; i < seg.length; i++) out[p++] = bytes[i]!;
+  const bytes = seg.arena.bytes;
+  for (let i = seg.start, end = seg.start + seg.length; i < end; i++) out[p++] = bytes[i]!;
   const total = count + seg.count;
   out[0] = total & 0xff;
   out[1] = (total >>> 8) & 0xff;

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { analyseDocuments, type DocumentTerms } from "../../src/searchindex/analysis.ts";
 import { FIELD_COUNT, analyseDoc, type IndexedFields } from "../../src/searchindex/fields.ts";
-import { BLOCK_SIZE, appendRun, appendSegment, blockOf, decodeBlock, encodeBlock, encodePayload, type AppendSegment, type Posting } from "../../src/searchindex/postings.ts";
+import {
+  BLOCK_SIZE,
+  appendRun,
+  appendSegment,
+  blockOf,
+  decodeBlock,
+  encodeBlock,
+  encodePayload,
+  newSegmentArena,
+  type AppendSegment,
+  type Posting,
+} from "../../src/searchindex/postings.ts";
 
 const doc = (overrides: Partial<IndexedFields>): IndexedFields => ({
   symbol: null,
@@ -88,9 +99,10 @@ describe("appendRun", () => {
       const docs = Array.from({ length: 9 }, (_, i) => doc({ text: i % 2 ? "alpha beta" : `alpha gamma${i}`, symbol: i === 4 ? "beta" : null }));
       const terms = analyseDocuments(docs);
       const segments = new Map<string, AppendSegment[]>();
+      const arena = newSegmentArena();
       termsOf(terms).forEach((term, i) => {
         segments.set(term, []);
-        appendRun(segments.get(term)!, base, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!);
+        appendRun(segments.get(term)!, base, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!, arena);
       });
       for (const [term, segs] of segments) {
         const postings: Posting[] = [];
@@ -105,13 +117,45 @@ describe("appendRun", () => {
     });
   }
 
+  it("keeps every segment's bytes when segments of several batches share a small arena", () => {
+    // Three batches of documents, each appended term by term: a term's segment grows in place while it
+    // is the arena's last region and moves when another term's segment came after it.
+    const batches = [0, 1, 2].map((b) =>
+      Array.from({ length: 40 }, (_, i) => doc({ text: `alpha ${i % 3 ? "beta" : "gamma"} delta${b}`, symbol: i % 7 === 0 ? "alpha" : null })),
+    );
+    const arena = newSegmentArena(16);
+    const segments = new Map<string, AppendSegment[]>();
+    let base = BLOCK_SIZE - 50; // the second batch crosses into the next block
+    const postingsOf = new Map<string, Posting[]>();
+    for (const docs of batches) {
+      const terms = analyseDocuments(docs);
+      termsOf(terms).forEach((term, i) => {
+        if (!segments.has(term)) segments.set(term, []);
+        appendRun(segments.get(term)!, base, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!, arena);
+      });
+      docs.forEach((d, local) => {
+        const analysed = analyseDoc(d);
+        for (const [term, tfs] of analysed.terms) {
+          if (!postingsOf.has(term)) postingsOf.set(term, []);
+          postingsOf.get(term)!.push({ ordinal: base + local, payload: encodePayload(tfs, analysed.lengths) });
+        }
+      });
+      base += docs.length;
+    }
+    expect(arena.bytes.length).toBeGreaterThan(16);
+    for (const [term, segs] of segments) {
+      const built = new Map(segs.map((seg) => [seg.block, [...appendSegment(undefined, seg)]]));
+      expect(built, term).toEqual(reference(postingsOf.get(term)!));
+    }
+  });
+
   it("extends an existing block like a rewrite of the whole block would", () => {
     const existing: Posting[] = [{ ordinal: 3, payload: Uint8Array.from([1, 2, 4]) }];
     const docs = [doc({ text: "alpha" }), doc({ text: "alpha alpha" })];
     const terms = analyseDocuments(docs);
     const i = termsOf(terms).indexOf("alpha");
     const segs: AppendSegment[] = [];
-    appendRun(segs, 10, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!);
+    appendRun(segs, 10, terms.postings, i === 0 ? 0 : terms.ends[i - 1]!, terms.ends[i]!, terms.lasts[i]!, terms.counts[i]!, newSegmentArena());
     const grown = appendSegment(encodeBlock(existing, 0), segs[0]!);
     const added = docs.map((d, local) => {
       const analysed = analyseDoc(d);
