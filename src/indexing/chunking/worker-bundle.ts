@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -68,7 +68,7 @@ export const bundleParseWorker = async (dir?: string): Promise<WorkerBundle> => 
   mkdirSync(target, { recursive: true });
   const file = path.join(target, `parse-worker-${hash}.mjs`);
   if (!existsSync(file)) {
-    const partial = `${file}.${process.pid}.tmp`;
+    const partial = `${file}.${randomUUID()}.tmp`; // pools starting at once each write their own, then rename
     writeFileSync(partial, text);
     renameSync(partial, file);
   }
