@@ -160,6 +160,9 @@ function kthBest(acc: Float32Array, touched: Int32Array, count: number, k: numbe
   return floor;
 }
 
+/** A write's segment arena larger than this is dropped after the write rather than kept for the next. */
+const ARENA_KEEP_BYTES = 32 * 1024 * 1024;
+
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const maxQueryTerms = options.maxQueryTerms ?? 32;
   const k1 = options.k1 ?? 1.2;
@@ -336,16 +339,15 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     stats.docCount++;
   }
 
+  // Segment bytes of the write in progress (reset by each write; writes run one at a time). A batch of
+  // 4 MB of source needs a few MB; a larger one's buffer is not kept (ARENA_KEEP_BYTES).
+  let arena = newSegmentArena();
+
   /**
    * New documents (the bulk of indexing), stored from ordinal `base` on in the order `terms` covers
    * them: each term's entries are appended to that term's segment for its last block, copied as
    * encoded by analyseDocuments. applyAppends then reads and writes each term's last block once.
    */
-  // Segment bytes of the write in progress (reset by each write; writes run one at a time). A batch of
-  // 4 MB of source needs a few MB.
-  let arena = newSegmentArena();
-  const ARENA_KEEP_BYTES = 32 * 1024 * 1024;
-
   function stageTerms(base: number, terms: DocumentTerms, appends: Map<string, AppendSegment[]>, stats: Stats): void {
     const { postings: bytes, ends, lasts, counts } = terms;
     const list = ends.length > 0 ? terms.termList.split("\n") : [];
