@@ -14,8 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { createEmbeddedCodeIndex } from "../src/searchindex/embedded.ts";
-import type { BranchFile, ChunkDocument, IndexFilter } from "../src/searchindex/port.ts";
+import { createEmbeddedCodeIndex } from "../src/codeindex/embedded/code-index.ts";
+import type { BranchFile, ChunkDocument, IndexFilter } from "../src/codeindex/port.ts";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
 
 const { values: args } = parseArgs({

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { ChunkDocument } from "../src/searchindex/port.ts";
+import type { ChunkDocument } from "../src/codeindex/port.ts";
 
 export type CorpusOptions = { targetLines: number; orgId?: string; repoId?: string; maxChunkLines?: number };
 export type Corpus = { docs: ChunkDocument[]; lines: number; bytes: number; files: number; roots: string[] };

@@ -12,14 +12,14 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createParsePool } from "../src/indexing/chunking/pool.ts";
 import { classifyFile } from "../src/indexing/file-filter.ts";
-import type { ChunkDocument, CodeIndex } from "../src/searchindex/port.ts";
+import type { ChunkDocument, CodeIndex } from "../src/codeindex/port.ts";
 import { createSearcher } from "../src/retrieval/search.ts";
 
 const { values: args } = parseArgs({ options: { dir: { type: "string", default: "/tmp/loupe-harness" }, only: { type: "string" }, verbose: { type: "boolean", default: false }, genius: { type: "boolean", default: false } } });
 type Case = { instance_id: string; repo: string; base_commit: string; problem_statement: string; gold_files: string[] };
 let cases: Case[] = readFileSync("/work/shared/eval/swe-lite-dev.jsonl", "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 if (args.only) cases = cases.filter((c) => c.instance_id.includes(args.only!));
-const modPath = process.env.LOUPE_HARNESS_INDEX ? resolve(process.env.LOUPE_HARNESS_INDEX) : "../src/searchindex/embedded.ts";
+const modPath = process.env.LOUPE_HARNESS_INDEX ? resolve(process.env.LOUPE_HARNESS_INDEX) : "../src/codeindex/embedded/code-index.ts";
 const { createEmbeddedCodeIndex } = (await import(modPath)) as { createEmbeddedCodeIndex: (o: { dir: string }) => CodeIndex };
 const index = createEmbeddedCodeIndex({ dir: args.dir! });
 const ORG = "org";

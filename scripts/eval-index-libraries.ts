@@ -1,7 +1,7 @@
 /**
  * Evaluates search libraries for the embedded code index on real code (Python standard libraries, see
  * code-corpus.ts): @orama/orama (save/load), minisearch (JSON / loadJSON), flexsearch (export/import) and
- * our lmdb inverted index (src/searchindex/embedded.ts). All use the same identifier-aware tokenizer.
+ * our lmdb inverted index (src/codeindex/embedded/code-index.ts). All use the same identifier-aware tokenizer.
  *
  *   npx tsx scripts/eval-index-libraries.ts [--lines 1150000] [--libs orama,minisearch,flexsearch,lmdb]
  *
@@ -17,9 +17,9 @@ import { create, insertMultiple, load, save, search } from "@orama/orama";
 import type { AnyOrama } from "@orama/orama";
 import MiniSearch from "minisearch";
 import FlexSearch from "flexsearch";
-import { createEmbeddedCodeIndex } from "../src/searchindex/embedded.ts";
-import type { ChunkDocument } from "../src/searchindex/port.ts";
-import { tokenize } from "../src/searchindex/tokenize.ts";
+import { createEmbeddedCodeIndex } from "../src/codeindex/embedded/code-index.ts";
+import type { ChunkDocument } from "../src/codeindex/port.ts";
+import { tokenize } from "../src/codeindex/tokenize.ts";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
 
 const { values: args } = parseArgs({

@@ -4,8 +4,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { lexicographicSortSchema, printSchema } from "../src/admin/graphql.ts";
-import { schema } from "../src/admin/schema.ts";
+import { lexicographicSortSchema, printSchema } from "../src/faces/graphql/graphql.ts";
+import { schema } from "../src/faces/graphql/schema.ts";
 
 export const ADMIN_SDL_PATH = fileURLToPath(new URL("../schema/admin.graphql", import.meta.url));
 export const printAdminSchema = () => printSchema(lexicographicSortSchema(schema)) + "\n";

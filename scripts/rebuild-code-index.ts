@@ -11,8 +11,8 @@ import { loadConfig } from "../src/config.ts";
 import { openCodeIndex } from "../src/loupe.ts";
 import { openEventStore } from "../src/eventstore/open.ts";
 import { createGitMirrors } from "../src/git/mirrors.ts";
-import { createModelsFromEnv } from "../src/llm/config.ts";
-import { rebuildCodeIndex } from "../src/indexing/indexer.ts";
+import { createModelsFromEnv } from "../src/models/config.ts";
+import { rebuildCodeIndex } from "../src/features/repositories/indexer.ts";
 
 const config = loadConfig(process.env);
 const eventStore = await openEventStore(config);

@@ -1,6 +1,6 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { EventStore, NewEvent } from "./eventstore/port.ts";
-import type { ProjectionRunner } from "./projections/runner.ts";
+import type { ProjectionRunner } from "../projections/runner.ts";
 import type { Logger } from "./logging.ts";
 
 /**

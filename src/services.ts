@@ -1,19 +1,19 @@
 import type { Config } from "./config.ts";
 import type { EventStore } from "./eventstore/port.ts";
 import type { ReadStore } from "./readstore/port.ts";
-import type { ProjectionRunner } from "./projections/runner.ts";
-import type { KeyService } from "./auth/keys.ts";
+import type { ProjectionRunner } from "../projections/runner.ts";
+import type { KeyService } from "./features/access/service.ts";
 import type { Logger } from "./logging.ts";
 import type { Searcher } from "./retrieval/search.ts";
-import type { CodeIndex } from "./searchindex/port.ts";
+import type { CodeIndex } from "./codeindex/port.ts";
 import type { GitMirrors } from "./git/mirrors.ts";
-import type { Indexer } from "./indexing/indexer.ts";
+import type { Indexer } from "./features/repositories/indexer.ts";
 import type { Metrics } from "./metrics.ts";
 import type { Hosts } from "./hosts/index.ts";
-import type { PullRequestService } from "./pullrequests/service.ts";
-import type { ReviewService } from "./reviews/service.ts";
-import type { CustomContextService } from "./customcontext/service.ts";
-import type { LocalRepositories } from "./indexing/local.ts";
+import type { PullRequestService } from "./features/pull-requests/service.ts";
+import type { ReviewService } from "./features/code-reviews/service.ts";
+import type { CustomContextService } from "./features/custom-context/service.ts";
+import type { LocalRepositories } from "./features/repositories/local.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -25,7 +25,7 @@ export type Services = {
   keys: KeyService;
   /** Prometheus metrics (GET /metrics); services may call `metrics.recordIndexedBytes`, expose `stats()`. */
   metrics: Metrics;
-  /** Git repositories on the server's disk that may be indexed by path (LOUPE_LOCAL_ROOTS; src/indexing/local.ts). */
+  /** Git repositories on the server's disk that may be indexed by path (LOUPE_LOCAL_ROOTS; src/features/repositories/local.ts). */
   localRepositories: LocalRepositories;
   /** Chunks of every indexed repository (embedded under <dataDir>/codeindex, or Elasticsearch). */
   codeIndex: CodeIndex;
@@ -33,14 +33,14 @@ export type Services = {
   searcher: Searcher;
   /** Bare mirrors under <dataDir>/mirrors (src/git/mirrors.ts). */
   mirrors: GitMirrors;
-  /** Repository indexing jobs and status (src/indexing/indexer.ts). */
+  /** Repository indexing jobs and status (src/features/repositories/indexer.ts). */
   indexer: Indexer;
   /** Git hosts (webhook verification/parsing, REST) behind neutral types. */
   hosts: Hosts;
-  /** Pull requests: webhooks, backfill, list/get/comments/comment search (src/pullrequests/). */
+  /** Pull requests: webhooks, backfill, list/get/comments/comment search (src/features/pull-requests/). */
   pullRequests: PullRequestService;
-  /** Code reviews: trigger, list/get, the in-process review worker (src/reviews/). */
+  /** Code reviews: trigger, list/get, the in-process review worker (src/features/code-reviews/). */
   reviews: ReviewService;
-  /** Custom context: list/get/search/create/status, learned SUGGESTED patterns (src/customcontext/). */
+  /** Custom context: list/get/search/create/status, learned SUGGESTED patterns (src/features/custom-context/). */
   customContext: CustomContextService;
 };

@@ -1,5 +1,5 @@
 import type { EventStore, StoredEvent } from "../eventstore/port.ts";
-import type { Projection } from "../projections/runner.ts";
+import type { Projection } from "../../projections/runner.ts";
 import type { ReadStore } from "../readstore/port.ts";
 import { createMemoryReadStore } from "../readstore/memory.ts";
 

@@ -3,7 +3,7 @@ import type { Config } from "../config.ts";
 import type { EventStore } from "./port.ts";
 import { createEmbeddedEventStore } from "./embedded.ts";
 import { createCataloguedEventStore } from "./catalogue.ts";
-import { catalogue } from "../../schema/events/index.ts";
+import { catalogue } from "../features/catalogue.ts";
 
 /**
  * Opens the configured event store (EventStoreDB when LOUPE_EVENTSTORE_URL is set, else the embedded

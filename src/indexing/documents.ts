@@ -3,9 +3,9 @@
  * the same fields here, so terms computed in a parse worker (fileTerms) describe exactly the documents
  * the indexer stores (chunkDocuments) for the same file.
  */
-import { analyseDocuments, type DocumentTerms } from "../searchindex/analysis.ts";
-import type { IndexedFields } from "../searchindex/fields.ts";
-import type { ChunkDocument } from "../searchindex/port.ts";
+import { analyseDocuments, type DocumentTerms } from "../codeindex/analysis.ts";
+import type { IndexedFields } from "../codeindex/fields.ts";
+import type { ChunkDocument } from "../codeindex/port.ts";
 import type { Chunk, ChunkedFile } from "./chunk.ts";
 import { chunkId } from "./repo-id.ts";
 

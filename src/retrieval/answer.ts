@@ -3,8 +3,8 @@
  * code, citing `path:start-end`), else an extractive markdown answer built from the top references,
  * so the service is useful offline.
  */
-import type { ChatMessage, ChatModel } from "../llm/chat.ts";
-import type { ChunkDocument } from "../searchindex/port.ts";
+import type { ChatMessage, ChatModel } from "../models/chat.ts";
+import type { ChunkDocument } from "../codeindex/port.ts";
 import type { SearchHitFile } from "./search.ts";
 
 export type AnswerSource = SearchHitFile & { repository: string; remote: string };

@@ -16,7 +16,7 @@
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win).
  */
-import type { ChunkDocument, IndexHit } from "../searchindex/port.ts";
+import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 
 export type CandidateList = {

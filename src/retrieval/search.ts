@@ -7,8 +7,8 @@
  * ./ranking.ts. `genius` searches deeper: larger candidate lists, and the definitions of identifiers
  * that the best chunks call are pulled in too.
  */
-import type { CodeIndex, ChunkDocument, IndexHit } from "../searchindex/port.ts";
-import type { Embedder } from "../llm/embedder.ts";
+import type { CodeIndex, ChunkDocument, IndexHit } from "../codeindex/port.ts";
+import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";

@@ -3,7 +3,7 @@
  *   codeIndexContract("embedded", async () => ({ index, reopen, cleanup }));
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ChunkDocument, CodeIndex, IndexFilter } from "../../src/searchindex/port.ts";
+import type { ChunkDocument, CodeIndex, IndexFilter } from "../../src/codeindex/port.ts";
 
 export type CodeIndexFixture = {
   index: CodeIndex;

@@ -9,7 +9,7 @@ import { newEvent } from "../../src/eventstore/new-event.ts";
 import type { EventStore } from "../../src/eventstore/port.ts";
 import { createLmdbReadStore } from "../../src/readstore/lmdb.ts";
 import type { ReadStore } from "../../src/readstore/port.ts";
-import { createProjectionRunner, type Projection } from "../../src/projections/runner.ts";
+import { createProjectionRunner, type Projection } from "../../projections/runner.ts";
 
 const Counted = defineEvent("Counted", 1, z.object({ bucket: z.string() }));
 const CountedV2 = defineEvent("Counted", 2, z.object({ bucket: z.string(), amount: z.number().int() }), (v1) => ({ ...v1, amount: 1 }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { servedRoutes } from "../../src/http/openapi.ts";
+import { servedRoutes } from "../../src/faces/http/openapi.ts";
 
 /** The OpenAPI document is valid OpenAPI 3.1 and lists exactly the routes the app serves. */
 let server: TestServer;

@@ -2,10 +2,10 @@
 import { describe, expect, it } from "vitest";
 import type { StoredEvent } from "../../src/eventstore/port.ts";
 import type { Key, WriteView } from "../../src/readstore/port.ts";
-import { pullRequestsProjection } from "../../projections/pull-requests.ts";
-import { commentsProjection } from "../../projections/comments.ts";
-import { codeReviewsProjection } from "../../projections/code-reviews.ts";
-import { customContextProjection } from "../../projections/custom-context.ts";
+import { pullRequestsProjection } from "../../src/features/pull-requests/projection.ts";
+import { commentsProjection } from "../../src/features/review-comments/projection.ts";
+import { codeReviewsProjection } from "../../src/features/code-reviews/projection.ts";
+import { customContextProjection } from "../../src/features/custom-context/projection.ts";
 
 function memoryView(): WriteView & { dump(): string } {
   const map = new Map<string, unknown>();

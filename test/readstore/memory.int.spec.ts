@@ -10,9 +10,9 @@ import type { Key, ReadStore } from "../../src/readstore/port.ts";
 import { createEmbeddedEventStore } from "../../src/eventstore/embedded.ts";
 import { createCataloguedEventStore } from "../../src/eventstore/catalogue.ts";
 import { newEvent } from "../../src/eventstore/new-event.ts";
-import { catalogue } from "../../schema/events/index.ts";
-import { createProjectionRunner } from "../../src/projections/runner.ts";
-import { allProjections } from "../../projections/index.ts";
+import { catalogue } from "../../src/features/catalogue.ts";
+import { createProjectionRunner } from "../../projections/runner.ts";
+import { allProjections } from "../../src/features/read-models.ts";
 import { replayAsOf } from "../../src/audit/as-of.ts";
 
 describe("in-memory read store against the lmdb one", () => {

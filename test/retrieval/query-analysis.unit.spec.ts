@@ -123,14 +123,14 @@ describe("analyzeQuery: short questions", () => {
 
   it("recognises identifiers, dotted names and paths in a short question", () => {
     const a = analyzeQuery(
-      "How does `createOpenAiEmbedder` handle a 429 from src/llm/http.ts:42, and what calls pvlib.irradiance.get_total_irradiance() or parse_retry_after?",
+      "How does `createOpenAiEmbedder` handle a 429 from src/models/http.ts:42, and what calls pvlib.irradiance.get_total_irradiance() or parse_retry_after?",
     );
     wellFormed(a);
     expect(a.isLongReport).toBe(false);
     expect(weight(a, "createOpenAiEmbedder", "identifier")).toBeGreaterThan(weight(a, "handle", "word"));
     expect(weight(a, "parse_retry_after", "identifier")).toBeGreaterThan(1);
-    expect(a.paths).toEqual(expect.arrayContaining(["src/llm/http.ts", "pvlib/irradiance.py"]));
-    expect(weight(a, "src/llm/http.ts")).toBeGreaterThan(weight(a, "pvlib/irradiance.py"));
+    expect(a.paths).toEqual(expect.arrayContaining(["src/models/http.ts", "pvlib/irradiance.py"]));
+    expect(weight(a, "src/models/http.ts")).toBeGreaterThan(weight(a, "pvlib/irradiance.py"));
     expect(a.symbols).toEqual(expect.arrayContaining(["createOpenAiEmbedder", "get_total_irradiance", "parse_retry_after"]));
     expect(has(a, "does")).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ChunkDocument, IndexHit } from "../../src/searchindex/port.ts";
+import type { ChunkDocument, IndexHit } from "../../src/codeindex/port.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
 import { classifyPath, distances, moduleStem, pathMatches, rankFiles, withExtraPaths } from "../../src/retrieval/ranking.ts";
 

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLmdbReadStore } from "../../src/readstore/lmdb.ts";
-import { allProjections } from "../../projections/index.ts";
+import { allProjections } from "../../src/features/read-models.ts";
 import { startTestServer, TEST_ADMIN_KEY, type TestServer } from "../support/server.ts";
 import { repoRoot, tsxBin } from "../support/process.ts";
-import { gqlData } from "../admin/support.ts";
+import { gqlData } from "../graphql/support.ts";
 import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 
 const run = promisify(execFile);

@@ -1,0 +1,94 @@
+import type { Hono } from "hono";
+import { GraphQLError } from "./graphql.ts";
+import { createYoga, type Plugin } from "graphql-yoga";
+import type { AppEnv } from "../http/env.ts";
+import type { Services } from "../../services.ts";
+import type { Principal } from "../../features/access/service.ts";
+import { HttpError } from "../http/errors.ts";
+import { schema } from "./schema.ts";
+import { adminError, toAdminError } from "./errors.ts";
+import type { AdminContext } from "./builder.ts";
+
+export const GRAPHQL_PATH = "/graphql";
+
+/** What the route hands yoga per request (merged into the resolvers' context). */
+type ServerContext = { principal: Principal; requestId: string; logger: AdminContext["logger"] };
+
+const DEFAULT_QUERY = `# Loupe admin console. Put your admin API key in the Headers tab:
+#   { "Authorization": "Bearer lp_..." }
+query Overview {
+  viewer { keyId role organisation { orgId name } }
+  projections { name version generation checkpoint lag state error }
+  events(last: 10) { edges { cursor node { position time type streamName actor data } } pageInfo { hasPreviousPage startCursor } }
+}
+`;
+
+/** Only admin keys may run operations: a member key gets a FORBIDDEN GraphQL error, never data. */
+const adminOnly: Plugin<AdminContext> = {
+  onExecute({ args, setResultAndStopExecution }) {
+    if (args.contextValue.principal?.role !== "admin") {
+      setResultAndStopExecution({ errors: [adminError("FORBIDDEN", "The admin API needs an admin API key")] });
+    }
+  },
+};
+
+/**
+ * `/graphql`: the admin API (graphql-yoga over the Pothos schema) and, on a browser GET
+ * (`Accept: text/html`), the GraphiQL console, which loads without a key and then sends the key the
+ * user types in its Headers tab. Every other request needs `Authorization: Bearer <key>` (401 JSON
+ * like /v2 otherwise); non-admin keys get a GraphQL error.
+ */
+export function adminRoutes(app: Hono<AppEnv>, services: Services) {
+  const yoga = createYoga<ServerContext, AdminContext>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: services.config.graphiql
+      ? {
+          title: "Loupe admin console",
+          headers: JSON.stringify({ Authorization: "Bearer " }, null, 2),
+          defaultQuery: DEFAULT_QUERY,
+          shouldPersistHeaders: false,
+        }
+      : false,
+    landingPage: false,
+    logging: false,
+    context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
+    plugins: [adminOnly],
+    maskedErrors: {
+      maskError(error, message) {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        const typed = toAdminError(original) ?? (error instanceof GraphQLError && !error.originalError ? toAdminError(error) : null);
+        if (typed) {
+          if (error instanceof GraphQLError) {
+            return new GraphQLError(typed.message, { nodes: error.nodes, path: error.path, extensions: typed.extensions });
+          }
+          return typed;
+        }
+        services.logger.error(
+          { err: { message: (original as Error)?.message, stack: (original as Error)?.stack } },
+          "admin API: unexpected error",
+        );
+        return adminError("INTERNAL", message);
+      },
+    },
+  });
+
+  const isConsoleRequest = (request: Request) =>
+    services.config.graphiql && request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
+
+  app.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
+    const request = c.req.raw;
+    if (isConsoleRequest(request)) {
+      // Yoga renders the console for this request and executes nothing; the page holds no data.
+      return yoga.fetch(request, { principal: null as never, requestId: c.get("requestId"), logger: c.get("logger") });
+    }
+    const header = c.req.header("authorization");
+    if (!header) throw new HttpError(401, "unauthorized", "Missing Authorization header (expected: Bearer <API key>)");
+    const principal = services.keys.authenticate(header);
+    if (!principal) throw new HttpError(401, "unauthorized", "Invalid or revoked API key");
+    const logger = c.get("logger").child({ keyId: principal.keyId, orgId: principal.orgId });
+    c.set("principal", principal);
+    c.set("logger", logger);
+    return yoga.fetch(request, { principal, requestId: c.get("requestId"), logger });
+  });
+}

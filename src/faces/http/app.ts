@@ -1,0 +1,91 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { ulid } from "../../ids.ts";
+import type { AppEnv } from "./env.ts";
+import type { Services } from "../../services.ts";
+import { HttpError, errorBody } from "./errors.ts";
+import { authenticate } from "./auth.ts";
+import { ExpectedVersionConflictError } from "../../eventstore/port.ts";
+import { DomainError } from "../../eventstore/decider.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { opsRoutes } from "./routes/ops.ts";
+import { withLogContext } from "../../logging.ts";
+import { routePath } from "hono/route";
+
+/** A face's routes: registered on the shared app, given the services. */
+export type RouteModule = (app: Hono<AppEnv>, services: Services) => void;
+
+const domainStatus = { not_found: 404, conflict: 409, invalid: 400, forbidden: 403 } as const;
+
+/**
+ * The whole HTTP face as one Web-standard fetch handler (`app.fetch`), served by Node and Deno alike.
+ * `extraRoutes` are mounted after the built-in ones; routes outside /v2 manage their own auth.
+ */
+export function createHttpApp(services: Services, extraRoutes: RouteModule[] = []) {
+  const app = new Hono<AppEnv>();
+  const { logger, config } = services;
+
+  app.use("*", (c, next) => {
+    const requestId = c.req.header("x-request-id")?.slice(0, 100) || ulid();
+    // Every line logged while this request is handled (by any logger, services included) carries
+    // requestId through the log context; the request id is also the correlation id of its events.
+    return withLogContext({ requestId }, async () => {
+      c.set("requestId", requestId);
+      c.set("logger", logger);
+      const started = performance.now();
+      await next();
+      // In place: c.header() on a finished response rebuilds it (on Node, a full Response per request).
+      try {
+        c.res.headers.set("x-request-id", requestId);
+      } catch {
+        c.header("x-request-id", requestId); // immutable headers (Response.error/redirect)
+      }
+      const seconds = (performance.now() - started) / 1000;
+      // The route pattern (e.g. /v2/keys/:keyId), never the raw path: bounded label values.
+      const route = routePath(c) || "unmatched";
+      services.metrics?.observeRequest(c.req.method, route, c.res.status, seconds);
+      const log = c.get("logger");
+      if (log.isLevelEnabled("info")) {
+        log.info({ method: c.req.method, path: new URL(c.req.url).pathname, route, status: c.res.status, ms: Math.round(seconds * 1000) }, "request");
+      }
+    });
+  });
+
+  const limitBody = bodyLimit({
+    maxSize: config.maxBodyBytes,
+    // The unread rest of the body makes the connection unusable: tell the client to drop it.
+    onError: (c) =>
+      c.json(errorBody("payload_too_large", `The request body exceeds ${config.maxBodyBytes} bytes`), 413, {
+        connection: "close",
+      }),
+  });
+  app.use("*", (c, next) => {
+    // Fast path: a body framed by a Content-Length within the limit cannot grow past it (the HTTP parser
+    // stops there), and a GET or HEAD without one has no body. Everything else (chunked bodies, larger
+    // declared lengths) goes through bodyLimit, which on Node also costs building a full Request.
+    if (c.req.header("transfer-encoding") === undefined) {
+      const declared = c.req.header("content-length");
+      if (declared === undefined ? c.req.method === "GET" || c.req.method === "HEAD" : /^\d+$/.test(declared) && Number(declared) <= config.maxBodyBytes) return next();
+    }
+    return limitBody(c, next);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HttpError) return c.json(errorBody(error.code, error.message, error.details), error.status);
+    if (error instanceof DomainError) return c.json(errorBody(error.code, error.message), domainStatus[error.code]);
+    if (error instanceof ExpectedVersionConflictError) {
+      return c.json(errorBody("conflict", "The resource changed concurrently; retry the request"), 409);
+    }
+    c.get("logger")?.error({ err: { message: error.message, stack: error.stack } }, "unhandled error");
+    return c.json(errorBody("internal", "Internal server error"), 500);
+  });
+  app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+
+  healthRoutes(app, services);
+  opsRoutes(app, services); // /metrics, /v2/openapi.json, /v2/docs: before the /v2 auth (no API key needed)
+  app.use("/v2/*", authenticate(services.keys));
+  keyRoutes(app, services);
+  for (const routes of extraRoutes) routes(app, services);
+  return app;
+}

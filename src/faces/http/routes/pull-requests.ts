@@ -1,0 +1,86 @@
+import type { Hono } from "hono";
+import { z } from "zod";
+import { commandContext, type AppEnv } from "../env.ts";
+import type { Services } from "../../../services.ts";
+import { readJson } from "../validate.ts";
+import { requireAdmin } from "../auth.ts";
+
+const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
+
+const backfillBody = z.object({
+  remote,
+  /** `owner/repo`; `name` is accepted as an alias. */
+  repository: z.string().min(1).max(300).optional(),
+  name: z.string().min(1).max(300).optional(),
+  defaultBranch: z.string().min(1).max(255).optional(),
+  state: z.enum(["all", "open"]).default("all"),
+  limit: z.number().int().positive().max(10_000).optional(),
+}).refine((b) => b.repository ?? b.name, { message: "repository is required", path: ["repository"] });
+
+const triggerBody = z.object({
+  remote,
+  name: z.string().min(1).max(300),
+  defaultBranch: z.string().min(1).max(255),
+  prNumber: z.number().int().nonnegative(),
+  branch: z.string().min(1).max(255).optional(),
+  strictness: z.number().int().min(1).max(5).optional(),
+});
+
+const createContextBody = z.object({
+  body: z.string().max(50_000).optional(),
+  type: z.string().optional(),
+  status: z.string().optional(),
+  scopes: z.unknown().optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+
+const hostToken = (c: { req: { header(name: string): string | undefined } }) =>
+  c.req.header("x-host-token") ?? c.req.header("x-github-token") ?? c.req.header("x-gitlab-token") ?? c.req.header("x-bitbucket-token") ?? c.req.header("x-azure-token");
+
+/**
+ * Pull request administration over HTTP (the tool interface carries the rest):
+ *   POST /v2/repositories/pull-requests/backfill  (admin) {remote, repository, defaultBranch?, state?, limit?}
+ *        lists the repository's pull requests through the host API (X-Host-Token, else the
+ *        configured review token) and records new or changed ones -> {listed, recorded, unchanged}
+ *   POST /v2/code-reviews {remote, name, defaultBranch, prNumber, branch?, strictness?} -> {codeReviewId, status, message}
+ *   GET  /v2/code-reviews/:id -> {codeReview}
+ *   POST /v2/custom-context {body?, type?, status?, scopes?, metadata?} -> {customContext}
+ *   POST /v2/custom-context/:id/status {status} -> {customContext}
+ */
+export function pullRequestRoutes(app: Hono<AppEnv>, services: Services) {
+  app.post("/v2/repositories/pull-requests/backfill", async (c) => {
+    requireAdmin(c);
+    const body = await readJson(c, backfillBody);
+    const token = hostToken(c);
+    const result = await services.pullRequests.backfill(
+      c.get("principal").orgId,
+      {
+        remote: body.remote,
+        name: (body.repository ?? body.name)!,
+        state: body.state,
+        ...(body.defaultBranch ? { defaultBranch: body.defaultBranch } : {}),
+        ...(body.limit ? { limit: body.limit } : {}),
+        ...(token ? { token } : {}),
+      },
+      commandContext(c.var),
+    );
+    return c.json(result);
+  });
+
+  app.post("/v2/code-reviews", async (c) => {
+    const body = await readJson(c, triggerBody);
+    return c.json(await services.reviews.trigger(c.get("principal").orgId, body, commandContext(c.var)), 202);
+  });
+
+  app.get("/v2/code-reviews/:id", (c) => c.json(services.reviews.get(c.get("principal").orgId, c.req.param("id"))));
+
+  app.post("/v2/custom-context", async (c) => {
+    const body = await readJson(c, createContextBody);
+    return c.json(await services.customContext.create(c.get("principal").orgId, body as Parameters<Services["customContext"]["create"]>[1], commandContext(c.var)), 201);
+  });
+
+  app.post("/v2/custom-context/:id/status", async (c) => {
+    const body = await readJson(c, z.object({ status: z.string() }));
+    return c.json(await services.customContext.setStatus(c.get("principal").orgId, c.req.param("id"), body.status, commandContext(c.var)));
+  });
+}

@@ -1,0 +1,36 @@
+import type { Hono } from "hono";
+import type { AppEnv } from "../env.ts";
+import type { Services } from "../../../services.ts";
+import { HttpError } from "../errors.ts";
+import { isRemote } from "../../../hosts/index.ts";
+
+/**
+ * `POST /webhooks/{github|gitlab|bitbucket|azure}`: outside /v2, authenticated by the host's
+ * signature (GitHub/Bitbucket HMAC-SHA256 of the raw body, GitLab X-Gitlab-Token, Azure Basic auth)
+ * against LOUPE_WEBHOOK_SECRET_<HOST>, compared in constant time. Unsigned, wrongly signed, or a
+ * host without a configured secret: 401. Answers 200 with `{ outcome: recorded|duplicate|ignored }`.
+ */
+export function webhookRoutes(app: Hono<AppEnv>, services: Services) {
+  app.post("/webhooks/:host", async (c) => {
+    const remote = c.req.param("host").toLowerCase();
+    if (!isRemote(remote)) throw new HttpError(404, "not_found", `Unknown webhook host ${remote.slice(0, 50)}`);
+    const raw = new Uint8Array(await c.req.arrayBuffer());
+    const secret = services.config.webhooks.secrets[remote];
+    const headers = c.req.raw.headers;
+    if (!secret || !services.hosts.get(remote).verifyWebhook(headers, raw, secret)) {
+      c.get("logger").warn({ remote }, "webhook refused: missing or invalid signature");
+      throw new HttpError(401, "unauthorized", "Missing or invalid webhook signature");
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw));
+    } catch {
+      throw new HttpError(400, "invalid_json", "The webhook body is not valid JSON");
+    }
+    const orgId = services.pullRequests.webhookOrg();
+    if (!orgId) throw new HttpError(503, "unavailable", "No organisation to record webhooks into");
+    const result = await services.pullRequests.recordWebhook(orgId, remote, headers, body);
+    c.get("logger").info({ remote, outcome: result.outcome, deliveryId: result.deliveryId }, "webhook");
+    return c.json(result, 200);
+  });
+}

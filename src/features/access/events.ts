@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { defineEvent } from "../../eventstore/catalogue.ts";
+
+/** Organisations and API keys. Keys are stored as sha256 hashes only, never the secret. */
+export const OrganisationCreated = defineEvent(
+  "OrganisationCreated",
+  1,
+  z.object({ orgId: z.string().min(1), name: z.string().min(1).max(200) }),
+);
+
+export const apiKeyRole = z.enum(["admin", "member"]);
+
+export const ApiKeyIssued = defineEvent(
+  "ApiKeyIssued",
+  1,
+  z.object({
+    keyId: z.string().min(1),
+    orgId: z.string().min(1),
+    name: z.string().min(1).max(200),
+    role: apiKeyRole,
+    keyHash: z.string().regex(/^[0-9a-f]{64}$/, "must be a sha256 hex digest"),
+    bootstrap: z.boolean(),
+  }),
+);
+
+export const ApiKeyRevoked = defineEvent(
+  "ApiKeyRevoked",
+  1,
+  z.object({ keyId: z.string().min(1), orgId: z.string().min(1), reason: z.string().max(500).nullable() }),
+);
+
+export const accessEvents = [OrganisationCreated, ApiKeyIssued, ApiKeyRevoked];

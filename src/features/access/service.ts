@@ -1,0 +1,104 @@
+import { createHash, randomBytes } from "node:crypto";
+import { ulid } from "../../ids.ts";
+import type { EventStore } from "../../eventstore/port.ts";
+import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
+import { handleCommand } from "../../eventstore/decider.ts";
+import { apiKeyDecider, apiKeyStream, type ApiKeyRole } from "./decider.ts";
+import type { ProjectionRunner } from "../../../projections/runner.ts";
+import type { ReadStore } from "../../readstore/port.ts";
+import { apiKeyQueries, type ApiKeyRecord, type OrganisationRecord } from "./projection.ts";
+
+/** The caller of a request, resolved from its API key. */
+export type Principal = { keyId: string; orgId: string; role: ApiKeyRole };
+
+/** Public view of a key: never the secret or its hash. */
+export type ApiKeyInfo = Omit<ApiKeyRecord, "keyHash">;
+
+export const hashApiKey = (key: string) => createHash("sha256").update(key, "utf8").digest("hex");
+const generateKey = () => `lp_${randomBytes(32).toString("base64url")}`;
+const toInfo = ({ keyHash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
+
+export type KeyService = ReturnType<typeof createKeyService>;
+
+export function createKeyService({
+  eventStore,
+  readStore,
+  runner,
+}: {
+  eventStore: EventStore;
+  readStore: ReadStore;
+  runner: ProjectionRunner;
+}) {
+  const keys = apiKeyQueries(() => readStore.view("api-keys"), () => readStore.version("api-keys"));
+  const settle = async (position: number | null) => {
+    if (position !== null) await runner.waitForPosition(position, 10_000);
+  };
+
+  const issueWithSecret = async (
+    secret: string,
+    input: { orgId: string; name: string; role: ApiKeyRole; bootstrap?: boolean },
+    context: CommandContext,
+  ) => {
+    const keyId = ulid();
+    const { lastPosition } = await handleCommand(
+      eventStore,
+      apiKeyStream(keyId),
+      apiKeyDecider,
+      { type: "IssueApiKey", keyId, keyHash: hashApiKey(secret), bootstrap: input.bootstrap ?? false, ...input },
+      { ...context, orgId: input.orgId },
+    );
+    await settle(lastPosition);
+    return keyId;
+  };
+
+  return {
+    /** Issues a new key; the secret is returned once and only its hash is recorded. */
+    async issue(input: { orgId: string; name: string; role: ApiKeyRole }, context: CommandContext) {
+      const secret = generateKey();
+      const keyId = await issueWithSecret(secret, input, context);
+      return { key: secret, info: toInfo(keys.get(input.orgId, keyId)!) };
+    },
+    issueWithSecret,
+    async revoke(orgId: string, keyId: string, reason: string | null, context: CommandContext) {
+      const { lastPosition } = await handleCommand(
+        eventStore,
+        apiKeyStream(keyId),
+        apiKeyDecider,
+        { type: "RevokeApiKey", keyId, orgId, reason },
+        context,
+      );
+      await settle(lastPosition);
+      return toInfo(keys.get(orgId, keyId)!);
+    },
+    async createOrganisation(name: string, context: CommandContext): Promise<OrganisationRecord> {
+      const orgId = ulid();
+      const result = await eventStore.appendToStream(
+        `organisation-${orgId}`,
+        [newEvent("OrganisationCreated", { orgId, name }, { ...context, orgId })],
+        { expectedStreamVersion: "no_stream" },
+      );
+      await settle(result.lastPosition);
+      return readStore.view("organisations").get<OrganisationRecord>(["org", orgId])!;
+    },
+    organisations(): OrganisationRecord[] {
+      return readStore
+        .view("organisations")
+        .range<OrganisationRecord>(["org"])
+        .map((e) => e.value);
+    },
+    authenticate(authorization: string | null | undefined): Principal | null {
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
+      if (!match) return null;
+      const record = keys.byHash(hashApiKey(match[1]!));
+      if (!record || record.revokedAt) return null;
+      return { keyId: record.keyId, orgId: record.orgId, role: record.role };
+    },
+    list: (orgId: string) => keys.list(orgId).map(toInfo),
+    get: (orgId: string, keyId: string) => {
+      const record = keys.get(orgId, keyId);
+      return record ? toInfo(record) : undefined;
+    },
+    hasAnyKey: () => keys.count() > 0,
+    findByHash: (secret: string) => keys.byHash(hashApiKey(secret)),
+  };
+}

@@ -1,0 +1,142 @@
+import type { Projection } from "../../../projections/runner.ts";
+import { prKey, type RepositoryRef } from "../pull-requests/identity.ts";
+
+/**
+ * Code reviews (interface.md 2.5) by organisation.
+ * Keys: ["review", orgId, id] -> CodeReviewRecord; ["byPr", orgId, prKey, createdAt, id] -> id;
+ * ["unfinished", id] -> orgId while PENDING / REVIEWING_FILES / GENERATING_SUMMARY (the worker resumes these).
+ */
+export type CodeReviewStatus = "PENDING" | "REVIEWING_FILES" | "GENERATING_SUMMARY" | "COMPLETED" | "FAILED" | "SKIPPED";
+
+export type CodeReviewRecord = {
+  id: string;
+  orgId: string;
+  status: CodeReviewStatus;
+  createdAt: string;
+  updatedAt: string;
+  completedAt: string | null;
+  metadata: { strictness: number; totalFiles: number; completedFiles: number; correlationId: string };
+  body: string;
+  repository: RepositoryRef;
+  prNumber: number;
+  prKey: string;
+  branch: string | null;
+  trigger: "manual" | "webhook";
+  includeDrafts: boolean;
+  headSha: string | null;
+  diffBase: string | null;
+  incremental: boolean;
+  files: string[];
+  reviewedFiles: string[];
+  skippedFiles: { path: string; reason: string }[];
+  commentIds: string[];
+  summaryCommentId: string | null;
+  /** FAILED / SKIPPED reason. */
+  reason: string | null;
+  /** Every status the review went through, with the time: the observable sequence. */
+  history: { status: CodeReviewStatus; at: string; completedFiles: number }[];
+};
+
+export const TERMINAL_STATUSES: readonly CodeReviewStatus[] = ["COMPLETED", "FAILED", "SKIPPED"];
+
+export const codeReviewsProjection: Projection = {
+  name: "code-reviews",
+  version: 1,
+  canHandle: [
+    "CodeReviewRequested",
+    "CodeReviewStarted",
+    "CodeReviewFileReviewed",
+    "CodeReviewSummaryGenerating",
+    "CodeReviewCompleted",
+    "CodeReviewFailed",
+    "CodeReviewSkipped",
+  ],
+  handle(events, { tx }) {
+    for (const event of events) {
+      const orgId = event.metadata.orgId;
+      const d = event.data as Record<string, unknown>;
+      const id = d.codeReviewId as string;
+      const key = ["review", orgId, id];
+      if (event.type === "CodeReviewRequested") {
+        if (tx.get(key)) continue;
+        const repository = d.repository as RepositoryRef;
+        const pk = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber as number });
+        const record: CodeReviewRecord = {
+          id,
+          orgId,
+          status: "PENDING",
+          createdAt: event.time,
+          updatedAt: event.time,
+          completedAt: null,
+          metadata: { strictness: d.strictness as number, totalFiles: 0, completedFiles: 0, correlationId: d.correlationId as string },
+          body: "",
+          repository,
+          prNumber: d.prNumber as number,
+          prKey: pk,
+          branch: (d.branch as string | null) ?? null,
+          trigger: d.trigger as "manual" | "webhook",
+          includeDrafts: d.includeDrafts as boolean,
+          headSha: null,
+          diffBase: null,
+          incremental: false,
+          files: [],
+          reviewedFiles: [],
+          skippedFiles: [],
+          commentIds: [],
+          summaryCommentId: null,
+          reason: null,
+          history: [{ status: "PENDING", at: event.time, completedFiles: 0 }],
+        };
+        tx.put(key, record);
+        tx.put(["byPr", orgId, pk, event.time, id], id);
+        tx.put(["unfinished", id], orgId);
+        continue;
+      }
+      const existing = tx.get<CodeReviewRecord>(key);
+      if (!existing || TERMINAL_STATUSES.includes(existing.status)) continue;
+      const r: CodeReviewRecord = { ...existing, updatedAt: event.time };
+      const enter = (status: CodeReviewStatus) => {
+        r.status = status;
+        r.history = [...r.history, { status, at: event.time, completedFiles: r.metadata.completedFiles }];
+      };
+      switch (event.type) {
+        case "CodeReviewStarted":
+          if (r.status !== "PENDING") continue; // replayed
+          r.headSha = d.headSha as string;
+          r.diffBase = d.diffBase as string;
+          r.incremental = d.incremental as boolean;
+          r.files = d.files as string[];
+          r.skippedFiles = d.skippedFiles as CodeReviewRecord["skippedFiles"];
+          r.metadata = { ...r.metadata, totalFiles: d.totalFiles as number };
+          enter("REVIEWING_FILES");
+          break;
+        case "CodeReviewFileReviewed":
+          if (r.reviewedFiles.includes(d.path as string)) continue; // replayed
+          r.reviewedFiles = [...r.reviewedFiles, d.path as string];
+          r.commentIds = [...r.commentIds, ...(d.commentIds as string[])];
+          r.metadata = { ...r.metadata, completedFiles: d.completedFiles as number };
+          r.history = [...r.history, { status: r.status, at: event.time, completedFiles: r.metadata.completedFiles }];
+          break;
+        case "CodeReviewSummaryGenerating":
+          if (r.status !== "REVIEWING_FILES") continue; // replayed
+          enter("GENERATING_SUMMARY");
+          break;
+        case "CodeReviewCompleted":
+          r.body = d.body as string;
+          r.summaryCommentId = (d.summaryCommentId as string | null) ?? null;
+          r.headSha = d.headSha as string;
+          r.completedAt = event.time;
+          enter("COMPLETED");
+          break;
+        case "CodeReviewFailed":
+        case "CodeReviewSkipped":
+          r.reason = d.reason as string;
+          r.completedAt = event.time;
+          enter(event.type === "CodeReviewFailed" ? "FAILED" : "SKIPPED");
+          break;
+      }
+      tx.put(key, r);
+      if (TERMINAL_STATUSES.includes(r.status)) tx.remove(["unfinished", id]);
+    }
+  },
+};

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { defineEvent } from "../../eventstore/catalogue.ts";
+import { ScopeSchema } from "../../review/scope.ts";
+
+/**
+ * Custom context (interface.md 2.6): coding patterns and instructions of an organisation.
+ * Stream: `customcontext-<orgId>-<id>`. There is no delete: status INACTIVE disables.
+ */
+export const customContextType = z.enum(["CUSTOM_INSTRUCTION", "PATTERN"]);
+export const customContextStatus = z.enum(["ACTIVE", "INACTIVE", "SUGGESTED"]);
+
+export const CustomContextCreated = defineEvent(
+  "CustomContextCreated",
+  1,
+  z.object({
+    id: z.string().uuid(),
+    type: customContextType,
+    body: z.string().max(50_000),
+    status: customContextStatus,
+    scopes: ScopeSchema,
+    metadata: z.record(z.string(), z.unknown()),
+    /** "user" (created through a face) or "learned" (suggested from human review comments). */
+    source: z.enum(["user", "learned"]),
+  }),
+);
+
+export const CustomContextStatusChanged = defineEvent(
+  "CustomContextStatusChanged",
+  1,
+  z.object({ id: z.string().uuid(), status: customContextStatus, previousStatus: customContextStatus }),
+);
+
+export const CustomContextUpdated = defineEvent(
+  "CustomContextUpdated",
+  1,
+  z.object({
+    id: z.string().uuid(),
+    body: z.string().max(50_000).optional(),
+    scopes: ScopeSchema.optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+
+/** Human comments across pull requests repeat a point: the evidence behind a SUGGESTED pattern. */
+export const SuggestedPatternLearned = defineEvent(
+  "SuggestedPatternLearned",
+  1,
+  z.object({
+    id: z.string().uuid(),
+    body: z.string().max(50_000),
+    evidenceCount: z.number().int().nonnegative(),
+    comments: z
+      .array(
+        z.object({
+          id: z.string().max(200),
+          prKey: z.string().max(1000),
+          prNumber: z.number().int().nonnegative(),
+          repository: z.string().max(300),
+          remote: z.string().max(20),
+          authorLogin: z.string().max(300),
+          filePath: z.string().max(4096).nullable(),
+          body: z.string().max(2000),
+          createdAt: z.string(),
+        }),
+      )
+      .max(2000),
+  }),
+);
+
+export const customContextEvents = [CustomContextCreated, CustomContextStatusChanged, CustomContextUpdated, SuggestedPatternLearned];

@@ -1,0 +1,275 @@
+/**
+ * Pull requests: recording webhook deliveries (already verified by the route) and backfills as
+ * events, plus the read queries of the tools (src/features/pull-requests/queries.ts).
+ *
+ * Dedupe: a delivery already recorded (the `webhook-deliveries` read model) records nothing; two
+ * concurrent copies append the same deterministic event ids, which the event store treats as one.
+ * Ordering: events carry the host's snapshot and `updatedAt`; the read model keeps the newest.
+ */
+import { createHash } from "node:crypto";
+import type { EventStore } from "../../eventstore/port.ts";
+import { DuplicateEventIdError } from "../../eventstore/port.ts";
+import type { ProjectionRunner } from "../../../projections/runner.ts";
+import type { Config } from "../../config.ts";
+import type { Logger } from "../../logging.ts";
+import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
+import { DomainError } from "../../eventstore/decider.ts";
+import type { Hosts } from "../../hosts/index.ts";
+import { isRemote } from "../../hosts/index.ts";
+import type { HostComment, HostPullRequest, HostWebhookEvent, PullRequestAction, Remote } from "../../hosts/types.ts";
+import { parseSuggestion } from "../../review/summary.ts";
+import type { PullRequestQueries } from "./queries.ts";
+import type { ReviewService } from "../code-reviews/service.ts";
+import type { CustomContextService } from "../custom-context/service.ts";
+import { deliveryEventId, hostCommentId, prKey, pullRequestStream, type RepositoryRef } from "./identity.ts";
+
+const EVENT_FOR_ACTION: Record<PullRequestAction, string> = {
+  opened: "PullRequestOpened",
+  edited: "PullRequestUpdated",
+  synchronized: "PullRequestSynchronized",
+  closed: "PullRequestClosed",
+  merged: "PullRequestMerged",
+  reopened: "PullRequestReopened",
+  ready_for_review: "PullRequestDraftChanged",
+  converted_to_draft: "PullRequestDraftChanged",
+  labeled: "PullRequestLabelsChanged",
+  unlabeled: "PullRequestLabelsChanged",
+};
+
+export type WebhookOutcome =
+  | { outcome: "recorded"; deliveryId: string; events: string[] }
+  | { outcome: "duplicate"; deliveryId: string }
+  | { outcome: "ignored"; deliveryId: string; reason: string };
+
+function snapshot(pr: HostPullRequest) {
+  return {
+    number: pr.number,
+    title: pr.title,
+    description: pr.description,
+    state: pr.state,
+    merged: pr.merged,
+    isDraft: pr.isDraft,
+    authorLogin: pr.authorLogin,
+    sourceBranch: pr.sourceBranch,
+    targetBranch: pr.targetBranch,
+    headSha: pr.headSha,
+    baseSha: pr.baseSha ?? null,
+    labels: pr.labels,
+    createdAt: pr.createdAt,
+    updatedAt: pr.updatedAt,
+    stats: pr.stats ?? null,
+    url: pr.url,
+  };
+}
+
+/** The repository's default branch where the payload names it. */
+function defaultBranchOf(remote: Remote, body: unknown): string | null {
+  const o = (v: unknown) => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+  const p = o(body);
+  let value: unknown = null;
+  if (remote === "github") value = o(p.repository).default_branch;
+  else if (remote === "gitlab") value = o(p.project).default_branch;
+  else if (remote === "azure") value = o(o(o(p.resource).repository)).defaultBranch;
+  else if (remote === "bitbucket") value = o(o(o(p.repository).mainbranch)).name;
+  return typeof value === "string" && value !== "" ? value.replace(/^refs\/heads\//, "") : null;
+}
+
+export function createPullRequestService(deps: {
+  config: Config;
+  logger: Logger;
+  eventStore: EventStore;
+  runner: ProjectionRunner;
+  hosts: Hosts;
+  queries: PullRequestQueries;
+  reviews: ReviewService;
+  customContext: CustomContextService;
+  /** The organisation webhooks record into. */
+  webhookOrg: () => string | undefined;
+}) {
+  const { config, logger, eventStore, runner, hosts, queries, reviews, customContext } = deps;
+  const botLogins = new Set([config.reviews.botName.toLowerCase(), `${config.reviews.botName.toLowerCase()}[bot]`]);
+
+  function commentData(orgId: string, key: string, repository: RepositoryRef, prNumber: number, c: HostComment, deliveryId: string) {
+    const existingId = readPlatform(orgId, key, c.id);
+    const existing = existingId ? queries.commentsOf(orgId, key).find((x) => x.id === existingId) : undefined;
+    const isService = existing?.isGreptileComment ?? botLogins.has(c.authorLogin.toLowerCase());
+    const suggestedCode = parseSuggestion(c.body);
+    return {
+      repository,
+      prNumber,
+      deliveryId,
+      comment: {
+        id: existingId ?? hostCommentId(orgId, key, c.id),
+        commentId: c.id,
+        body: c.body,
+        authorLogin: c.authorLogin,
+        filePath: c.path,
+        lineStart: c.path ? (c.startLine ?? c.line) : null,
+        lineEnd: c.path ? c.line : null,
+        isGreptileComment: isService,
+        hasSuggestion: suggestedCode !== null,
+        suggestedCode,
+        linkedMemory: existing?.linkedMemory ?? null,
+        createdAt: c.createdAt,
+        updatedAt: c.updatedAt,
+        commitSha: existing?.commitSha ?? null,
+        codeReviewId: existing?.codeReviewId ?? null,
+        fingerprint: existing?.fingerprint ?? null,
+        kind: existing?.kind ?? (isService ? (c.path ? "inline" : "summary") : "human"),
+        severity: existing?.severity ?? null,
+      },
+    };
+  }
+
+  const readPlatform = (orgId: string, key: string, platformId: string): string | undefined => {
+    const found = queries.commentsOf(orgId, key).find((c) => c.commentId === platformId);
+    return found?.id;
+  };
+
+  async function record(orgId: string, key: string, remote: Remote, deliveryId: string, events: { type: string; data: Record<string, unknown> }[], context: CommandContext) {
+    const batch = events.map((e, i) => ({ ...newEvent(e.type, e.data, context), id: deliveryEventId(orgId, remote, deliveryId, i) }));
+    try {
+      const result = await eventStore.appendToStream(pullRequestStream(orgId, key), batch);
+      await runner.waitForPosition(result.lastPosition, 10_000);
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateEventIdError) return false; // a concurrent copy of the same delivery
+      throw error;
+    }
+  }
+
+  const inFlight = new Map<string, Promise<unknown>>();
+
+  const service = {
+    queries,
+    list: queries.listMergeRequests,
+    get: queries.getMergeRequest,
+    listComments: queries.listComments,
+    searchComments: queries.searchComments,
+
+    webhookOrg: deps.webhookOrg,
+
+    /**
+     * Records a verified delivery. Returns what happened; never throws for an unsupported event.
+     * `body` is the parsed JSON of the raw body whose signature was checked.
+     */
+    async recordWebhook(orgId: string, remote: Remote, headers: Headers, body: unknown): Promise<WebhookOutcome> {
+      const event: HostWebhookEvent = hosts.get(remote).parseWebhook(headers, body);
+      if (event.kind === "ignored") return { outcome: "ignored", deliveryId: event.deliveryId, reason: event.reason };
+      // Copies of one delivery arriving together are handled one after the other (the second is a duplicate).
+      const lockKey = `${orgId}\0${remote}\0${event.deliveryId}`;
+      const previous = inFlight.get(lockKey) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(() => recordEvent(orgId, remote, event, body));
+      const settled = run.catch(() => undefined);
+      inFlight.set(lockKey, settled);
+      try {
+        return await run;
+      } finally {
+        if (inFlight.get(lockKey) === settled) inFlight.delete(lockKey);
+      }
+    },
+
+    /**
+     * Lists a repository's pull requests through the host's REST API and records the new or changed
+     * ones. The token (or the configured review token) is used for this call only.
+     */
+    async backfill(
+      orgId: string,
+      input: { remote: string; name: string; defaultBranch?: string; token?: string; state?: "all" | "open"; limit?: number },
+      context: CommandContext,
+    ): Promise<{ listed: number; recorded: number; unchanged: number }> {
+      const remote = input.remote.toLowerCase();
+      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure");
+      const token = input.token ?? config.reviews.tokens[remote];
+      const list = await hosts.get(remote).listPullRequests(input.name, token, { state: input.state ?? "all", ...(input.limit ? { limit: input.limit } : {}) });
+      let recorded = 0;
+      let last: number | null = null;
+      for (const pr of list) {
+        const existing = queries.findPullRequest(orgId, remote, input.name, pr.number);
+        if (existing && existing.updatedAt >= pr.updatedAt) continue;
+        const repository: RepositoryRef = { remote, name: existing?.repository.name ?? input.name, defaultBranch: input.defaultBranch ?? existing?.repository.defaultBranch ?? null };
+        const key = prKey({ remote, name: input.name, number: pr.number });
+        const id = `bf_${createHash("sha256").update(`${orgId}\0${key}\0${pr.updatedAt}\0${pr.headSha}`).digest("hex").slice(0, 32)}`;
+        const event = {
+          ...newEvent(existing ? "PullRequestUpdated" : "PullRequestOpened", { repository, pullRequest: snapshot(pr), source: "backfill", deliveryId: null, action: "backfill" }, { ...context, orgId }),
+          id,
+        };
+        try {
+          const result = await eventStore.appendToStream(pullRequestStream(orgId, key), [event]);
+          last = result.lastPosition;
+          recorded++;
+        } catch (error) {
+          if (!(error instanceof DuplicateEventIdError)) throw error;
+        }
+      }
+      if (last !== null) await runner.waitForPosition(last, 10_000);
+      logger.info({ orgId, remote, repository: input.name, listed: list.length, recorded }, "pull request backfill done");
+      return { listed: list.length, recorded, unchanged: list.length - recorded };
+    },
+  };
+
+
+  async function recordEvent(orgId: string, remote: Remote, event: Exclude<HostWebhookEvent, { kind: "ignored" }>, body: unknown): Promise<WebhookOutcome> {
+      const deliveryId = event.deliveryId;
+      if (queries.deliverySeen(orgId, remote, deliveryId)) return { outcome: "duplicate", deliveryId };
+      const context: CommandContext = { orgId, actor: `webhook:${remote}`, correlationId: `delivery:${deliveryId}`.slice(0, 200), causationId: null };
+      const repository: RepositoryRef = { remote, name: event.repository, defaultBranch: defaultBranchOf(remote, body) };
+      const number = event.kind === "pull_request" ? event.pullRequest.number : event.prNumber;
+      const key = prKey({ remote, name: event.repository, number });
+      const events: { type: string; data: Record<string, unknown> }[] = [];
+      switch (event.kind) {
+        case "pull_request":
+          events.push({
+            type: EVENT_FOR_ACTION[event.action],
+            data: { repository, pullRequest: snapshot(event.pullRequest), source: "webhook", deliveryId, action: event.action },
+          });
+          break;
+        case "review_comment":
+          if (event.action === "deleted") {
+            events.push({ type: "ReviewCommentDeleted", data: { repository, prNumber: number, id: readPlatform(orgId, key, event.comment.id) ?? hostCommentId(orgId, key, event.comment.id), deliveryId } });
+          } else {
+            events.push({ type: event.action === "created" ? "ReviewCommentCreated" : "ReviewCommentEdited", data: commentData(orgId, key, repository, number, event.comment, deliveryId) });
+          }
+          break;
+        case "review_thread":
+          events.push({
+            type: "ReviewCommentResolved",
+            data: { repository, prNumber: number, ids: event.commentIds.map((id) => readPlatform(orgId, key, id) ?? hostCommentId(orgId, key, id)), resolved: event.action === "resolved", deliveryId },
+          });
+          break;
+      }
+      const recorded = await record(orgId, key, remote, deliveryId, events, context);
+      if (!recorded) return { outcome: "duplicate", deliveryId };
+      await react(orgId, event, context);
+      return { outcome: "recorded", deliveryId, events: events.map((e) => e.type) };
+  }
+
+  /** After a recorded delivery: auto-review, addressed detection after new commits, learning. */
+  async function react(orgId: string, event: HostWebhookEvent, context: CommandContext) {
+    try {
+      if (event.kind === "pull_request") {
+        const ref = { remote: event.remote, name: event.repository, number: event.pullRequest.number };
+        if (event.action === "synchronized") reviews.refresh(orgId, ref);
+        if (config.reviews.autoReview && (event.action === "opened" || event.action === "ready_for_review" || event.action === "reopened")) {
+          const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
+          if (pr && pr.state === "open") {
+            await reviews.trigger(
+              orgId,
+              { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: pr.number },
+              context,
+              { trigger: "webhook" },
+            );
+          }
+        }
+      } else if (event.kind === "review_comment" && event.action !== "deleted" && !botLogins.has(event.comment.authorLogin.toLowerCase())) {
+        await customContext.learn(orgId, context);
+      }
+    } catch (error) {
+      logger.warn({ orgId, err: { message: error instanceof Error ? error.message : String(error) } }, "webhook follow-up failed");
+    }
+  }
+
+  return service;
+}
+
+export type PullRequestService = ReturnType<typeof createPullRequestService>;

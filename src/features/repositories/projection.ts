@@ -1,0 +1,215 @@
+import type { Projection } from "../../../projections/runner.ts";
+import type { ReadView } from "../../readstore/port.ts";
+import { createReadMemo } from "../../readstore/memo.ts";
+import { createHash } from "node:crypto";
+import { codeIndexRepoId } from "../../indexing/repo-id.ts";
+
+/**
+ * Repository indexing status, rebuilt from the repository events. Keys (all scoped by orgId):
+ *   ["repo", orgId, repoId]             -> RepositoryRecord
+ *   ["jobfile", orgId, repoId, path]    -> blobId of a file the current job has recorded (dedupes
+ *                                          filesProcessed across a resumed job; cleared at the end)
+ *   ["cand", orgId, indexRepoId, path]  -> SampleCandidate (prominent symbols, for sample questions)
+ *   ["blobver", orgId, indexRepoId, path, blobId] -> [chunker version that made the blob's chunks, chunk count]
+ * (`path` in keys goes through pathKey: very long paths are hashed to stay within lmdb's key size.)
+ */
+export const pathKey = (path: string): string =>
+  path.length <= 400 ? path : `#${createHash("sha256").update(path).digest("hex")}`;
+
+export type RepositoryStatus = "submitted" | "cloning" | "processing" | "completed" | "failed";
+
+export type RepositoryRecord = {
+  repoId: string;
+  orgId: string;
+  remote: string;
+  repository: string;
+  /** The branch indexed (resolved when the request named none). */
+  branch: string;
+  /** As requested; null = default branch. */
+  requestedBranch: string | null;
+  private: boolean;
+  status: RepositoryStatus;
+  jobId: string;
+  reload: boolean;
+  notify: boolean;
+  filesProcessed: number;
+  numFiles: number;
+  /** Commit of the last completed index (usable for search), null before the first completion. */
+  sha: string | null;
+  /** Commit the current job is indexing. */
+  headSha: string | null;
+  languages: Record<string, number>;
+  skipped: { path: string; reason: string }[];
+  skippedCount: number;
+  sampleQuestions: string[];
+  failureReason: string | null;
+  chunkerVersion: string | null;
+  /** Chunker version of the last completed index. */
+  indexedChunkerVersion: string | null;
+  reusedFiles: number;
+  submittedAt: string;
+  startedAt: string | null;
+  indexedAt: string | null;
+  updatedAt: string;
+};
+
+export type SampleCandidate = { path: string; blobId: string; symbols: { name: string; kind: string; lines: number }[] };
+
+type SymbolData = { name: string; kind: string; startLine: number; endLine: number };
+type FileData = { path: string; blobId: string; language: string; symbols: SymbolData[]; chunks: number; reused: boolean };
+
+const CANDIDATE_KINDS = new Set(["class", "interface", "function", "method", "type", "enum"]);
+
+/** The file's most prominent definitions (largest classes and functions with meaningful names). */
+function candidates(symbols: SymbolData[]): SampleCandidate["symbols"] {
+  return symbols
+    .filter((s) => CANDIDATE_KINDS.has(s.kind) && s.name.length >= 4 && !s.name.startsWith("_") && /^[A-Za-z_$][\w$]*$/.test(s.name))
+    .map((s) => ({ name: s.name, kind: s.kind, lines: Math.max(1, s.endLine - s.startLine + 1) }))
+    .sort((a, b) => b.lines - a.lines)
+    .slice(0, 3);
+}
+
+export const repositoriesProjection: Projection = {
+  name: "repositories",
+  version: 1,
+  canHandle: [
+    "RepositorySubmitted",
+    "RepositoryIndexingStarted",
+    "RepositoryFilesIndexed",
+    "RepositoryIndexingCompleted",
+    "RepositoryIndexingFailed",
+  ],
+  handle(events, { tx }) {
+    const clearJobFiles = (orgId: string, repoId: string) => {
+      for (const entry of tx.range(["jobfile", orgId, repoId])) tx.remove(entry.key);
+    };
+    for (const event of events) {
+      const d = event.data as Record<string, unknown>;
+      const orgId = d.orgId as string;
+      const repoId = d.repoId as string;
+      const key = ["repo", orgId, repoId];
+      const record = tx.get<RepositoryRecord>(key);
+      if (event.type === "RepositorySubmitted") {
+        clearJobFiles(orgId, repoId);
+        tx.put(key, {
+          repoId,
+          orgId,
+          remote: d.remote as string,
+          repository: d.repository as string,
+          branch: d.resolvedBranch as string,
+          requestedBranch: (d.branch as string | null) ?? null,
+          private: Boolean(d.withToken) || (record?.private ?? false),
+          status: "submitted",
+          jobId: d.jobId as string,
+          reload: Boolean(d.reload),
+          notify: Boolean(d.notify),
+          filesProcessed: 0,
+          numFiles: 0,
+          sha: record?.sha ?? null,
+          headSha: null,
+          languages: {},
+          skipped: [],
+          skippedCount: 0,
+          sampleQuestions: record?.sampleQuestions ?? [],
+          failureReason: null,
+          chunkerVersion: null,
+          indexedChunkerVersion: record?.indexedChunkerVersion ?? null,
+          reusedFiles: 0,
+          submittedAt: event.time,
+          startedAt: null,
+          indexedAt: record?.indexedAt ?? null,
+          updatedAt: event.time,
+        } satisfies RepositoryRecord);
+        continue;
+      }
+      if (!record || record.jobId !== d.jobId) continue; // an event of a superseded job
+      if (event.type === "RepositoryIndexingStarted") {
+        tx.put(key, {
+          ...record,
+          status: "processing",
+          branch: d.branch as string,
+          headSha: d.sha as string,
+          numFiles: d.numFiles as number,
+          skipped: d.skipped as RepositoryRecord["skipped"],
+          skippedCount: d.skippedCount as number,
+          chunkerVersion: d.chunkerVersion as string,
+          startedAt: record.startedAt ?? event.time,
+          updatedAt: event.time,
+        } satisfies RepositoryRecord);
+      } else if (event.type === "RepositoryFilesIndexed") {
+        const languages = { ...record.languages };
+        let processed = record.filesProcessed;
+        let reused = record.reusedFiles;
+        const indexRepo = codeIndexRepoId(orgId, record.remote, record.repository);
+        for (const file of d.files as FileData[]) {
+          const fileKey = ["jobfile", orgId, repoId, pathKey(file.path)];
+          if (tx.get<[string, string]>(fileKey)?.[1] === file.blobId) continue;
+          tx.put(fileKey, [file.path, file.blobId]);
+          if (!file.reused && record.chunkerVersion) tx.put(["blobver", orgId, indexRepo, pathKey(file.path), file.blobId], [record.chunkerVersion, file.chunks]);
+          processed++;
+          if (file.reused) reused++;
+          languages[file.language] = (languages[file.language] ?? 0) + 1;
+          const best = candidates(file.symbols);
+          if (best.length > 0) tx.put(["cand", orgId, indexRepo, pathKey(file.path)], { path: file.path, blobId: file.blobId, symbols: best });
+        }
+        tx.put(key, { ...record, filesProcessed: processed, reusedFiles: reused, languages, updatedAt: event.time } satisfies RepositoryRecord);
+      } else if (event.type === "RepositoryIndexingCompleted") {
+        clearJobFiles(orgId, repoId);
+        tx.put(key, {
+          ...record,
+          status: "completed",
+          branch: d.branch as string,
+          sha: d.sha as string,
+          headSha: d.sha as string,
+          filesProcessed: d.filesProcessed as number,
+          numFiles: d.numFiles as number,
+          sampleQuestions: d.sampleQuestions as string[],
+          indexedChunkerVersion: record.chunkerVersion,
+          failureReason: null,
+          indexedAt: event.time,
+          updatedAt: event.time,
+        } satisfies RepositoryRecord);
+      } else if (event.type === "RepositoryIndexingFailed") {
+        clearJobFiles(orgId, repoId);
+        tx.put(key, { ...record, status: "failed", failureReason: d.reason as string, updatedAt: event.time } satisfies RepositoryRecord);
+      }
+    }
+  },
+};
+
+/**
+ * Queries over the repositories read model. With `version` (the read model's ReadStore.version), records
+ * read by `get` are kept, frozen, until it changes.
+ */
+export function repositoryQueries(view: () => ReadView, version?: () => number) {
+  const records = version ? createReadMemo<RepositoryRecord>(version) : null;
+  return {
+    get(orgId: string, repoId: string): RepositoryRecord | undefined {
+      const load = () => view().get<RepositoryRecord>(["repo", orgId, repoId]);
+      return records ? records.get(`${orgId}\u0000${repoId}`, load) : load();
+    },
+    list(orgId: string): RepositoryRecord[] {
+      return view()
+        .range<RepositoryRecord>(["repo", orgId])
+        .map((e) => e.value);
+    },
+    /** Jobs submitted or started but neither completed nor failed, in every organisation. */
+    unfinished(): RepositoryRecord[] {
+      return view()
+        .range<RepositoryRecord>(["repo"])
+        .map((e) => e.value)
+        .filter((r) => r.status === "submitted" || r.status === "cloning" || r.status === "processing");
+    },
+    /** Files the current job has already recorded: path -> blobId. */
+    jobFiles(orgId: string, repoId: string): Map<string, string> {
+      const out = new Map<string, string>();
+      for (const e of view().range<[string, string]>(["jobfile", orgId, repoId])) out.set(e.value[0], e.value[1]);
+      return out;
+    },
+    candidates(orgId: string, indexRepoId: string): SampleCandidate[] {
+      return view()
+        .range<SampleCandidate>(["cand", orgId, indexRepoId])
+        .map((e) => e.value);
+    },
+  };
+}
