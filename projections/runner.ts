@@ -6,12 +6,20 @@ import type { ReadStore, WriteView } from "../src/readstore/port.ts";
  * (replaying the same events leaves the same state); its writes and the checkpoint are committed
  * together by the runner.
  */
-export type Projection = {
+export type Projection<E extends { type: string } = StoredEvent> = {
   name: string;
   version: number;
-  canHandle: readonly string[];
-  handle(events: StoredEvent[], ctx: { tx: WriteView }): void;
+  canHandle: readonly E["type"][];
+  handle(events: E[], ctx: { tx: WriteView }): void;
 };
+
+/**
+ * A projection over typed events (`EventOf<typeof X>` unions): the runner hands `handle` only events
+ * whose type is in `canHandle`, read through the catalogue at their newest version, so each is one of `E`.
+ */
+export function defineProjection<E extends { type: string }>(projection: Projection<E>): Projection {
+  return projection as unknown as Projection;
+}
 
 export type ProjectionStatus = {
   name: string;

@@ -8,6 +8,7 @@
 import { parseArgs } from "node:util";
 import { ConfigError } from "../src/config.ts";
 import { openEventStore } from "../src/eventstore/open.ts";
+import { catalogue } from "../src/features/catalogue.ts";
 import { entityHistory } from "../src/audit/history.ts";
 import { fail, printableEvent, scriptConfig } from "./cli-support.ts";
 
@@ -37,7 +38,7 @@ async function main() {
   if (!Number.isInteger(limit) || limit < 1) fail("--limit must be a positive integer", USAGE);
 
   const config = scriptConfig(args["data-dir"]);
-  const eventStore = await openEventStore(config);
+  const eventStore = await openEventStore(config, catalogue);
   try {
     const history = await entityHistory(eventStore, args.entity, { orgId: args.org, limit });
     process.stdout.write(

@@ -10,12 +10,13 @@ import { join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { openCodeIndex } from "../src/loupe.ts";
 import { openEventStore } from "../src/eventstore/open.ts";
+import { catalogue } from "../src/features/catalogue.ts";
 import { createGitMirrors } from "../src/git/mirrors.ts";
 import { createModelsFromEnv } from "../src/models/config.ts";
 import { rebuildCodeIndex } from "../src/features/repositories/indexer.ts";
 
 const config = loadConfig(process.env);
-const eventStore = await openEventStore(config);
+const eventStore = await openEventStore(config, catalogue);
 const codeIndex = openCodeIndex(config);
 try {
   if (process.argv.includes("--truncate")) await codeIndex.truncate();

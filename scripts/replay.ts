@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ConfigError } from "../src/config.ts";
 import { openEventStore } from "../src/eventstore/open.ts";
+import { catalogue } from "../src/features/catalogue.ts";
 import { createLmdbReadStore } from "../src/readstore/lmdb.ts";
 import { createProjectionRunner } from "../projections/runner.ts";
 import { allProjections } from "../src/features/read-models.ts";
@@ -53,7 +54,7 @@ async function main() {
   const projections = allProjections.filter((p) => names.includes(p.name));
 
   const config = scriptConfig(args["data-dir"]);
-  const eventStore = await openEventStore(config);
+  const eventStore = await openEventStore(config, catalogue);
   try {
     if (args["as-of"] !== undefined) {
       let asOf;

@@ -4,6 +4,7 @@ import { ulid } from "./ids.ts";
 import type { Config } from "./config.ts";
 import { createLogger, type Logger } from "./logging.ts";
 import { openEventStore } from "./eventstore/open.ts";
+import { catalogue } from "./features/catalogue.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
 import { createProjectionRunner } from "../projections/runner.ts";
 import { allProjections } from "./features/read-models.ts";
@@ -63,7 +64,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = createMetrics();
   // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
-  const eventStore = instrumentEventStore(await openEventStore(config), metrics, logger);
+  const eventStore = instrumentEventStore(await openEventStore(config, catalogue), metrics, logger);
   const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels") });
   const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
   metrics.setRunner(runner);

@@ -13,6 +13,16 @@ export type EventDefinition<T extends string = string, S extends z.ZodType = z.Z
   upcastFrom?: (previous: Record<string, unknown>) => Record<string, unknown>;
 };
 
+/**
+ * An event of a definition as readers see it (projections, deciders' evolve, handlers): the stored
+ * envelope, with `type` and `data` typed by the definition's schema. Reads come out of the catalogue
+ * upcast to the newest version, so give the newest definition of a type.
+ */
+export type EventOf<D> = D extends EventDefinition<infer T, infer S> ? Omit<StoredEvent, "type" | "data"> & { type: T; data: z.output<S> } : never;
+
+/** An event as a decider emits it (before the envelope), typed by its definition's schema. */
+export type DecidedEventOf<D> = D extends EventDefinition<infer T, infer S> ? { type: T; data: z.output<S> } : never;
+
 export function defineEvent<T extends string, S extends z.ZodType>(
   type: T,
   version: number,

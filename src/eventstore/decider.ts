@@ -4,11 +4,17 @@ import { newEvent, type CommandContext } from "./new-event.ts";
 /** An event as a decider emits it, before the envelope is added. */
 export type DomainEvent = { type: string; data: Record<string, unknown> };
 
-export type Decider<Command, State> = {
+/**
+ * One aggregate's business rules, pure (after Emmett): `decide(command, state)` returns the events a
+ * command causes or throws a DomainError; `evolve(state, event)` folds an event into the state. `Event`
+ * is the union of the aggregate's events typed by their schemas (`DecidedEventOf<typeof X>`); a stored
+ * event of the stream is handed to `evolve` as one of them.
+ */
+export type Decider<Command, State, Event extends DomainEvent = DomainEvent> = {
   initialState(): State;
-  evolve(state: State, event: StoredEvent | DomainEvent): State;
+  evolve(state: State, event: Event): State;
   /** Pure: returns the events the command causes, or throws a DomainError. */
-  decide(command: Command, state: State): DomainEvent[];
+  decide(command: Command, state: State): Event[];
 };
 
 /** A command the current state refuses (maps to HTTP 409/404, JSON-RPC -32000). */
@@ -26,15 +32,15 @@ export class DomainError extends Error {
  * Loads a stream, folds it into state, decides, and appends with the version it read
  * (optimistic concurrency: a concurrent writer makes this throw ExpectedVersionConflictError).
  */
-export async function handleCommand<Command, State>(
+export async function handleCommand<Command, State, Event extends DomainEvent>(
   eventStore: EventStore,
   streamName: string,
-  decider: Decider<Command, State>,
+  decider: Decider<Command, State, Event>,
   command: Command,
   context: CommandContext,
-): Promise<{ events: DomainEvent[]; state: State; lastPosition: number | null }> {
+): Promise<{ events: Event[]; state: State; lastPosition: number | null }> {
   const { events: history, currentStreamVersion } = await eventStore.readStream(streamName);
-  const state = history.reduce(decider.evolve, decider.initialState());
+  const state = foldStream(decider, history);
   const decided = decider.decide(command, state);
   if (decided.length === 0) return { events: [], state, lastPosition: null };
   const result = await eventStore.appendToStream(
@@ -43,4 +49,12 @@ export async function handleCommand<Command, State>(
     { expectedStreamVersion: currentStreamVersion },
   );
   return { events: decided, state: decided.reduce(decider.evolve, state), lastPosition: result.lastPosition };
+}
+
+/**
+ * The state of an aggregate from its stream. The stream holds only this aggregate's events, written
+ * through the catalogue (validated, read back upcast), so each is one of the decider's `Event`s.
+ */
+export function foldStream<Command, State, Event extends DomainEvent>(decider: Decider<Command, State, Event>, history: readonly StoredEvent[]): State {
+  return history.reduce((state, event) => decider.evolve(state, event as unknown as Event), decider.initialState());
 }
