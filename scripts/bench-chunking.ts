@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { createChunker } from "../src/indexing/chunking/chunker.ts";
 import { detectLanguage } from "../src/indexing/chunking/languages.ts";
+import { writeResults } from "./results.ts";
 
 const root = process.argv[2];
 if (!root) {
@@ -58,9 +59,7 @@ for (const { file, text } of contents) {
   if (result.parseError) failures++;
 }
 const seconds = (performance.now() - started) / 1000;
-console.log(
-  JSON.stringify(
-    {
+const figures = {
       files: contents.length,
       megabytes: +(bytes / 1e6).toFixed(2),
       seconds: +seconds.toFixed(2),
@@ -69,8 +68,6 @@ console.log(
       chunksPerFile: +(chunks / contents.length).toFixed(1),
       lineFallbacks: failures,
       slowest: { file: slowest, ms: Math.round(maxMs) },
-    },
-    null,
-    2,
-  ),
-);
+};
+console.log(JSON.stringify(figures, null, 2));
+console.log(`figures written to ${writeResults("bench-chunking", figures)}`);

@@ -18,6 +18,7 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging.ts";
 import { createLoupe } from "../src/loupe.ts";
 import { serve } from "../src/serve.ts";
+import { writeResults } from "./results.ts";
 
 const KEY = "lp_bench_admin_key_0123456789abcdef";
 
@@ -114,6 +115,17 @@ async function main() {
   console.log(`  cpu: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of the process's threads (main, parse threads, V8 and lmdb threads; git's processes not included)`);
   console.log(`  time: waiting for read+chunk ${(stats.chunkWaitMs / 1000).toFixed(1)} s, code index writes ${(stats.indexWriteMs / 1000).toFixed(1)} s`);
   console.log(`  sample questions: ${JSON.stringify(status.sampleQuestions)}`);
+  const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
+  const figures: Record<string, unknown> = {
+    corpus: { path: corpus, files: status.numFiles, lines, megabytes: round(bytes / 1e6, 1) },
+    firstIndex: {
+      seconds: round(seconds),
+      mbPerSecond: round(bytes / 1e6 / seconds),
+      indexedMbPerSecond: round(stats.bytesParsed / 1e6 / seconds),
+      filesPerSecond: Math.round((status.numFiles as number) / seconds),
+      processCpuSeconds: round((cpu.user + cpu.system) / 1e6, 1),
+    },
+  };
 
   // A second branch differing in one file.
   git(work, "checkout", "--quiet", "-b", "feature");
@@ -125,6 +137,7 @@ async function main() {
   const second = await s.api("/v2/repositories", { remote: "github", repository: "bench/corpus", branch: "feature" });
   const secondStatus = await waitDone(s.api, second.statusEndpoint as string);
   console.log(`second branch (one file changed): ${secondStatus.status}, ${jobSeconds(t, secondStatus).toFixed(2)} s, reused ${secondStatus.reusedFiles}/${secondStatus.numFiles}`);
+  figures.secondBranchSeconds = round(jobSeconds(t, secondStatus));
 
   await s.served.close();
   await s.loupe.close();
@@ -132,6 +145,9 @@ async function main() {
   console.log(`restart: service open (stores, projections caught up, code index open) ${s.openMs.toFixed(0)} ms`);
   clearInterval(sampler);
   console.log(`peak RSS: ${(peakRss / 1e6).toFixed(0)} MB (main process; parse workers are threads in it)`);
+  figures.openAfterRestartMs = Math.round(s.openMs);
+  figures.peakRssMb = Math.round(peakRss / 1e6);
+  console.log(`figures written to ${writeResults("bench-index", figures)}`);
   await s.served.close();
   await s.loupe.close();
   rmSync(tmp, { recursive: true, force: true });

@@ -26,6 +26,7 @@ import { Agent, request as httpRequest } from "node:http";
 
 import { fileURLToPath } from "node:url";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
+import { writeResults } from "./results.ts";
 import { analyzeQuery } from "../src/retrieval/query-analysis.ts";
 
 const { values: args } = parseArgs({
@@ -248,6 +249,7 @@ async function main() {
       note: "latencies in ms, end to end over HTTP on 127.0.0.1 to the service process (loupe) / process spawn to exit (rg -i -l); serverCpuMsPerRequest = the service process's CPU time (all its threads, user + system) per request, serverSystemCpuMsPerRequest its system (kernel) part; vsRipgrep = Loupe's latency / ripgrep's at the same concurrency, this run",
     };
     process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    process.stdout.write(`figures written to ${writeResults("bench", result)}\n`);
     agent.destroy();
   } finally {
     await service.stop();

@@ -12,33 +12,11 @@
  * there is one analysis, wherever it runs.
  */
 import { FIELDS, FIELD_COUNT, type IndexedFields } from "./fields.ts";
+import type { DocumentTerms } from "./port.ts";
 import { quantiseLength } from "./embedded/postings.ts";
 import { splitWord } from "./tokenize.ts";
 import { createWordTable } from "./word-table.ts";
 
-export type DocumentTerms = {
-  /** Documents covered, in order. */
-  docCount: number;
-  /**
-   * Distinct terms of the documents, joined by "\n" (terms never contain it): one string crosses
-   * between threads far more cheaply than thousands.
-   */
-  termList: string;
-  /** Per term: end of its entries in `postings` (they start at the previous term's end, or 0). */
-  ends: Uint32Array;
-  /** Per term: local index of the last document containing it. */
-  lasts: Uint32Array;
-  /** Per term: number of documents containing it. */
-  counts: Uint32Array;
-  /**
-   * Per term, its entries by document: varint delta of the local document index (the first entry's is
-   * the index itself), then the posting payload: field mask, and per field present a varint term
-   * frequency and the quantised field length.
-   */
-  postings: Uint8Array;
-  /** Per field: tokens summed over the documents (for average field lengths). */
-  lengthSums: number[];
-};
 
 /** Term frequencies saturate here (they are stored per field; the posting varint could hold more). */
 const MAX_TF = 0xffff;

@@ -6,8 +6,6 @@
  * Which (path, blobId) pairs make up a branch is recorded with setBranchFiles, so a second branch or a
  * reload that changes one file costs writes in proportion to the changed files, not the repository.
  */
-import type { DocumentTerms } from "./analysis.ts";
-
 export type ChunkDocument = {
   /** Unique: `${repoId}|${path}|${blobId}|${ordinal}`. */
   id: string;
@@ -29,6 +27,34 @@ export type ChunkDocument = {
   /** File-level summary of the file holding the chunk. */
   fileSummary: string;
   vector?: number[];
+};
+
+/**
+ * Index terms of a run of chunk documents in the embedded index's posting encoding, computed where the
+ * chunks are made (analyseDocuments in analysis.ts) and handed to `upsertChunks`.
+ */
+export type DocumentTerms = {
+  /** Documents covered, in order. */
+  docCount: number;
+  /**
+   * Distinct terms of the documents, joined by "\n" (terms never contain it): one string crosses
+   * between threads far more cheaply than thousands.
+   */
+  termList: string;
+  /** Per term: end of its entries in `postings` (they start at the previous term's end, or 0). */
+  ends: Uint32Array;
+  /** Per term: local index of the last document containing it. */
+  lasts: Uint32Array;
+  /** Per term: number of documents containing it. */
+  counts: Uint32Array;
+  /**
+   * Per term, its entries by document: varint delta of the local document index (the first entry's is
+   * the index itself), then the posting payload: field mask, and per field present a varint term
+   * frequency and the quantised field length.
+   */
+  postings: Uint8Array;
+  /** Per field: tokens summed over the documents (for average field lengths). */
+  lengthSums: number[];
 };
 
 export type BranchFile = { path: string; blobId: string };

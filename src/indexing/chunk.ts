@@ -1,4 +1,4 @@
-import type { DocumentTerms } from "../codeindex/analysis.ts";
+import type { DocumentTerms } from "../codeindex/port.ts";
 
 /** A piece of a source file, cut along its syntax tree (or by sections/lines for plain text). */
 export type ChunkKind =

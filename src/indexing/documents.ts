@@ -3,7 +3,8 @@
  * the same fields here, so terms computed in a parse worker (fileTerms) describe exactly the documents
  * the indexer stores (chunkDocuments) for the same file.
  */
-import { analyseDocuments, type DocumentTerms } from "../codeindex/analysis.ts";
+import { analyseDocuments } from "../codeindex/analysis.ts";
+import type { DocumentTerms } from "../codeindex/port.ts";
 import type { IndexedFields } from "../codeindex/fields.ts";
 import type { ChunkDocument } from "../codeindex/port.ts";
 import type { Chunk, ChunkedFile } from "./chunk.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { analyseDocuments, type DocumentTerms } from "../../src/codeindex/analysis.ts";
+import { analyseDocuments } from "../../src/codeindex/analysis.ts";
+import type { DocumentTerms } from "../../src/codeindex/port.ts";
 import { FIELD_COUNT, analyseDoc, type IndexedFields } from "../../src/codeindex/fields.ts";
 import {
   BLOCK_SIZE,

@@ -20,7 +20,8 @@ import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
 import type { BranchFile, ChunkDocument, CodeIndex, IndexFilter, IndexHit } from "../port.ts";
-import { analyseDocuments, type DocumentTerms } from "../analysis.ts";
+import { analyseDocuments } from "../analysis.ts";
+import type { DocumentTerms } from "../port.ts";
 import { FIELDS, FIELD_COUNT, analyseDoc } from "../fields.ts";
 import {
   BLOCK_SIZE,

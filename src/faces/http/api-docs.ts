@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RouteDoc } from "./openapi.ts";
+import type { RouteDoc } from "./route-docs.ts";
 
 /**
  * OpenAPI declarations of routes whose modules do not declare themselves with `describeRoute` (yet).

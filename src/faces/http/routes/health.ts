@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { z } from "zod";
-import { describeRoute } from "../openapi.ts";
+import { describeRoute } from "../route-docs.ts";
 
 const readiness = z.object({
   status: z.enum(["ready", "not_ready"]),

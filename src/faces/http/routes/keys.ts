@@ -5,7 +5,7 @@ import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { requireAdmin } from "../auth.ts";
-import { describeRoute } from "../openapi.ts";
+import { describeRoute } from "../route-docs.ts";
 
 const issueKeyBody = z.object({
   name: z.string().trim().min(1).max(200),

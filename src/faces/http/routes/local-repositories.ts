@@ -5,7 +5,7 @@ import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { requireAdmin } from "../auth.ts";
-import { describeRoute } from "../openapi.ts";
+import { describeRoute } from "../route-docs.ts";
 import { LocalPathError } from "../../../features/repositories/local.ts";
 import { GitNameError } from "../../../git/names.ts";
 

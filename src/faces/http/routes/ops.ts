@@ -3,7 +3,8 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
-import { buildOpenApiDocument, describeRoute, renderDocsHtml } from "../openapi.ts";
+import { buildOpenApiDocument, renderDocsHtml } from "../openapi.ts";
+import { describeRoute } from "../route-docs.ts";
 
 const digest = (s: string) => createHash("sha256").update(s, "utf8").digest();
 

@@ -22,7 +22,7 @@ import { commandContext, type AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
-import { describeRoute } from "../openapi.ts";
+import { describeRoute } from "../route-docs.ts";
 import { codeIndexRepoId, repositoryId } from "../../../indexing/repo-id.ts";
 import { createHosts, type Remote } from "../../../hosts/index.ts";
 import { createModelsFromEnv } from "../../../models/config.ts";

@@ -11,9 +11,9 @@ import {
   repositoryFields,
   repositoryGroupFields,
   reviewStatus,
+  commandContextOf,
 } from "./common.ts";
 import { RpcCode, RpcError } from "../errors.ts";
-import { toolData } from "../data.ts";
 
 /** interface.md section 8 leaves the maximum open: Loupe uses 100, like the other list tools. */
 export const LIST_CODE_REVIEWS_LIMIT = { default: 20, max: 100 } as const;
@@ -39,7 +39,7 @@ export const listCodeReviews = defineTool({
   input: listCodeReviewsInput,
   output: listCodeReviewsOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).listCodeReviews(args),
+  run: async (args, ctx) => ctx.services.reviews.listAcrossRepositories(ctx.principal.orgId, args),
 });
 
 export const getCodeReviewInput = z.strictObject({
@@ -54,7 +54,7 @@ export const getCodeReview = defineTool({
   input: getCodeReviewInput,
   output: getCodeReviewOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).getCodeReview(args),
+  run: async (args, ctx) => ctx.services.reviews.get(ctx.principal.orgId, args.codeReviewId),
 });
 
 export const triggerCodeReviewInput = z.strictObject({
@@ -85,5 +85,5 @@ export const triggerCodeReview = defineTool({
       });
     }
   },
-  run: (args, ctx) => toolData(ctx).triggerCodeReview(args),
+  run: (args, ctx) => ctx.services.reviews.trigger(ctx.principal.orgId, args, commandContextOf(ctx)),
 });

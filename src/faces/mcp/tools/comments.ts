@@ -1,7 +1,6 @@
 /** search_greptile_comments (interface.md 4.2; the tool name is exact). */
 import { z } from "zod";
 import { defineTool, isoDate, limit, searchedComment } from "./common.ts";
-import { toolData } from "../data.ts";
 
 export const SEARCH_COMMENTS_LIMIT = { default: 10, max: 50 } as const;
 
@@ -29,5 +28,5 @@ export const searchGreptileComments = defineTool({
   input: searchGreptileCommentsInput,
   output: searchGreptileCommentsOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).searchGreptileComments(args),
+  run: async (args, ctx) => ctx.services.pullRequests.searchComments(ctx.principal.orgId, args),
 });

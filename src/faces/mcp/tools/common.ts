@@ -210,5 +210,8 @@ export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType 
   run(args: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
 };
 
+/** Who acts, for the events a tool's command appends: the caller's key, the request's correlation id. */
+export const commandContextOf = (ctx: ToolContext) => ({ orgId: ctx.principal.orgId, actor: ctx.principal.keyId, correlationId: ctx.requestId, causationId: null });
+
 export const defineTool = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDefinition<I, O>) =>
   tool as unknown as ToolDefinition;

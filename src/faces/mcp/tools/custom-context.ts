@@ -9,9 +9,9 @@ import {
   defineTool,
   limit,
   offset,
+  commandContextOf,
 } from "./common.ts";
 import { ScopeSchema } from "../../../review/scope.ts";
-import { toolData } from "../data.ts";
 
 export const LIST_CUSTOM_CONTEXT_LIMIT = { default: 20, max: 100 } as const;
 export const SEARCH_CUSTOM_CONTEXT_LIMIT = { default: 10, max: 50 } as const;
@@ -34,7 +34,7 @@ export const listCustomContext = defineTool({
   input: listCustomContextInput,
   output: listCustomContextOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).listCustomContext(args),
+  run: async (args, ctx) => ctx.services.customContext.list(ctx.principal.orgId, args),
 });
 
 export const getCustomContextInput = z.strictObject({ customContextId: z.uuid().describe("Custom context id (UUID)") });
@@ -47,7 +47,7 @@ export const getCustomContext = defineTool({
   input: getCustomContextInput,
   output: getCustomContextOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).getCustomContext(args),
+  run: async (args, ctx) => ctx.services.customContext.get(ctx.principal.orgId, args.customContextId),
 });
 
 export const searchCustomContextInput = z.strictObject({
@@ -63,7 +63,7 @@ export const searchCustomContext = defineTool({
   input: searchCustomContextInput,
   output: searchCustomContextOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).searchCustomContext(args),
+  run: async (args, ctx) => ctx.services.customContext.search(ctx.principal.orgId, args),
 });
 
 export const createCustomContextInput = z.strictObject({
@@ -87,5 +87,5 @@ export const createCustomContext = defineTool({
   input: createCustomContextInput,
   output: createCustomContextOutput,
   readOnly: false,
-  run: (args, ctx) => toolData(ctx).createCustomContext(args),
+  run: (args, ctx) => ctx.services.customContext.create(ctx.principal.orgId, args, commandContextOf(ctx)),
 });

@@ -13,7 +13,6 @@ import {
   repositoryGroupFields,
   reviewComment,
 } from "./common.ts";
-import { toolData } from "../data.ts";
 
 export const LIST_PULL_REQUESTS_LIMIT = { default: 20, max: 100 } as const;
 
@@ -42,7 +41,7 @@ export const listPullRequests = defineTool({
   input: listPullRequestsInput,
   output: listPullRequestsOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).listPullRequests(args),
+  run: async (args, ctx) => ctx.services.pullRequests.list(ctx.principal.orgId, args),
 });
 
 export const listMergeRequests = defineTool({
@@ -65,7 +64,7 @@ export const getMergeRequest = defineTool({
   input: getMergeRequestInput,
   output: getMergeRequestOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).getMergeRequest(args),
+  run: async (args, ctx) => ctx.services.pullRequests.get(ctx.principal.orgId, args),
 });
 
 export const listMergeRequestCommentsInput = z.strictObject({
@@ -93,5 +92,5 @@ export const listMergeRequestComments = defineTool({
   input: listMergeRequestCommentsInput,
   output: listMergeRequestCommentsOutput,
   readOnly: true,
-  run: (args, ctx) => toolData(ctx).listMergeRequestComments(args),
+  run: async (args, ctx) => ctx.services.pullRequests.listComments(ctx.principal.orgId, args),
 });
