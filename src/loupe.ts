@@ -21,6 +21,7 @@ import { createElasticsearchCodeIndex } from "./codeindex/elasticsearch.ts";
 import { createGitMirrors } from "./git/mirrors.ts";
 import { createHosts } from "./hosts/index.ts";
 import { createPullRequestQueries } from "./features/pull-requests/queries.ts";
+import { createCodeReviewQueries } from "./features/code-reviews/queries.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
 import { createCustomContextService } from "./features/custom-context/service.ts";
@@ -88,11 +89,17 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
     metrics,
   });
   // Pull requests, code reviews, comments, custom context (webhooks in, review worker).
-  const prQueries = createPullRequestQueries(readStore, config.hostUrls);
+  // A merge request shows its code reviews, and a code review its merge request: the pull request
+  // queries get the reviews through a port the code review queries answer.
+  const prQueries = createPullRequestQueries(readStore, config.hostUrls, {
+    reviewsOf: (orgId, key) => reviewQueries.reviewsOf(orgId, key),
+    countReviews: (orgId, key) => reviewQueries.countReviews(orgId, key),
+  });
+  const reviewQueries = createCodeReviewQueries(readStore, prQueries);
   const customContext = createCustomContextService({ eventStore, readStore, runner });
   const reviews = createReviewService({
     config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
-    chat: createModelsFromEnv(config.env).chat, queries: prQueries, customContext,
+    chat: createModelsFromEnv(config.env).chat, queries: prQueries, reviewQueries, customContext,
     codeIndex, indexedRepositories: (orgId) => indexer.list(orgId), // related code for the chat model
   });
   const pullRequests = createPullRequestService({

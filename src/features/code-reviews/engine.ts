@@ -27,12 +27,16 @@ import { isCommentAddressed } from "../../review/addressed.ts";
 import { isSkippedPath } from "../../review/analysers/context.ts";
 import type { Finding, Severity } from "../../review/findings.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
+import type { CodeReviewQueries } from "./queries.ts";
 import type { PullRequestRecord } from "../pull-requests/projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
 import type { CodeReviewRecord } from "./projection.ts";
 import type { CustomContextService } from "../custom-context/service.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
-import { codeReviewStream, prKey, pullRequestStream, serviceCommentId, summaryCommentId } from "../pull-requests/identity.ts";
+import { codeReviewStream } from "./decider.ts";
+import { prKey } from "../../hosts/pull-request-key.ts";
+import { pullRequestStream } from "../pull-requests/identity.ts";
+import { serviceCommentId, summaryCommentId } from "../review-comments/ids.ts";
 import { reviewFile } from "./reviewer.ts";
 import type { CodeIndex } from "../../codeindex/port.ts";
 import { relatedCodeFor } from "./related-code.ts";
@@ -47,6 +51,8 @@ export type EngineDeps = {
   hosts: Hosts;
   chat: ChatModel | null;
   queries: PullRequestQueries;
+  /** The code reviews read model (./queries.ts). */
+  reviewQueries: CodeReviewQueries;
   customContext: CustomContextService;
   /** The code index, for related code handed to the chat model (optional). */
   codeIndex?: CodeIndex | null;
@@ -127,7 +133,7 @@ export class ReviewInterrupted extends Error {
 }
 
 export function createReviewEngine(deps: EngineDeps) {
-  const { config, logger, eventStore, readStore, runner, mirrors, hosts, queries, customContext } = deps;
+  const { config, logger, eventStore, readStore, runner, mirrors, hosts, queries, reviewQueries, customContext } = deps;
   const botName = config.reviews.botName;
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -192,7 +198,7 @@ export function createReviewEngine(deps: EngineDeps) {
   }
 
   const lastCompletedReview = (orgId: string, key: string, exceptId: string) =>
-    queries
+    reviewQueries
       .reviewsOf(orgId, key)
       .filter((r) => r.id !== exceptId && r.status === "COMPLETED" && r.headSha)
       .sort((a, b) => ((a.completedAt ?? "") < (b.completedAt ?? "") ? -1 : 1))

@@ -1,13 +1,12 @@
 import type { Projection } from "../../../projections/runner.ts";
-import { prKey, type RepositoryRef } from "../pull-requests/identity.ts";
+import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
+import { TERMINAL_STATUSES, type CodeReviewStatus } from "../../review/status.ts";
 
 /**
  * Code reviews (interface.md 2.5) by organisation.
  * Keys: ["review", orgId, id] -> CodeReviewRecord; ["byPr", orgId, prKey, createdAt, id] -> id;
  * ["unfinished", id] -> orgId while PENDING / REVIEWING_FILES / GENERATING_SUMMARY (the worker resumes these).
  */
-export type CodeReviewStatus = "PENDING" | "REVIEWING_FILES" | "GENERATING_SUMMARY" | "COMPLETED" | "FAILED" | "SKIPPED";
-
 export type CodeReviewRecord = {
   id: string;
   orgId: string;
@@ -37,7 +36,6 @@ export type CodeReviewRecord = {
   history: { status: CodeReviewStatus; at: string; completedFiles: number }[];
 };
 
-export const TERMINAL_STATUSES: readonly CodeReviewStatus[] = ["COMPLETED", "FAILED", "SKIPPED"];
 
 export const codeReviewsProjection: Projection = {
   name: "code-reviews",

@@ -8,7 +8,7 @@ import type { CommandContext } from "../../eventstore/new-event.ts";
 import { newEvent } from "../../eventstore/new-event.ts";
 import { DomainError } from "../../eventstore/decider.ts";
 import { normalizeStrictness } from "../../review/strictness.ts";
-import { codeReviewStream } from "../pull-requests/identity.ts";
+import { codeReviewStream } from "./decider.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { isRemote } from "../../hosts/index.ts";
 import { createReviewEngine, ReviewInterrupted, type EngineDeps } from "./engine.ts";
@@ -34,7 +34,7 @@ const jobKey = (job: Job) => (job.kind === "review" ? `review:${job.id}` : `refr
 const LIST_PAGE = 100;
 
 export function createReviewService(deps: EngineDeps) {
-  const { eventStore, runner, queries, logger } = deps;
+  const { eventStore, runner, queries, reviewQueries, logger } = deps;
   const engine = createReviewEngine(deps);
   const queue: Job[] = [];
   const queued = new Set<string>();
@@ -130,31 +130,33 @@ export function createReviewService(deps: EngineDeps) {
     /** Runs a refresh now (admin faces, tests). */
     refreshNow: (orgId: string, ref: { remote: Remote; name: string; number: number }) => engine.refresh(orgId, ref),
 
-    list: queries.listCodeReviews,
+    list: reviewQueries.listCodeReviews,
     /**
      * list_code_reviews as the tool interface reads it: every parameter optional, so `prNumber` without a
      * repository filters across repositories (the queries want the repository with prNumber: page through).
      */
-    listAcrossRepositories(orgId: string, args: Parameters<typeof queries.listCodeReviews>[1]): ReturnType<typeof queries.listCodeReviews> {
-      if (args.prNumber === undefined || args.name !== undefined) return queries.listCodeReviews(orgId, args);
+    listAcrossRepositories(orgId: string, args: Parameters<typeof reviewQueries.listCodeReviews>[1]): ReturnType<typeof reviewQueries.listCodeReviews> {
+      if (args.prNumber === undefined || args.name !== undefined) return reviewQueries.listCodeReviews(orgId, args);
       const { prNumber, limit = LIST_PAGE, offset = 0, ...rest } = args;
-      const all: ReturnType<typeof queries.listCodeReviews>["codeReviews"] = [];
+      const all: ReturnType<typeof reviewQueries.listCodeReviews>["codeReviews"] = [];
       for (let start = 0; ; start += LIST_PAGE) {
-        const page = queries.listCodeReviews(orgId, { ...rest, limit: LIST_PAGE, offset: start });
+        const page = reviewQueries.listCodeReviews(orgId, { ...rest, limit: LIST_PAGE, offset: start });
         all.push(...page.codeReviews.filter((r) => r.mergeRequest.prNumber === prNumber));
         if (page.codeReviews.length < LIST_PAGE || start + LIST_PAGE >= page.total) break;
       }
       return { codeReviews: all.slice(offset, offset + limit), total: all.length };
     },
-    get: queries.getCodeReview,
-    record: queries.codeReviewRecord,
+    get: reviewQueries.getCodeReview,
+    record: reviewQueries.codeReviewRecord,
+    /** The reviews of one pull request (`prKey`), oldest first. */
+    ofPullRequest: (orgId: string, key: string) => reviewQueries.reviewsOf(orgId, key).map((r) => reviewQueries.getCodeReview(orgId, r.id).codeReview),
 
     /** Starts the worker and queues every unfinished review. */
     start() {
       if (running) return;
       running = true;
       stopping = false;
-      for (const r of queries.unfinishedReviews()) enqueue({ kind: "review", orgId: r.orgId, id: r.id });
+      for (const r of reviewQueries.unfinishedReviews()) enqueue({ kind: "review", orgId: r.orgId, id: r.id });
       loop = work();
     },
 

@@ -1,5 +1,8 @@
 import { DomainError, type Decider, type DomainEvent } from "../../eventstore/decider.ts";
 
+/** `customcontext-<orgId>-<id>`: one custom context's creation, status changes and updates. */
+export const customContextStream = (orgId: string, id: string) => `customcontext-${orgId}-${id}`;
+
 export type CustomContextType = "CUSTOM_INSTRUCTION" | "PATTERN";
 export type CustomContextStatus = "ACTIVE" | "INACTIVE" | "SUGGESTED";
 

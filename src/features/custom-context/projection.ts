@@ -1,5 +1,5 @@
 import type { Projection } from "../../../projections/runner.ts";
-import { prKey, type RepositoryRef } from "../pull-requests/identity.ts";
+import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 /**
  * Custom context (interface.md 2.6) by organisation, with the comments linked to each: the human

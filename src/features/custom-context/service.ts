@@ -16,8 +16,9 @@ import type { CommentRecord } from "../review-comments/projection.ts";
 import { ScopeSchema } from "../../review/scope.ts";
 import type { CustomContextLike } from "../../review/patterns.ts";
 import { learnPatterns } from "../../review/learned-patterns.ts";
-import { customContextStream, uuidFrom } from "../pull-requests/identity.ts";
-import { clampLimit, lexicalScore } from "../pull-requests/queries.ts";
+import { customContextStream } from "./decider.ts";
+import { uuidFrom } from "../../ids.ts";
+import { clampLimit, lexicalScore } from "../../readstore/listing.ts";
 
 export const LIST_CUSTOM_CONTEXT = { defaultLimit: 20, maxLimit: 100 } as const;
 export const SEARCH_CUSTOM_CONTEXT = { defaultLimit: 10, maxLimit: 50 } as const;

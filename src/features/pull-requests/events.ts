@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineEvent } from "../../eventstore/catalogue.ts";
+import { repositoryRefSchema } from "../../hosts/pull-request-key.ts";
 
 /**
  * Pull/merge requests as the git hosts report them (webhooks) or as a backfill listed them.
@@ -8,17 +9,8 @@ import { defineEvent } from "../../eventstore/catalogue.ts";
  * the read model keeps the newest snapshot by `updatedAt`, so deliveries arriving out of order
  * (an edit before the open) converge to the host's latest state. `deliveryId` is the host's
  * delivery id (GitHub X-GitHub-Delivery, ...), the dedupe key of webhooks; null for backfills.
- * Stream: `pullrequest-<orgId>-<remote>:<owner/repo lower-cased>#<number>` (src/features/pull-requests/identity.ts).
+ * Stream: `pullrequest-<orgId>-<remote>:<owner/repo lower-cased>#<number>` (./decider.ts).
  */
-export const remoteSchema = z.enum(["github", "gitlab", "bitbucket", "azure"]);
-
-/** Repository identity: (remote, `owner/repo`, default branch when known). */
-export const repositoryRefSchema = z.object({
-  remote: remoteSchema,
-  name: z.string().min(1).max(300),
-  defaultBranch: z.string().max(255).nullable(),
-});
-
 export const pullRequestSnapshotSchema = z.object({
   number: z.number().int().nonnegative(),
   title: z.string().max(10_000),

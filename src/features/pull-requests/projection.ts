@@ -1,7 +1,7 @@
 import type { Projection } from "../../../projections/runner.ts";
 import type { StoredEvent } from "../../eventstore/port.ts";
 import { PULL_REQUEST_SNAPSHOT_EVENTS } from "./events.ts";
-import { prKey, type RepositoryRef } from "./identity.ts";
+import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 /**
  * Pull requests by organisation, converged to the host's newest snapshot (by the host's

@@ -1,17 +1,19 @@
 /**
- * Queries over the pull request, comment and code review read models, shaped as interface.md
- * 2.3-2.5 and with the semantics of the tools in 4.2 (filters, limits, pagination). Pure reads.
+ * Queries over the pull request read model, shaped as interface.md 2.3-2.4 with the semantics of the
+ * tools in 4.2 (filters, limits, pagination): merge requests with their comments and reviews, comment
+ * search, webhook deliveries seen. Pure reads.
  */
 import type { ReadStore, ReadView } from "../../readstore/port.ts";
 import type { PullRequestRecord } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
-import type { CodeReviewRecord, CodeReviewStatus } from "../code-reviews/projection.ts";
+import { createReviewCommentQueries, toReviewComment, type ReviewComment } from "../review-comments/queries.ts";
+import type { CodeReviewStatus } from "../../review/status.ts";
 import { DomainError } from "../../eventstore/decider.ts";
-import { prKey, repoKey } from "./identity.ts";
+import { byCreated, clampLimit, clampOffset, fuzzyLoginMatch, lexicalScore, parseTime } from "../../readstore/listing.ts";
+import { prKey, repoKey } from "../../hosts/pull-request-key.ts";
 import type { Remote } from "../../hosts/types.ts";
 
 export const LIST_PULL_REQUESTS = { defaultLimit: 20, maxLimit: 100 } as const;
-export const LIST_CODE_REVIEWS = { defaultLimit: 20, maxLimit: 100 } as const;
 export const SEARCH_COMMENTS = { defaultLimit: 10, maxLimit: 50 } as const;
 
 /** The repository group of the tools: `name`, `remote`, `defaultBranch`, all given or all omitted. */
@@ -32,46 +34,12 @@ export type MergeRequestListItem = {
   createdAt: string;
 };
 
-export type ReviewComment = {
-  id: string;
-  commentId: string;
-  body: string;
-  authorLogin: string;
-  filePath: string | null;
-  lineStart: number | null;
-  lineEnd: number | null;
-  isGreptileComment: boolean;
-  addressed: boolean;
-  createdAt: string;
-  hasSuggestion: boolean;
-  suggestedCode: string | null;
-  linkedMemory: { id: string; type: string | null; source: string | null } | null;
-};
-
 export type MergeRequestRef = {
   id: string;
   prNumber: number;
   title: string;
   sourceRepoUrl: string;
   repository: { name: string };
-};
-
-export type CodeReviewListItem = {
-  id: string;
-  status: CodeReviewStatus;
-  createdAt: string;
-  completedAt: string | null;
-  metadata: { strictness: number; totalFiles: number; completedFiles: number; correlationId: string };
-  mergeRequest: MergeRequestRef;
-};
-
-export type CodeReviewDetail = Omit<CodeReviewListItem, "mergeRequest"> & {
-  body: string;
-  mergeRequest: MergeRequestRef & {
-    description: string;
-    authorLogin: string;
-    repository: { id: string; name: string; remote: string };
-  };
 };
 
 export type Commit = { sha: string; message: string | null; authorName: string | null; committedAt: string | null };
@@ -107,13 +75,6 @@ export type MergeRequestDetail = {
   };
 };
 
-export function clampLimit(limit: number | undefined, defaults: { defaultLimit: number; maxLimit: number }): number {
-  if (limit === undefined || !Number.isFinite(limit)) return defaults.defaultLimit;
-  return Math.max(1, Math.min(defaults.maxLimit, Math.floor(limit)));
-}
-
-const clampOffset = (offset: number | undefined) => (offset === undefined || !Number.isFinite(offset) ? 0 : Math.max(0, Math.floor(offset)));
-
 /** Checks the all-or-none rule of the repository group; returns the filter or null when omitted. */
 export function repositoryGroup(filter: RepositoryFilter): { name: string; remote: string; defaultBranch: string } | null {
   const given = [filter.name, filter.remote, filter.defaultBranch].filter((v) => v !== undefined && v !== null && v !== "");
@@ -122,72 +83,19 @@ export function repositoryGroup(filter: RepositoryFilter): { name: string; remot
   return { name: filter.name!, remote: filter.remote!.toLowerCase(), defaultBranch: filter.defaultBranch! };
 }
 
-function levenshtein(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const tmp = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = tmp;
-    }
-  }
-  return prev[b.length]!;
-}
+/**
+ * The code reviews of a pull request, as its merge request shows them: a port the code-reviews feature
+ * answers (it sits above this one), given by the composition root.
+ */
+export type PullRequestReviews = {
+  reviewsOf(orgId: string, prKey: string): PullRequestReview[];
+  countReviews(orgId: string, prKey: string): number;
+};
+export type PullRequestReview = { id: string; status: CodeReviewStatus; createdAt: string; completedAt: string | null; headSha: string | null };
 
-/** Fuzzy login match: case-insensitive substring either way, ignoring `-_.[bot]`, or a small edit distance. */
-export function fuzzyLoginMatch(login: string, query: string): boolean {
-  const norm = (s: string) => s.toLowerCase().replace(/\[bot\]$/, "").replace(/[-_.\s]/g, "");
-  const l = norm(login);
-  const q = norm(query);
-  if (q === "") return true;
-  if (l.includes(q) || (l.length >= 3 && q.includes(l))) return true;
-  return levenshtein(l, q) <= Math.max(1, Math.floor(q.length / 4));
-}
-
-const tokenize = (text: string) => (text.toLowerCase().match(/[a-z0-9_]+/g) ?? []).filter((t) => t.length > 1);
-
-/** Lexical relevance: matched query terms (each once), whole-phrase bonus; 0 = no match. */
-export function lexicalScore(query: string, ...fields: (string | null | undefined)[]): number {
-  const text = fields.filter((f): f is string => typeof f === "string").join("\n").toLowerCase();
-  const terms = [...new Set(tokenize(query))];
-  if (terms.length === 0) return 0;
-  const words = new Set(tokenize(text));
-  let score = 0;
-  for (const t of terms) {
-    if (words.has(t)) score += 2;
-    else if (text.includes(t)) score += 1;
-  }
-  if (score > 0 && query.trim().length > 3 && text.includes(query.trim().toLowerCase())) score += terms.length;
-  return score;
-}
-
-export function toReviewComment(c: CommentRecord): ReviewComment {
-  return {
-    id: c.id,
-    commentId: c.commentId,
-    body: c.body,
-    authorLogin: c.authorLogin,
-    filePath: c.filePath,
-    lineStart: c.lineStart,
-    lineEnd: c.lineEnd,
-    isGreptileComment: c.isGreptileComment,
-    addressed: c.addressed,
-    createdAt: c.createdAt,
-    hasSuggestion: c.hasSuggestion,
-    suggestedCode: c.suggestedCode,
-    linkedMemory: c.linkedMemory,
-  };
-}
-
-const byCreated = <T extends { createdAt: string }>(a: T, b: T) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0);
-
-export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<Remote, string>) {
+export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<Remote, string>, reviews: PullRequestReviews) {
   const prs = (): ReadView => readStore.view("pull-requests");
-  const comments = (): ReadView => readStore.view("review-comments");
-  const reviews = (): ReadView => readStore.view("code-reviews");
+  const comments = createReviewCommentQueries(readStore);
 
   const repoUrl = (remote: string, name: string) => `${hostUrls[remote as Remote] ?? ""}/${name}`;
 
@@ -200,21 +108,18 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     return pr;
   };
 
-  const commentsOf = (orgId: string, key: string) => comments().range<CommentRecord>(["comment", orgId, key]).map((e) => e.value);
-  const reviewsOf = (orgId: string, key: string) =>
-    reviews()
-      .range<string>(["byPr", orgId, key])
-      .map((e) => reviews().get<CodeReviewRecord>(["review", orgId, e.value]))
-      .filter((r): r is CodeReviewRecord => r !== undefined);
+  const commentsOf = comments.commentsOf;
+  const byKey = (orgId: string, key: string) => prs().get<PullRequestRecord>(["pr", orgId, key]);
 
-  const mergeRequestRef = (orgId: string, r: CodeReviewRecord): MergeRequestRef => {
-    const pr = prs().get<PullRequestRecord>(["pr", orgId, r.prKey]);
+  /** The reference to a merge request that code reviews and comments carry (`known`: what the caller recorded of it). */
+  const mergeRequestRef = (orgId: string, key: string, known: { prNumber: number; repository: { remote: string; name: string } }): MergeRequestRef => {
+    const pr = byKey(orgId, key);
     return {
-      id: r.prKey,
-      prNumber: r.prNumber,
+      id: key,
+      prNumber: known.prNumber,
       title: pr?.title ?? "",
-      sourceRepoUrl: repoUrl(r.repository.remote, pr?.repository.name ?? r.repository.name),
-      repository: { name: pr?.repository.name ?? r.repository.name },
+      sourceRepoUrl: repoUrl(known.repository.remote, pr?.repository.name ?? known.repository.name),
+      repository: { name: pr?.repository.name ?? known.repository.name },
     };
   };
 
@@ -228,12 +133,12 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     branches: { source: pr.sourceBranch, target: pr.targetBranch },
     repository: { name: pr.repository.name, remote: pr.repository.remote },
     stats: pr.stats,
-    commentsCount: comments().count(["comment", orgId, pr.id]),
-    reviewsCount: reviews().count(["byPr", orgId, pr.id]),
+    commentsCount: comments.countOf(orgId, pr.id),
+    reviewsCount: reviews.countReviews(orgId, pr.id),
     createdAt: pr.createdAt,
   });
 
-  function reviewAnalysis(pr: PullRequestRecord, all: CommentRecord[], codeReviews: CodeReviewRecord[]): MergeRequestDetail["reviewAnalysis"] {
+  function reviewAnalysis(pr: PullRequestRecord, all: CommentRecord[], codeReviews: PullRequestReview[]): MergeRequestDetail["reviewAnalysis"] {
     const service = all.filter((c) => c.isGreptileComment);
     const human = all.filter((c) => !c.isGreptileComment);
     const addressed = service.filter((c) => c.addressed);
@@ -263,29 +168,12 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     };
   }
 
-  const toDetail = (r: CodeReviewRecord): CodeReviewDetail => {
-    const pr = prs().get<PullRequestRecord>(["pr", r.orgId, r.prKey]);
-    return {
-      id: r.id,
-      status: r.status,
-      createdAt: r.createdAt,
-      completedAt: r.completedAt,
-      metadata: r.metadata,
-      body: r.body,
-      mergeRequest: {
-        ...mergeRequestRef(r.orgId, r),
-        description: pr?.description ?? "",
-        authorLogin: pr?.authorLogin ?? "",
-        repository: { id: repoKey(r.repository.remote, r.repository.name), name: pr?.repository.name ?? r.repository.name, remote: r.repository.remote },
-      },
-    };
-  };
-
   return {
     findPullRequest,
     requirePullRequest,
+    byKey,
+    mergeRequestRef,
     commentsOf,
-    reviewsOf,
 
     /** list_pull_requests / list_merge_requests. Newest first. */
     listMergeRequests(
@@ -319,7 +207,7 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     getMergeRequest(orgId: string, input: { name: string; remote: string; defaultBranch?: string; prNumber: number }): { mergeRequest: MergeRequestDetail } {
       const pr = requirePullRequest(orgId, input);
       const all = commentsOf(orgId, pr.id).sort(byCreated);
-      const codeReviews = reviewsOf(orgId, pr.id);
+      const codeReviews = reviews.reviewsOf(orgId, pr.id);
       return {
         mergeRequest: {
           id: pr.id,
@@ -372,9 +260,8 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
       const after = parseTime(input.createdAfter, "createdAfter");
       const limit = clampLimit(input.limit, SEARCH_COMMENTS);
       const includeAddressed = input.includeAddressed ?? false;
-      const matches = comments()
-        .range<CommentRecord>(["comment", orgId])
-        .map((e) => e.value)
+      const matches = comments
+        .ofOrganisation(orgId)
         .filter((c) => c.isGreptileComment)
         .filter((c) => after === null || Date.parse(c.createdAt) > after)
         .map((c) => ({ c, score: lexicalScore(query, c.body, c.filePath) }))
@@ -388,17 +275,10 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
         .filter((m) => includeAddressed || !m.c.addressed)
         .sort((a, b) => b.score - a.score || (a.c.createdAt > b.c.createdAt ? -1 : a.c.createdAt < b.c.createdAt ? 1 : 0));
       const page = eligible.slice(0, limit).map(({ c }) => {
-        const pr = prs().get<PullRequestRecord>(["pr", orgId, c.prKey]);
         return {
           ...toReviewComment(c),
           sourceType: c.kind === "summary" ? "summary" : "inline",
-          mergeRequest: {
-            id: c.prKey,
-            prNumber: c.prNumber,
-            title: pr?.title ?? "",
-            sourceRepoUrl: repoUrl(c.repository.remote, pr?.repository.name ?? c.repository.name),
-            repository: { name: pr?.repository.name ?? c.repository.name },
-          },
+          mergeRequest: mergeRequestRef(orgId, c.prKey, c),
         };
       });
       const hidden = includeAddressed ? 0 : summary.addressed;
@@ -408,71 +288,10 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
       return { comments: page, query, total: eligible.length, note, summary };
     },
 
-    /** list_code_reviews. Newest first. */
-    listCodeReviews(
-      orgId: string,
-      input: RepositoryFilter & { prNumber?: number; status?: string; limit?: number; offset?: number },
-    ): { codeReviews: CodeReviewListItem[]; total: number } {
-      const repo = repositoryGroup(input);
-      if (input.prNumber !== undefined && !repo) throw new DomainError("invalid", "prNumber needs name, remote and defaultBranch");
-      const status = input.status?.toUpperCase();
-      const statuses = ["PENDING", "REVIEWING_FILES", "GENERATING_SUMMARY", "COMPLETED", "FAILED", "SKIPPED"];
-      if (status !== undefined && !statuses.includes(status)) throw new DomainError("invalid", `status must be one of ${statuses.join(", ")}`);
-      let all = reviews()
-        .range<CodeReviewRecord>(["review", orgId])
-        .map((e) => e.value);
-      if (repo) {
-        const rk = repoKey(repo.remote, repo.name);
-        all = all.filter((r) => repoKey(r.repository.remote, r.repository.name) === rk);
-      }
-      if (input.prNumber !== undefined) all = all.filter((r) => r.prNumber === input.prNumber);
-      if (status) all = all.filter((r) => r.status === status);
-      all.sort((a, b) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : 0));
-      const limit = clampLimit(input.limit, LIST_CODE_REVIEWS);
-      const offset = clampOffset(input.offset);
-      return {
-        codeReviews: all.slice(offset, offset + limit).map((r) => ({
-          id: r.id,
-          status: r.status,
-          createdAt: r.createdAt,
-          completedAt: r.completedAt,
-          metadata: r.metadata,
-          mergeRequest: mergeRequestRef(orgId, r),
-        })),
-        total: all.length,
-      };
-    },
-
-    /** get_code_review. */
-    getCodeReview(orgId: string, codeReviewId: string): { codeReview: CodeReviewDetail } {
-      const r = reviews().get<CodeReviewRecord>(["review", orgId, codeReviewId]);
-      if (!r) throw new DomainError("not_found", `Code review ${codeReviewId} not found`);
-      return { codeReview: toDetail(r) };
-    },
-
-    /** The full record (status history, files, reason), for admin faces and tests. */
-    codeReviewRecord(orgId: string, codeReviewId: string): CodeReviewRecord | undefined {
-      return reviews().get<CodeReviewRecord>(["review", orgId, codeReviewId]);
-    },
-
-    /** Reviews not yet finished, across organisations (the worker resumes them). */
-    unfinishedReviews(): { orgId: string; id: string }[] {
-      return reviews()
-        .range<string>(["unfinished"])
-        .map((e) => ({ id: String(e.key[1]), orgId: e.value }));
-    },
-
     deliverySeen(orgId: string, remote: string, deliveryId: string): boolean {
       return readStore.view("webhook-deliveries").get(["delivery", orgId, remote, deliveryId]) !== undefined;
     },
   };
-}
-
-function parseTime(value: string | undefined, field: string): number | null {
-  if (value === undefined || value === "") return null;
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new DomainError("invalid", `${field} must be an ISO 8601 timestamp`);
-  return t;
 }
 
 export type PullRequestQueries = ReturnType<typeof createPullRequestQueries>;

@@ -19,9 +19,9 @@ import { isRemote } from "../../hosts/index.ts";
 import type { HostComment, HostPullRequest, HostWebhookEvent, PullRequestAction, Remote } from "../../hosts/types.ts";
 import { parseSuggestion } from "../../review/summary.ts";
 import type { PullRequestQueries } from "./queries.ts";
-import type { ReviewService } from "../code-reviews/service.ts";
-import type { CustomContextService } from "../custom-context/service.ts";
-import { deliveryEventId, hostCommentId, prKey, pullRequestStream, type RepositoryRef } from "./identity.ts";
+import { deliveryEventId, pullRequestStream } from "./identity.ts";
+import { hostCommentId } from "../review-comments/ids.ts";
+import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 const EVENT_FOR_ACTION: Record<PullRequestAction, string> = {
   opened: "PullRequestOpened",
@@ -74,15 +74,30 @@ function defaultBranchOf(remote: Remote, body: unknown): string | null {
   return typeof value === "string" && value !== "" ? value.replace(/^refs\/heads\//, "") : null;
 }
 
-export function createPullRequestService(deps: {
+/**
+ * What a recorded delivery sets off in the features above this one (the composition root gives them):
+ * code reviews (auto review, addressed detection after new commits) and learning from human comments.
+ */
+export type PullRequestFollowUps = {
+  reviews: {
+    trigger(
+      orgId: string,
+      input: { name: string; remote: string; defaultBranch: string; prNumber: number },
+      context: CommandContext,
+      options: { trigger: "webhook" },
+    ): Promise<unknown>;
+    refresh(orgId: string, ref: { remote: Remote; name: string; number: number }): void;
+  };
+  customContext: { learn(orgId: string, context: CommandContext): Promise<unknown> };
+};
+
+export function createPullRequestService(deps: PullRequestFollowUps & {
   config: Config;
   logger: Logger;
   eventStore: EventStore;
   runner: ProjectionRunner;
   hosts: Hosts;
   queries: PullRequestQueries;
-  reviews: ReviewService;
-  customContext: CustomContextService;
   /** The organisation webhooks record into. */
   webhookOrg: () => string | undefined;
 }) {

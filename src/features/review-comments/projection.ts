@@ -1,5 +1,5 @@
 import type { Projection } from "../../../projections/runner.ts";
-import { prKey, type RepositoryRef } from "../pull-requests/identity.ts";
+import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 /**
  * Review comments (interface.md 2.4), human and service-generated, by pull request.

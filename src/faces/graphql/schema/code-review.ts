@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { CodeReviewDetail, CodeReviewListItem } from "../../../features/pull-requests/queries.ts";
+import type { CodeReviewDetail, CodeReviewListItem } from "../../../features/code-reviews/queries.ts";
 import { DomainError } from "../../../eventstore/decider.ts";
 import type { Remote } from "../../../hosts/types.ts";
 import { builder, commandContextOf } from "../builder.ts";
@@ -60,12 +60,12 @@ export const CodeReview = builder.objectRef<CodeReviewItem>("CodeReview").implem
     mergeRequest: t.field({
       type: CodeReviewMergeRequest,
       resolve: (r, _args, ctx) =>
-        isDetail(r) ? r.mergeRequest : ctx.services.pullRequests.queries.getCodeReview(ctx.principal.orgId, r.id).codeReview.mergeRequest,
+        isDetail(r) ? r.mergeRequest : ctx.services.reviews.get(ctx.principal.orgId, r.id).codeReview.mergeRequest,
     }),
     body: t.string({
       nullable: true,
       description: "The summary (empty until the review completes).",
-      resolve: (r, _args, ctx) => (isDetail(r) ? r.body : (ctx.services.pullRequests.queries.codeReviewRecord(ctx.principal.orgId, r.id)?.body ?? null)),
+      resolve: (r, _args, ctx) => (isDetail(r) ? r.body : (ctx.services.reviews.record(ctx.principal.orgId, r.id)?.body ?? null)),
     }),
     comments: t.field({
       type: [ReviewComment],
@@ -107,7 +107,7 @@ builder.queryFields((t) => ({
       offset: t.arg.int({ validate: z.number().int().min(0).nullish() }),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.pullRequests.queries.listCodeReviews(ctx.principal.orgId, {
+      ctx.services.reviews.list(ctx.principal.orgId, {
         name: args.name ?? undefined,
         remote: args.remote ?? undefined,
         defaultBranch: args.defaultBranch ?? undefined,
@@ -123,7 +123,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.id({ required: true, validate: z.string().trim().min(1).max(200) }) },
     resolve: (_root, args, ctx) => {
       try {
-        return ctx.services.pullRequests.queries.getCodeReview(ctx.principal.orgId, String(args.id)).codeReview;
+        return ctx.services.reviews.get(ctx.principal.orgId, String(args.id)).codeReview;
       } catch (error) {
         if (error instanceof DomainError && error.code === "not_found") return null;
         throw error;

@@ -41,8 +41,7 @@ export const PullRequest = builder.objectRef<MergeRequestListItem>("PullRequest"
       type: [CodeReview],
       description: "Its code reviews, oldest first.",
       resolve: (p, _args, ctx) => {
-        const queries = ctx.services.pullRequests.queries;
-        return queries.reviewsOf(ctx.principal.orgId, p.id).map((r) => queries.getCodeReview(ctx.principal.orgId, r.id).codeReview);
+        return ctx.services.reviews.ofPullRequest(ctx.principal.orgId, p.id);
       },
     }),
   }),

@@ -1,5 +1,5 @@
 import type { CommentRecord } from "../../../features/review-comments/projection.ts";
-import { toReviewComment, type ReviewComment as ReviewCommentItem } from "../../../features/pull-requests/queries.ts";
+import { toReviewComment, type ReviewComment as ReviewCommentItem } from "../../../features/review-comments/queries.ts";
 import { builder } from "../builder.ts";
 
 const LinkedMemory = builder.objectRef<NonNullable<ReviewCommentItem["linkedMemory"]>>("LinkedMemory").implement({
