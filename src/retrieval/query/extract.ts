@@ -1,0 +1,302 @@
+/** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
+import { QUERY_WEIGHTS } from "./types.ts";
+import { BUILTIN_ERRORS, CODE_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
+import type { Ctx } from "./terms.ts";
+import { toPath } from "./frames.ts";
+
+// ----- errors
+
+const ERROR_HEADER = /(?:^|[\s:(])((?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*))(?:\s*\[([A-Z][A-Z0-9_]+)\])?:\s+(\S.*)$/;
+const ERROR_MENTION = /(?<![\w.$])((?:[A-Za-z_][\w$]*\.)*)([A-Z][A-Za-z0-9_]*(?:Error|Exception|Warning|Interrupt)|StopIteration|StopAsyncIteration|SystemExit|GeneratorExit)(?![\w$])/g;
+const RAISE = /\b(?:raise|throw\s+new|throw|new)\s+((?:[A-Za-z_][\w$]*\.)*([A-Z][\w$]*))\(\s*[frbu]?(["'`])(.{3,200}?)\3/g;
+const ERRNO = /\b(E[A-Z]{2,}[A-Z_]*)\b/g;
+
+/** Adds exception classes, messages and errno codes; true when the line is an error header ("X: message"). */
+export function extractErrors(ctx: Ctx, line: string): boolean {
+  if (line.length > 4 * LIMITS.tokenChars) line = line.slice(0, 4 * LIMITS.tokenChars);
+  let isHeader = false;
+  const header = ERROR_HEADER.exec(line);
+  if (header) {
+    const [, qualified = "", name = "", code, message = ""] = header;
+    const atLineStart = /^\s*(?:E\s+|Uncaught\s+(?:\(in promise\)\s+)?|\S+:\d+:\s+)?$/.test(line.slice(0, header.index + 1));
+    // "pyarrow.lib.ArrowInvalid: ..." at the start of a line is an exception even without an Error suffix.
+    const qualifiedAtStart = atLineStart && /^[a-z_][\w]*(?:\.[\w]+)*\.[A-Z]/.test(qualified);
+    if ((isErrorClassName(name) && (name !== "Error" || atLineStart)) || qualifiedAtStart) {
+      addErrorClass(ctx, qualified, name, message.trim());
+      if (code !== undefined) ctx.bag.add(code, "error", QUERY_WEIGHTS.errnoCode);
+      isHeader = atLineStart;
+    }
+  }
+  for (const m of line.matchAll(ERROR_MENTION)) {
+    const qualifier = m[1] ?? "";
+    addErrorClass(ctx, qualifier + (m[2] ?? ""), m[2] ?? "", null);
+  }
+  for (const m of line.matchAll(RAISE)) {
+    const name = m[2] ?? "";
+    if (isErrorClassName(name)) addErrorClass(ctx, m[1] ?? name, name, m[4] ?? null);
+  }
+  for (const m of line.matchAll(ERRNO)) {
+    if (ERRNO_CODES.has(m[1] ?? "")) ctx.bag.add(m[1] ?? "", "error", QUERY_WEIGHTS.errnoCode);
+  }
+  return isHeader;
+}
+
+function addErrorClass(ctx: Ctx, qualified: string, name: string, message: string | null): void {
+  const W = QUERY_WEIGHTS;
+  const weight = name === "Error" ? W.genericErrorClass : BUILTIN_ERRORS.has(name) ? W.builtinErrorClass : W.customErrorClass;
+  ctx.bag.add(name, "error", weight);
+  if (qualified !== name && DOTTED.test(qualified) && !/^(?:builtins|exceptions)\./.test(qualified)) {
+    addDotted(ctx, qualified, W.dottedInText, false);
+  }
+  const msg = message === null ? "" : message.trim().slice(0, LIMITS.messageChars);
+  if (!ctx.errors.has(name) || (ctx.errors.get(name) === null && msg !== "")) ctx.errors.set(name, msg === "" ? null : msg);
+  if (msg === "") return;
+  if (msg.length >= 4) ctx.bag.add(msg, "error", W.errorMessage);
+  // Identifiers and paths quoted in the message: 'NoneType' object has no attribute 'get_clearsky'
+  for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
+    const inner = q[2] ?? "";
+    const path = toPath(inner, false);
+    if (path) ctx.bag.add(path.path, "path", W.pathInText);
+    else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);
+    else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner)) {
+      ctx.bag.add(inner, "identifier", W.identifierQuotedInError);
+    }
+  }
+  addWords(ctx, msg.replace(/(['"`])[^'"`\s]*\1/g, " "), W.wordInErrorMessage);
+}
+
+// ----- dotted names
+
+function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): void {
+  let parts = name.split(".");
+  if (parts.length > 1 && /^(?:self|this|cls|super)$/.test(parts[0] ?? "")) parts = parts.slice(1);
+  if (parts.length === 1) {
+    addIdentifier(ctx, parts[0] ?? "", weight * 0.8, inCode);
+    return;
+  }
+  const joined = parts.join(".");
+  if (NON_DOTTED.has(joined.toLowerCase())) return;
+  const alias = LIBRARY_ALIASES.has(parts[0] ?? "");
+  const w = alias ? weight * 0.4 : weight;
+  ctx.bag.add(joined, "dotted", w);
+  const last = parts[parts.length - 1] ?? "";
+  if (!CODE_KEYWORDS.has(last) && last.length > 1) ctx.bag.add(last, "identifier", w * 0.75);
+  for (const p of parts.slice(alias ? 1 : 0, -1)) {
+    if (p.length > 1 && !CODE_KEYWORDS.has(p) && !LIBRARY_ALIASES.has(p)) ctx.bag.add(p, "identifier", w * 0.5);
+  }
+  // JS property chains (camelCase) are not modules; snake_case chains are Python even in mixed reports.
+  // In code, receivers are mostly variables (site.get_clearsky); imports name the modules there.
+  if (alias || inCode || (ctx.language === "javascript" && !parts.some((p) => p.includes("_")))) return;
+  // Candidate Python modules: the leading lower-case parts before a class or the final attribute.
+  const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
+  const moduleParts = (firstClass === -1 ? parts.slice(0, -1) : parts.slice(0, firstClass)).filter(Boolean);
+  if (moduleParts.length === 0 || !moduleParts.every((p) => /^[a-z_][a-z0-9_]*$/.test(p))) return;
+  const path = `${moduleParts.join("/")}.py`;
+  ctx.bag.add(path, "path", moduleParts.length >= 2 ? QUERY_WEIGHTS.modulePath : QUERY_WEIGHTS.shortModulePath);
+}
+
+function addModule(ctx: Ctx, module: string): void {
+  const parts = module.split(".").filter(Boolean);
+  if (parts.length === 0 || LIBRARY_ALIASES.has(parts[0] ?? "")) return;
+  if (parts.length > 1) ctx.bag.add(parts.join("."), "dotted", QUERY_WEIGHTS.dottedInCode);
+  for (const p of parts) if (p.length > 1 && !CODE_KEYWORDS.has(p)) ctx.bag.add(p, "identifier", QUERY_WEIGHTS.plainNameInCode);
+  if (parts.length >= 2) {
+    ctx.bag.add(`${parts.join("/")}.py`, "path", QUERY_WEIGHTS.modulePath);
+    ctx.bag.add(`${parts.join("/")}/__init__.py`, "path", QUERY_WEIGHTS.shortModulePath);
+  }
+}
+
+function addIdentifier(ctx: Ctx, name: string, weight: number, inCode: boolean): void {
+  if (name.length < 2 || CODE_KEYWORDS.has(name) || /^\d/.test(name) || isProduct(name)) return;
+  if (isErrorClassName(name)) return; // the error pass weighs exception classes
+  if (!inCode && STOP_WORDS.has(name.toLowerCase())) return;
+  ctx.bag.add(name, "identifier", weight);
+}
+
+// ----- code
+
+export function extractFromCodeLine(ctx: Ctx, raw: string, factor: number): void {
+  const W = QUERY_WEIGHTS;
+  let line = raw.replace(/^\s*(?:>>>|\.\.\.|\$|>|In \[\d+\]:|Out\[\d+\]:)\s?/, "");
+  if (line.length > 4 * LIMITS.tokenChars) line = line.slice(0, 4 * LIMITS.tokenChars);
+  if (line.trim() === "") return;
+
+  // Imports name modules and symbols exactly.
+  const pyFrom = /^\s*from\s+([\w.]+)\s+import\s+\(?([\w\s,*]+)\)?/.exec(line);
+  if (pyFrom && ctx.language !== "javascript") {
+    const module = (pyFrom[1] ?? "").replace(/^\.+/, "");
+    addModule(ctx, module);
+    for (const n of (pyFrom[2] ?? "").split(",")) {
+      const name = n.trim().split(/\s+as\s+/)[0]?.trim() ?? "";
+      if (IDENT.test(name)) {
+        addIdentifier(ctx, name, W.importedName * factor, true);
+        if (module !== "" && !LIBRARY_ALIASES.has(module.split(".")[0] ?? "")) {
+          ctx.bag.add(`${module}.${name}`, "dotted", W.dottedInCode * factor);
+        }
+      }
+    }
+    return;
+  }
+  const pyImport = /^\s*import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)\s*$/.exec(line);
+  if (pyImport) {
+    for (const item of (pyImport[1] ?? "").split(",")) addModule(ctx, item.trim().split(/\s+/)[0] ?? "");
+    return;
+  }
+  for (const m of line.matchAll(/(?:\bfrom\s+|\brequire\(\s*|\bimport\(\s*)(["'])([^"']+)\1/g)) {
+    const spec = m[2] ?? "";
+    if (spec.startsWith(".") || spec.startsWith("/")) {
+      const p = spec.replace(/^(?:\.\.?\/)+/, "");
+      if (p !== "") ctx.bag.add(p, "path", W.pathInCode * factor * 0.75);
+    }
+  }
+
+  // Paths written in code or output (config files, "open('data/x.csv')").
+  for (const token of line.split(/[\s"'`(),=;[\]{}<>]+/)) {
+    if (token.length < 4 || !/[./\\]/.test(token)) continue;
+    const path = toPath(token.replace(/[.:]+$/, ""), false);
+    if (path && path.path.includes("/")) ctx.bag.add(path.path, "path", W.pathInCode * factor);
+  }
+
+  // String literals: single-name contents (column names, keys) are kept weakly, the rest dropped.
+  const code = line.replace(/(["'`])((?:\\.|(?!\1).)*)\1/g, (_m, _q: string, inner: string) => {
+    if (IDENT.test(inner) && inner.length > 2 && !CODE_KEYWORDS.has(inner)) {
+      ctx.bag.add(inner, "identifier", W.stringLiteralName * factor);
+    }
+    return " ";
+  });
+  const withoutComment = code.replace(/(?:^|\s)(?:#|\/\/).*$/, "");
+  for (const m of withoutComment.matchAll(/[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*/g)) {
+    const tok = m[0];
+    const before = withoutComment[m.index - 1];
+    if (before !== undefined && /[\d.]/.test(before)) continue; // 1e5, 3.json
+    if (tok.includes(".")) {
+      if (toPath(tok, false)) continue; // already taken as a path
+      addDotted(ctx, tok, W.dottedInCode * factor, true);
+    } else if (isCodeShaped(tok)) {
+      addIdentifier(ctx, tok, W.identifierInCode * factor, true);
+    } else if (/^[A-Z][a-z0-9]+[A-Za-z0-9]*$/.test(tok) && tok.length > 2) {
+      addIdentifier(ctx, tok, W.classLikeInCode * factor, true);
+    } else if (tok.length > 2 && !STOP_WORDS.has(tok.toLowerCase())) {
+      addIdentifier(ctx, tok, W.plainNameInCode * factor, true);
+    }
+  }
+}
+
+// ----- prose
+
+export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): void {
+  const W = QUERY_WEIGHTS;
+  // Inline code spans first.
+  const line = raw.replace(/(`+)([^`]+?)\1(?!`)/g, (_m, _ticks: string, inner: string) => {
+    extractFromSpan(ctx, inner.trim());
+    return " ";
+  });
+  const wordWeight = !ctx.long ? W.wordInShortQuery : isTitle ? W.wordInTitle : W.wordInReport;
+  const words: string[] = [];
+  for (const rawToken of line.split(/\s+/)) {
+    if (rawToken === "" || rawToken.length > LIMITS.tokenChars) continue;
+    // A plain word (most of a report's prose), with at most trailing punctuation: every check below
+    // would keep it as a word, so it is kept without them.
+    const plain = PLAIN_WORD.exec(rawToken);
+    if (plain) {
+      words.push(plain[1]!);
+      continue;
+    }
+    // Markdown links: [text](url)
+    const link = /^\[([^\]]*)\]\((\S+)\)$/.exec(rawToken);
+    if (link) {
+      words.push(link[1] ?? "");
+      addUrl(ctx, link[2] ?? "");
+      continue;
+    }
+    const token = rawToken.replace(/^[([{<"'“‘*]+/, "").replace(/[)\]}>"'”’*,;!?]+$/, "").replace(/[.:]+$/, "");
+    if (token === "") continue;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) {
+      addUrl(ctx, token);
+      continue;
+    }
+    if (/^[@#]\w/.test(token)) continue; // @mentions, #123
+    const path = /[/\\.]/.test(token) ? toPath(token, false) : null;
+    if (path) {
+      ctx.bag.add(path.path, "path", W.pathInText);
+      continue;
+    }
+    if (isProduct(token) || isProduct(token.replace(/\.$/, ""))) {
+      words.push(token);
+      continue;
+    }
+    const call = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(.*\)?$/.exec(token);
+    const name = call ? (call[1] ?? "") : token;
+    if (DOTTED.test(name) && !NON_DOTTED.has(name.toLowerCase())) {
+      const parts = name.split(".");
+      const last = parts[parts.length - 1] ?? "";
+      const domain = DOMAIN_SUFFIXES.has(last.toLowerCase()) && parts.every((p) => /^[a-z0-9-]+$/i.test(p) && !isCodeShaped(p));
+      const sentence = parts.length === 2 && /^[A-Z][a-z]+$/.test(last) && !isCodeShaped(parts[0] ?? "");
+      if (!domain && !sentence) {
+        addDotted(ctx, name, W.dottedInText, false);
+        continue;
+      }
+    }
+    if (IDENT.test(name) && (isCodeShaped(name) || call !== null)) {
+      addIdentifier(ctx, name, W.identifierInProse, false);
+      continue;
+    }
+    words.push(token);
+  }
+  addWords(ctx, words.join(" "), wordWeight);
+}
+
+function extractFromSpan(ctx: Ctx, inner: string): void {
+  const W = QUERY_WEIGHTS;
+  if (inner === "") return;
+  const path = toPath(inner, true);
+  if (path) {
+    ctx.bag.add(path.path, "path", W.pathInText);
+    return;
+  }
+  const name = inner.replace(/\(.*\)$/, "");
+  if (DOTTED.test(name)) return addDotted(ctx, name, W.dottedInText, false);
+  if (IDENT.test(name)) {
+    if (name.length >= 2 && !CODE_KEYWORDS.has(name) && !isErrorClassName(name)) {
+      ctx.bag.add(name, "identifier", W.identifierInSpan);
+    }
+    return;
+  }
+  if (/^--?[A-Za-z][\w-]*$/.test(inner)) {
+    ctx.bag.add(inner, "identifier", W.identifierInProse);
+    return;
+  }
+  extractErrors(ctx, inner);
+  extractFromCodeLine(ctx, inner, 1.2);
+}
+
+function addUrl(ctx: Ctx, url: string): void {
+  // https://github.com/org/repo/blob/<ref>/src/x.py#L10 (GitHub, GitLab "/-/blob/")
+  const m = /\/(?:-\/)?(?:blob|tree|raw)\/[^/]+\/([^?#\s]+)/.exec(url);
+  if (!m) return;
+  const path = toPath(decodeURIComponentSafe(m[1] ?? ""), true);
+  if (path) ctx.bag.add(path.path, "path", QUERY_WEIGHTS.pathInText);
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function addWords(ctx: Ctx, text: string, weight: number): void {
+  const normalized = text.toLowerCase().replace(/(\w)['’](\w)/g, "$1$2");
+  for (const w of normalized.split(/[^a-z0-9]+/)) {
+    if (w.length < 2 || STOP_WORDS.has(w)) continue;
+    if (ctx.long && REPORT_NOISE.has(w)) continue;
+    if (/^\d+$/.test(w)) {
+      if (w.length >= 3 && w.length <= 5) ctx.bag.add(w, "word", QUERY_WEIGHTS.number);
+      continue;
+    }
+    if (/\d/.test(w) && /^[0-9a-f]{7,}$/.test(w)) continue; // commit hashes, ids
+    if (/^\d/.test(w)) continue; // 3d, 2nd, 10px
+    ctx.bag.add(w, "word", weight);
+  }
+}

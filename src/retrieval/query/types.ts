@@ -1,0 +1,73 @@
+/** What the query analysis produces (../query-analysis.ts), and the weights of its features. */
+
+export type QueryTermKind = "identifier" | "dotted" | "path" | "error" | "word" | "symbolFromTrace";
+
+export type QueryTerm = { text: string; weight: number; kind: QueryTermKind };
+
+export type FrameOrigin = "project" | "library" | "runtime";
+
+export type StackFrame = {
+  /** Normalised path, null when the frame has none (`<anonymous>`, `<stdin>`). */
+  path: string | null;
+  line: number | null;
+  /** Function name as printed (e.g. "Location.get_clearsky"), null for module-level code. */
+  symbol: string | null;
+  origin: FrameOrigin;
+  language: "python" | "javascript";
+};
+
+export type QueryAnalysis = {
+  /** Unique by text, highest weight first. */
+  terms: QueryTerm[];
+  /** File paths and candidate module paths, highest weight first. */
+  paths: string[];
+  /** Names likely defined in the code base (identifiers, frame functions, custom exception classes), highest weight first. */
+  symbols: string[];
+  /** Exception classes seen, with the message when one was printed. */
+  errors: { type: string; message: string | null }[];
+  frames: StackFrame[];
+  /** The language the report seems to be about, when there are signals. */
+  language: "python" | "javascript" | null;
+  /** A bug report rather than a short question: long, or with a stack trace or a code block. */
+  isLongReport: boolean;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Weights. One place, so the ranker's evaluation can tune them.
+
+export const QUERY_WEIGHTS = {
+  projectFramePath: 3.0,
+  projectFrameSymbol: 2.5,
+  innermostFrameBonus: 0.5,
+  libraryFramePath: 1.2,
+  libraryFrameSymbol: 1.0,
+  runtimeFramePath: 0.4,
+  runtimeFrameSymbol: 0.3,
+  pathInText: 2.5,
+  pathInCode: 2.0,
+  modulePath: 1.4,
+  shortModulePath: 1.0,
+  dottedInText: 2.4,
+  dottedInCode: 1.6,
+  identifierInSpan: 2.2,
+  identifierInProse: 1.8,
+  identifierQuotedInError: 2.0,
+  identifierInCode: 1.5,
+  importedName: 1.6,
+  classLikeInCode: 1.4,
+  plainNameInCode: 0.7,
+  stringLiteralName: 0.8,
+  customErrorClass: 2.2,
+  builtinErrorClass: 1.5,
+  genericErrorClass: 0.5,
+  errorMessage: 1.5,
+  errnoCode: 1.5,
+  wordInShortQuery: 1.0,
+  wordInTitle: 1.0,
+  wordInErrorMessage: 0.9,
+  wordInReport: 0.6,
+  number: 0.5,
+  /** Repeated mentions multiply the weight by 1 + boost * log2(count), up to maxRepeatFactor. */
+  repeatBoost: 0.2,
+  maxRepeatFactor: 1.6,
+} as const;
