@@ -5,7 +5,7 @@ import {
   BLOCK_MAX_LINES,
   FUNCTION_WINDOW,
   MAX_DEFINITION_LINES,
-} from "../../src/indexing/chunking/syntax-chunker.ts";
+} from "../../src/indexing/chunking/chunk-bounds.ts";
 import { CHUNK_SUMMARY_MAX, FILE_SUMMARY_MAX } from "../../src/indexing/summary.ts";
 
 const chunker = createChunker();
