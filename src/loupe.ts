@@ -22,12 +22,14 @@ import { createGitMirrors } from "./git/mirrors.ts";
 import { createHosts } from "./hosts/index.ts";
 import { createPullRequestQueries } from "./features/pull-requests/queries.ts";
 import { createCodeReviewQueries } from "./features/code-reviews/queries.ts";
+import { createCodeSearchService } from "./features/code-search/service.ts";
+import { createQuerySessionService } from "./features/query-sessions/service.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
 import { createCustomContextService } from "./features/custom-context/service.ts";
 import { webhookRoutes } from "./faces/http/routes/webhooks.ts";
 import { pullRequestRoutes } from "./faces/http/routes/pull-requests.ts";
-import { createModelsFromEnv } from "./models/config.ts";
+import { createModelsFromEnv, type Models } from "./models/config.ts";
 import { createIndexer } from "./features/repositories/indexer.ts";
 import { repositoryRoutes } from "./faces/http/routes/repositories.ts";
 import { searchRoutes } from "./faces/http/routes/search.ts";
@@ -46,8 +48,7 @@ export function openCodeIndex(config: Config): CodeIndex | EmbeddedCodeIndex {
  * Search: on worker threads over the embedded index (one per core, LOUPE_SEARCH_THREADS to change; 0
  * searches on the serving thread), in-thread over Elasticsearch, which does the work itself.
  */
-function openSearcher(config: Config, codeIndex: CodeIndex | EmbeddedCodeIndex, logger: Logger): Searcher & { close(): Promise<void> } {
-  const embedder = createModelsFromEnv(config.env).embedder;
+function openSearcher(config: Config, codeIndex: CodeIndex | EmbeddedCodeIndex, embedder: Models["embedder"], logger: Logger): Searcher & { close(): Promise<void> } {
   const threads = config.searchThreads ?? defaultSearchThreads();
   if (config.elasticsearchUrl || threads === 0 || !("generationOf" in codeIndex)) {
     const searcher = createSearcher({ codeIndex, embedder, logger });
@@ -72,8 +73,11 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   await runner.start();
   await runner.waitForPosition(await eventStore.headPosition(), 60_000);
   const keys = createKeyService({ eventStore, readStore, runner });
+  // One set of models for the process (the embedder's concurrency limit is process-wide); the search
+  // threads build their own embedder from the same settings.
+  const models = createModelsFromEnv(config.env);
   const codeIndex = openCodeIndex(config);
-  const searcher = openSearcher(config, codeIndex, logger);
+  const searcher = openSearcher(config, codeIndex, models.embedder, logger);
   const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
   const hosts = createHosts({
     github: { apiBase: config.hostApiUrls.github },
@@ -85,7 +89,7 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const indexer = createIndexer({
     cloneUrlFor: localRepositories.cloneUrlFor, // local paths (LOUPE_LOCAL_ROOTS) clone from file://
     config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts,
-    embedder: createModelsFromEnv(config.env).embedder,
+    embedder: models.embedder,
     metrics,
   });
   // Pull requests, code reviews, comments, custom context (webhooks in, review worker).
@@ -99,14 +103,20 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const customContext = createCustomContextService({ eventStore, readStore, runner });
   const reviews = createReviewService({
     config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
-    chat: createModelsFromEnv(config.env).chat, queries: prQueries, reviewQueries, customContext,
+    chat: models.chat, queries: prQueries, reviewQueries, customContext,
     codeIndex, indexedRepositories: (orgId) => indexer.list(orgId), // related code for the chat model
   });
   const pullRequests = createPullRequestService({
     config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,
     webhookOrg: () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId,
   });
-  const services: Services = { hosts, pullRequests, reviews, customContext, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
+  // Code search and query sessions (POST /v2/search, /v2/query).
+  const codeSearch = createCodeSearchService({
+    searcher, codeIndex, hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
+    cloneUrlFor: localRepositories.cloneUrlFor, repositories: indexer,
+  });
+  const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
+  const services: Services = { hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));

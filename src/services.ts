@@ -14,6 +14,9 @@ import type { PullRequestService } from "./features/pull-requests/service.ts";
 import type { ReviewService } from "./features/code-reviews/service.ts";
 import type { CustomContextService } from "./features/custom-context/service.ts";
 import type { LocalRepositories } from "./features/repositories/local.ts";
+import type { CodeSearchService } from "./features/code-search/service.ts";
+import type { QuerySessionService } from "./features/query-sessions/service.ts";
+import type { Models } from "./models/config.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -37,6 +40,12 @@ export type Services = {
   indexer: Indexer;
   /** Git hosts (webhook verification/parsing, REST) behind neutral types. */
   hosts: Hosts;
+  /** The chat model and the embedder (null when not configured), built once for the process. */
+  models: Models;
+  /** Which repositories a request may search, and the search (src/features/code-search/). */
+  codeSearch: CodeSearchService;
+  /** Searches and questions recorded as session turns (src/features/query-sessions/). */
+  querySessions: QuerySessionService;
   /** Pull requests: webhooks, backfill, list/get/comments/comment search (src/features/pull-requests/). */
   pullRequests: PullRequestService;
   /** Code reviews: trigger, list/get, the in-process review worker (src/features/code-reviews/). */

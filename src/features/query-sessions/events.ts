@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 
 /**
  * Query sessions (POST /v2/query and POST /v2/search): every question and its answer, under the
  * session id the client sent or the one the service made (returned in `x-session-id`).
- * Stream: `querysession-<orgId>-<sessionId>`. Host tokens never enter these events.
+ * Stream: `querysession-<orgId>-<sessionId>` (./decider.ts). Host tokens never enter these events.
  */
 const repositoryRef = z.object({ remote: z.string().max(20), repository: z.string().max(300), branch: z.string().max(255) });
 const source = z.object({
@@ -86,3 +86,10 @@ export const QuerySessionSearched = defineEvent(
 );
 
 export const querySessionEvents = [QuerySessionQuestionAsked, QuerySessionAnswered, QuerySessionSearchedV1, QuerySessionSearched];
+
+/** A session's events as readers see them (QuerySessionSearched at its newest version). */
+export type QuerySessionEvent = EventOf<typeof QuerySessionQuestionAsked> | EventOf<typeof QuerySessionAnswered> | EventOf<typeof QuerySessionSearched>;
+export type QuerySessionDecidedEvent =
+  | DecidedEventOf<typeof QuerySessionQuestionAsked>
+  | DecidedEventOf<typeof QuerySessionAnswered>
+  | DecidedEventOf<typeof QuerySessionSearched>;

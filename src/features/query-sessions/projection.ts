@@ -1,27 +1,21 @@
-import type { Projection } from "../../../projections/runner.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import type { QuerySessionEvent } from "./events.ts";
 import type { ReadView } from "../../readstore/port.ts";
+import type { SearchReference, SearchResult } from "../code-search/service.ts";
 
 /**
  * Query sessions by organisation (POST /v2/query, POST /v2/search; read by GET /v2/query/{sessionId}).
  * Keys: ["session", orgId, sessionId] -> QuerySessionRecord
  *       ["turn", orgId, sessionId, turnId] -> QueryTurn (turn ids are ulids: key order = time order)
  */
-export type QuerySource = {
-  repository: string;
-  remote: string;
-  branch: string;
-  filepath: string;
-  linestart: number | null;
-  lineend: number | null;
-  summary: string;
-  distance: number | null;
-};
+/** A source of an answer: a search result item (interface.md 2.2). */
+export type QuerySource = SearchResult;
 
 /**
  * A reference as a search turn records it (QuerySessionSearched v2): no summary, which is the code
  * index's; GET /v2/query/{sessionId} adds it from there. Turns recorded before v2 keep theirs.
  */
-export type QueryReference = Omit<QuerySource, "summary"> & { summary?: string };
+export type QueryReference = SearchReference;
 
 export type QueryTurn = {
   turnId: string;
@@ -37,16 +31,14 @@ export type QueryTurn = {
 
 export type QuerySessionRecord = { sessionId: string; orgId: string; createdAt: string; updatedAt: string; turns: number };
 
-export const querySessionsProjection: Projection = {
+export const querySessionsProjection = defineProjection<QuerySessionEvent>({
   name: "query-sessions",
   version: 1,
   canHandle: ["QuerySessionQuestionAsked", "QuerySessionAnswered", "QuerySessionSearched"],
   handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
-      const d = event.data as Record<string, unknown>;
-      const sessionId = d.sessionId as string;
-      const turnId = d.turnId as string;
+      const { sessionId, turnId } = event.data;
       const sessionKey = ["session", orgId, sessionId];
       const turnKey = ["turn", orgId, sessionId, turnId];
       /** Writes a new or re-asked turn and counts it in its session. */
@@ -62,48 +54,42 @@ export const querySessionsProjection: Projection = {
           turns: (session?.turns ?? 0) + (existing ? 0 : 1),
         } satisfies QuerySessionRecord);
       };
-      if (event.type === "QuerySessionQuestionAsked") {
-        putTurn({
-          turnId,
-          kind: d.kind as QueryTurn["kind"],
-          question: d.question as string,
-          messages: d.messages as QueryTurn["messages"],
-          repositories: d.repositories as QueryTurn["repositories"],
-          genius: Boolean(d.genius),
-          askedAt: event.time,
-          answer: null,
-        });
-      } else if (event.type === "QuerySessionSearched") {
-        putTurn({
-          turnId,
-          kind: "search",
-          question: d.question as string,
-          messages: [],
-          repositories: d.repositories as QueryTurn["repositories"],
-          genius: Boolean(d.genius),
-          askedAt: event.time,
-          answer: { message: "", sources: d.sources as QueryReference[], model: null, notes: d.notes as string[], ms: d.ms as number, answeredAt: event.time },
-        });
-      } else if (event.type === "QuerySessionAnswered") {
-        const turn = tx.get<QueryTurn>(turnKey);
-        if (!turn) continue;
-        tx.put(turnKey, {
-          ...turn,
-          answer: {
-            message: d.message as string,
-            sources: d.sources as QuerySource[],
-            model: (d.model as string | null) ?? null,
-            notes: d.notes as string[],
-            ms: d.ms as number,
-            answeredAt: event.time,
-          },
-        } satisfies QueryTurn);
-        const session = tx.get<QuerySessionRecord>(sessionKey);
-        if (session) tx.put(sessionKey, { ...session, updatedAt: event.time });
+      switch (event.type) {
+        case "QuerySessionQuestionAsked": {
+          const d = event.data;
+          putTurn({ turnId, kind: d.kind, question: d.question, messages: d.messages, repositories: d.repositories, genius: Boolean(d.genius), askedAt: event.time, answer: null });
+          break;
+        }
+        case "QuerySessionSearched": {
+          const d = event.data;
+          putTurn({
+            turnId,
+            kind: "search",
+            question: d.question,
+            messages: [],
+            repositories: d.repositories,
+            genius: Boolean(d.genius),
+            askedAt: event.time,
+            answer: { message: "", sources: d.sources, model: null, notes: d.notes, ms: d.ms, answeredAt: event.time },
+          });
+          break;
+        }
+        case "QuerySessionAnswered": {
+          const d = event.data;
+          const turn = tx.get<QueryTurn>(turnKey);
+          if (!turn) continue;
+          tx.put(turnKey, {
+            ...turn,
+            answer: { message: d.message, sources: d.sources, model: d.model ?? null, notes: d.notes, ms: d.ms, answeredAt: event.time },
+          } satisfies QueryTurn);
+          const session = tx.get<QuerySessionRecord>(sessionKey);
+          if (session) tx.put(sessionKey, { ...session, updatedAt: event.time });
+          break;
+        }
       }
     }
   },
-};
+});
 
 export function querySessionQueries(view: () => ReadView) {
   return {

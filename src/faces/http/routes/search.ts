@@ -1,15 +1,11 @@
 /**
- * POST /v2/search (references only), POST /v2/query (answer + references), GET /v2/query/{sessionId}.
+ * POST /v2/search (references only), POST /v2/query (answer + references), GET /v2/query/{sessionId}:
+ * parse the request, resolve its repositories and search or answer through the code search and query
+ * session services (src/features/code-search, src/features/query-sessions), shape the response.
  *
- * - Repositories: `{ remote, repository, branch? }`; branch omitted = the default branch that was
- *   indexed. Each must be readable with the request's host token (src/features/code-search/permissions.ts) AND
- *   indexed for the caller's organisation; otherwise the request fails with 404 naming it, with the
- *   same message whether it is unknown or unreadable. A repository whose first index is still running
- *   (or failed) gives 409, unless other repositories of the request are usable: then the answer covers
- *   what is indexed and carries a note. A repository being RE-indexed is searched at its last index.
- * - Sessions: `sessionId` (new ulid when absent) is returned in the `x-session-id` header; each
- *   question and answer is recorded (src/features/query-sessions/events.ts). Follow-ups in a session use the
- *   earlier questions as retrieval context and the earlier turns as chat history.
+ * - Repositories the caller may not search: 404 naming them (unknown or unreadable, the same answer),
+ *   409 when none has finished its first index, 502 when the host cannot be asked.
+ * - Sessions: `sessionId` (new ulid when absent) is returned in the `x-session-id` header.
  * - `stream: true`: NDJSON lines `{type: "status"|"message"|"sources", message}` ending with
  *   `{"type":"status","message":""}`; Server-Sent Events (`data: <json>`) when the client sends
  *   `Accept: text/event-stream`.
@@ -23,19 +19,12 @@ import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { describeRoute } from "../route-docs.ts";
-import { codeIndexRepoId, repositoryId } from "../../../indexing/repo-id.ts";
-import { createHosts, type Remote } from "../../../hosts/index.ts";
-import { createModelsFromEnv } from "../../../models/config.ts";
-import type { ChatMessage, ChatModel } from "../../../models/chat.ts";
-import { fileSummaryOf, type SearchHitFile, type SearchTarget } from "../../../retrieval/search.ts";
-import { createAccessChecker, hostTokenFor } from "../../../features/code-search/permissions.ts";
-import { chatRequest, extractiveAnswer, type AnswerSource } from "../../../retrieval/answer.ts";
-import { newEvent, type CommandContext } from "../../../eventstore/new-event.ts";
-import { querySessionQueries, type QueryReference, type QuerySource, type QueryTurn } from "../../../features/query-sessions/projection.ts";
-import type { RepositoryView } from "../../../features/repositories/indexer.ts";
+import type { Remote } from "../../../hosts/index.ts";
+import { hostTokenFor } from "../../../features/code-search/permissions.ts";
+import { SearchRefusal, type RepositoryReference, type Resolution } from "../../../features/code-search/service.ts";
+import type { Emit } from "../../../features/query-sessions/service.ts";
 
 const MAX_QUERY_CHARS = 100_000;
-
 
 const remoteSchema = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
@@ -108,197 +97,22 @@ const source = z
   })
   .meta({ id: "SearchResult" });
 
-type ResolvedRepo = { record: RepositoryView; target: SearchTarget };
-/** A session event as the routes record it (QuerySessionSearched is at v2). */
-type SessionEvent = { type: string; schemaVersion?: number; data: Record<string, unknown> };
-
-/** What a search turn records of a result: where it points (the summary stays in the code index). */
-const referenceOf = ({ summary: _summary, ...reference }: QuerySource): QueryReference => reference;
-/** A recorded reference with a summary, in the wire's field order. */
-const withSummary = ({ summary: _recorded, distance, ...where }: QueryReference, summary: string): QuerySource => ({ ...where, summary, distance });
-type Resolution = { repos: ResolvedRepo[]; notes: string[] };
-
-const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
+const REFUSAL_STATUS = { not_found: [404, "repository_not_found"], not_ready: [409, "repository_not_ready"], host_unavailable: [502, "host_unavailable"] } as const;
 
 export function searchRoutes(app: Hono<AppEnv>, services: Services) {
-  const { config, indexer, eventStore, runner, readStore, logger } = services;
-  const models = createModelsFromEnv(config.env);
-  const chat: ChatModel | null = models.chat;
-  const { searcher } = services;
-  const hosts = createHosts({
-    github: { apiBase: config.hostApiUrls.github },
-    gitlab: { apiBase: config.hostApiUrls.gitlab },
-    bitbucket: { apiBase: config.hostApiUrls.bitbucket },
-    azure: { apiBase: config.hostApiUrls.azure },
-  });
-  const access = createAccessChecker({
-    hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
-    cloneUrlFor: services.localRepositories?.cloneUrlFor, // local repositories (LOUPE_LOCAL_ROOTS)
-  });
-  const sessions = querySessionQueries(() => readStore.view("query-sessions"));
+  const { codeSearch, querySessions } = services;
 
-  /** Permission first (so an unreadable repository looks exactly like an unknown one), then the index. */
-  async function resolve(c: Context<AppEnv>, refs: z.infer<typeof repositoryRef>[]): Promise<Resolution> {
-    const orgId = c.get("principal").orgId;
-    const notFound: string[] = [];
-    const notReady: string[] = [];
-    const notes: string[] = [];
-    const repos: ResolvedRepo[] = [];
-    for (const ref of refs) {
-      const remote = ref.remote as Remote;
-      let readable: boolean;
-      try {
-        readable = await access.canRead(remote, ref.repository, hostTokenFor((n) => c.req.header(n), remote));
-      } catch {
-        throw new HttpError(502, "host_unavailable", `Could not verify read access with ${remote}; try again later`);
-      }
-      const record = readable ? findRecord(orgId, remote, ref.repository, ref.branch) : undefined;
-      if (!record) {
-        notFound.push(refText(ref));
-        continue;
-      }
-      const name = repositoryId(record.remote, record.branch, record.repository);
-      if (!record.sha) {
-        notReady.push(
-          record.status === "failed"
-            ? `${name} failed to index (${record.failureReason ?? "unknown reason"}); submit it again with POST /v2/repositories`
-            : `${name} is still being indexed (${record.status}, ${record.filesProcessed}/${record.numFiles} files)`,
-        );
-        continue;
-      }
-      if (record.status !== "completed") {
-        notes.push(
-          record.status === "failed"
-            ? `${name}: the latest re-index failed; answering over the previous index (${record.sha.slice(0, 12)}).`
-            : `${name} is being re-indexed (${record.status}); answering over the previous index (${record.sha.slice(0, 12)}).`,
-        );
-      }
-      repos.push({
-        record,
-        target: { repoId: codeIndexRepoId(orgId, record.remote, record.repository), branch: record.branch, version: record.sha },
-      });
+  /** The request's repositories as the caller may search them; a refusal becomes its HTTP error. */
+  async function resolve(c: Context<AppEnv>, refs: RepositoryReference[]): Promise<Resolution> {
+    try {
+      return await codeSearch.resolve(c.get("principal").orgId, refs, (remote: Remote) => hostTokenFor((n) => c.req.header(n), remote));
+    } catch (error) {
+      if (!(error instanceof SearchRefusal)) throw error;
+      const [status, code] = REFUSAL_STATUS[error.kind];
+      throw new HttpError(status, code, error.message, error.details ?? undefined);
     }
-    if (notFound.length > 0) {
-      throw new HttpError(
-        404,
-        "repository_not_found",
-        `Repository not found: ${notFound.join(", ")}. It is not indexed for this organisation, or your host token cannot read it.`,
-        notFound.map((r) => ({ repository: r })),
-      );
-    }
-    if (repos.length === 0) {
-      throw new HttpError(409, "repository_not_ready", `Repository not ready: ${notReady.join("; ")}. Poll GET /v2/repositories/{id} until its status is completed.`);
-    }
-    for (const n of notReady) notes.push(`${n}; it is left out of this answer.`);
-    return { repos, notes };
   }
 
-  function findRecord(orgId: string, remote: Remote, repository: string, branch: string | undefined): RepositoryView | undefined {
-    if (branch) return indexer.get(orgId, repositoryId(remote, branch, repository));
-    const lower = repository.toLowerCase();
-    const candidates = indexer.list(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === lower);
-    const byDefault = candidates.filter((r) => r.requestedBranch === null);
-    const pool = byDefault.length > 0 ? byDefault : candidates;
-    return pool.sort((a, b) => Number(Boolean(b.sha)) - Number(Boolean(a.sha)) || (b.indexedAt ?? "").localeCompare(a.indexedAt ?? ""))[0];
-  }
-
-  /** The repository record a result file came from (a request names at most 20 repositories). */
-  const recordOf = (f: SearchHitFile, repos: ResolvedRepo[]): RepositoryView =>
-    repos.find((r) => r.target.repoId === f.repoId && r.target.branch === f.branch)!.record;
-
-  function toSources(files: SearchHitFile[], repos: ResolvedRepo[]): AnswerSource[] {
-    return files.map((f) => {
-      const record = recordOf(f, repos);
-      return { ...f, repository: record.repository, remote: record.remote };
-    });
-  }
-
-  /** The wire form of result files, built directly (the search route needs no chunks). */
-  function toWire(files: SearchHitFile[], repos: ResolvedRepo[]): QuerySource[] {
-    return files.map((f) => {
-      const record = recordOf(f, repos);
-      return { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance };
-    });
-  }
-
-  const wire = (s: AnswerSource): QuerySource => ({
-    repository: s.repository,
-    remote: s.remote,
-    branch: s.branch,
-    filepath: s.path,
-    linestart: s.linestart,
-    lineend: s.lineend,
-    summary: s.summary,
-    distance: s.distance,
-  });
-
-  async function record(ctx: CommandContext, sid: string, events: SessionEvent[]) {
-    const result = await eventStore.appendToStream(
-      `querysession-${ctx.orgId}-${sid}`,
-      events.map((e) => newEvent(e.type, { sessionId: sid, ...e.data }, ctx, e.schemaVersion)),
-    );
-    return result.lastPosition;
-  }
-
-  // A response waits for its session events to be durably appended (nothing acknowledged is lost),
-  // never for the projection. Until a turn's events are projected it is kept here, so a follow-up in
-  // the session (retrieval context, chat history) and GET /v2/query/{sessionId} see it as if it were.
-  type PendingSession = { turns: Map<string, QueryTurn>; settled: Set<Promise<void>> };
-  const pendingSessions = new Map<string, PendingSession>();
-  const sessionKey = (orgId: string, sid: string) => `${orgId}\u0000${sid}`;
-
-  /**
-   * Appends a turn's events (in order, one stream); `turn` is what the projection will hold. Resolves
-   * once the events are durably appended (or the append failed and was logged).
-   */
-  function recordTurn(ctx: CommandContext, sid: string, turn: QueryTurn, events: Promise<SessionEvent[]>, after?: Promise<unknown>): Promise<void> {
-    const key = sessionKey(ctx.orgId, sid);
-    let pending = pendingSessions.get(key);
-    if (!pending) pendingSessions.set(key, (pending = { turns: new Map(), settled: new Set() }));
-    const p = pending;
-    p.turns.set(turn.turnId, turn);
-    let markAppended!: () => void;
-    const appended = new Promise<void>((resolve) => (markAppended = resolve));
-    const done: Promise<void> = (async () => {
-      try {
-        await after;
-        const position = await record(ctx, sid, await events);
-        markAppended();
-        await runner.waitForPosition(position, 10_000);
-      } catch (error) {
-        logger.warn({ err: { message: (error as Error).message }, sessionId: sid }, "recording the query session failed");
-      } finally {
-        markAppended();
-      }
-    })().finally(() => {
-      p.settled.delete(done);
-      if (p.turns.get(turn.turnId) === turn) p.turns.delete(turn.turnId);
-      if (p.settled.size === 0 && p.turns.size === 0 && pendingSessions.get(key) === p) pendingSessions.delete(key);
-    });
-    p.settled.add(done);
-    return appended;
-  }
-
-  /** Waits until every turn of the session recorded so far is readable from the projection. */
-  async function sessionSettled(orgId: string, sid: string): Promise<void> {
-    const pending = pendingSessions.get(sessionKey(orgId, sid));
-    if (pending) await Promise.all([...pending.settled]);
-  }
-
-  /** The newest turns of a session: projected ones merged with the ones still being recorded. */
-  function recentTurns(orgId: string, sid: string, n: number): QueryTurn[] {
-    const projected = sessions.recentTurns(orgId, sid, n);
-    const pending = pendingSessions.get(sessionKey(orgId, sid));
-    if (!pending || pending.turns.size === 0) return projected;
-    const byId = new Map(projected.map((t) => [t.turnId, t]));
-    for (const [id, t] of pending.turns) {
-      const known = byId.get(id);
-      if (!known || (!known.answer && t.answer)) byId.set(id, t);
-    }
-    return [...byId.values()].sort((a, b) => (a.turnId < b.turnId ? -1 : a.turnId > b.turnId ? 1 : 0)).slice(-n);
-  }
-
-  // ------------------------------------------------------------------------------------------
   describeRoute(app, {
     method: "post",
     path: "/v2/search",
@@ -352,229 +166,51 @@ export function searchRoutes(app: Hono<AppEnv>, services: Services) {
   app.post("/v2/search", async (c) => {
     const body = await readJson(c, searchBody);
     const ctx = commandContext(c.var);
-    const { repos, notes } = await resolve(c, body.repositories);
-    const sid = body.sessionId ?? ulid();
-    const turnId = ulid();
-    const started = performance.now();
-    const earlier = body.sessionId ? sessionContext(ctx.orgId, sid) : { questions: [], history: [] }; // a new session has no turns
-    const repositoriesRecorded = repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch }));
-    const asked = { turnId, kind: "search" as const, question: body.query, messages: [], repositories: repositoriesRecorded, genius: body.genius ?? false };
-    const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
-    // One event once the search is done (the question alone if it fails).
-    type SearchAnswer = { sources: QuerySource[]; notes: string[]; ms: number };
-    let answered!: (answer: SearchAnswer | null) => void;
-    const answer = new Promise<SearchAnswer | null>((r) => (answered = r));
-    const recorded = recordTurn(
-      ctx,
-      sid,
-      turn,
-      answer.then((a) =>
-        a
-          ? [{ type: "QuerySessionSearched", schemaVersion: 2, data: { turnId, question: asked.question, repositories: asked.repositories, genius: asked.genius, sources: a.sources.map(referenceOf), notes: a.notes, ms: a.ms } }]
-          : [{ type: "QuerySessionQuestionAsked", data: asked }],
-      ),
-    );
-    const run = async () => {
-      try {
-        const outcome = await searcher.search({
-          orgId: ctx.orgId,
-          targets: repos.map((r) => r.target),
-          query: body.query,
-          context: earlier.questions.slice(-3),
-          genius: body.genius ?? false,
-          ...(body.limit ? { limit: body.limit } : {}),
-          withChunks: false,
-        });
-        const sources = toWire(outcome.files, repos);
-        const data = { sources: sources.slice(0, 100), notes, ms: Math.round(performance.now() - started) };
-        turn.answer = { message: "", sources: data.sources, model: null, notes, ms: data.ms, answeredAt: new Date().toISOString() };
-        answered(data);
-        return sources;
-      } catch (error) {
-        answered(null);
-        throw error;
-      }
-    };
+    const resolution = await resolve(c, body.repositories);
+    const input = { query: body.query, sessionId: body.sessionId, genius: body.genius, limit: body.limit };
     if (!body.stream) {
-      const sources = await run();
-      await recorded;
-      c.header("x-session-id", sid);
-      if (notes.length) c.header("x-loupe-notes", headerSafe(notes.join(" | ")));
+      const { sessionId, sources } = await querySessions.search(ctx, resolution, input);
+      c.header("x-session-id", sessionId);
+      if (resolution.notes.length) c.header("x-loupe-notes", headerSafe(resolution.notes.join(" | ")));
       return c.json(sources);
     }
-    return streamResponse(c, sid, async (emit) => {
-      for (const n of notes) emit({ type: "status", message: n });
-      emit({ type: "status", message: `Searching ${repos.length} repositor${repos.length === 1 ? "y" : "ies"}` });
-      const sources = await run();
-      emit({ type: "sources", message: sources });
-      await recorded;
-    });
+    const sid = body.sessionId ?? ulid();
+    return streamResponse(c, sid, (emit) => querySessions.search(ctx, resolution, { ...input, newSessionId: sid }, emit));
   });
 
   app.post("/v2/query", async (c) => {
     const body = await readJson(c, queryBody);
     const ctx = commandContext(c.var);
-    const { repos, notes } = await resolve(c, body.repositories);
-    const sid = body.sessionId ?? ulid();
-    const turnId = ulid();
-    const started = performance.now();
-    const earlier = body.sessionId ? sessionContext(ctx.orgId, sid) : { questions: [], history: [] }; // a new session has no turns
-    const userMessages = body.messages.filter((m) => m.role === "user" && m.content.trim());
-    const question = userMessages[userMessages.length - 1]!.content;
-    const contextQuestions = [...earlier.questions, ...userMessages.slice(0, -1).map((m) => m.content)].slice(-3);
-    const asked = {
-      turnId,
-      kind: "query" as const,
-      question: question.slice(0, 100_000),
-      messages: body.messages.map((m) => ({ role: m.role, content: m.content.slice(0, 100_000) })),
-      repositories: repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch })),
-      genius: body.genius ?? false,
-    };
-    const turn: QueryTurn = { ...asked, askedAt: new Date().toISOString(), answer: null };
-    // The question is recorded at once (an answer may take a while), without blocking the answer.
-    const askedRecorded = recordTurn(ctx, sid, turn, Promise.resolve([{ type: "QuerySessionQuestionAsked", data: asked }]));
-
-    const retrieve = async () => {
-      const outcome = await searcher.search({
-        orgId: ctx.orgId,
-        targets: repos.map((r) => r.target),
-        query: question,
-        context: contextQuestions,
-        genius: body.genius ?? false,
-        limit: body.genius ? 20 : 12,
-      });
-      return toSources(outcome.files, repos);
-    };
-    const history: ChatMessage[] = [...earlier.history, ...body.messages.slice(0, -1).filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }))];
-    const systemExtra = body.messages.filter((m) => m.role === "system").map((m) => m.content);
-    const finish = async (message: string, sources: AnswerSource[]) => {
-      const data = {
-        turnId,
-        message: message.slice(0, 200_000),
-        sources: sources.map(wire).slice(0, 100),
-        model: chat?.name ?? null,
-        notes,
-        ms: Math.round(performance.now() - started),
-      };
-      const answered: QueryTurn = { ...turn, answer: { message: data.message, sources: data.sources, model: data.model, notes, ms: data.ms, answeredAt: new Date().toISOString() } };
-      // After the question's append (same stream, in order); the response waits for the durable append only.
-      await recordTurn(ctx, sid, answered, Promise.resolve([{ type: "QuerySessionAnswered", data }]), askedRecorded);
-    };
-
+    const resolution = await resolve(c, body.repositories);
+    const input = { messages: body.messages, sessionId: body.sessionId, genius: body.genius };
     if (!body.stream) {
-      const sources = await retrieve();
-      let message: string;
-      if (chat) {
-        try {
-          message = await chat.complete(chatRequest({ chat, history, systemExtra, question, sources, notes }));
-          if (notes.length) message = notes.map((n) => `> **Note:** ${n}`).join("\n") + "\n\n" + message;
-        } catch (error) {
-          logger.warn({ err: { message: (error as Error).message } }, "chat model failed; extractive answer");
-          message = extractiveAnswer(question, sources, [...notes, "The language model could not be reached; this answer quotes the code instead."]);
-        }
-      } else message = extractiveAnswer(question, sources, notes);
-      await finish(message, sources);
-      c.header("x-session-id", sid);
-      return c.json({ message, sources: sources.map(wire), sessionId: sid });
+      const { sessionId, message, sources } = await querySessions.ask(ctx, resolution, input);
+      c.header("x-session-id", sessionId);
+      return c.json({ message, sources, sessionId });
     }
-    return streamResponse(c, sid, async (emit) => {
-      for (const n of notes) emit({ type: "status", message: n });
-      emit({ type: "status", message: `Searching ${repos.length} repositor${repos.length === 1 ? "y" : "ies"}` });
-      const sources = await retrieve();
-      emit({ type: "status", message: `Found ${sources.length} relevant file${sources.length === 1 ? "" : "s"}` });
-      let message = "";
-      if (chat) {
-        emit({ type: "status", message: "Writing the answer" });
-        try {
-          if (notes.length) {
-            const prefix = notes.map((n) => `> **Note:** ${n}`).join("\n") + "\n\n";
-            message += prefix;
-            emit({ type: "message", message: prefix });
-          }
-          for await (const delta of chat.stream(chatRequest({ chat, history, systemExtra, question, sources, notes, signal: c.req.raw.signal }))) {
-            message += delta;
-            emit({ type: "message", message: delta });
-          }
-        } catch (error) {
-          logger.warn({ err: { message: (error as Error).message } }, "chat model failed while streaming");
-          const fallback = "\n\n" + extractiveAnswer(question, sources, ["The language model failed; this answer quotes the code instead."]);
-          message += fallback;
-          emit({ type: "message", message: fallback });
-        }
-      } else {
-        message = extractiveAnswer(question, sources, notes);
-        // Paragraph-sized pieces, so clients render progressively as with a model.
-        for (const piece of message.split(/(?<=\n\n)/)) emit({ type: "message", message: piece });
-      }
-      emit({ type: "sources", message: sources.map(wire) });
-      await finish(message, sources);
-    });
+    const sid = body.sessionId ?? ulid();
+    return streamResponse(c, sid, (emit) => querySessions.ask(ctx, resolution, { ...input, newSessionId: sid, signal: c.req.raw.signal }, emit));
   });
 
   app.get("/v2/query/:sessionId", async (c) => {
-    const orgId = c.get("principal").orgId;
     const sid = c.req.param("sessionId");
-    await sessionSettled(orgId, sid); // turns still being recorded become readable first
-    const session = sessions.get(orgId, sid);
+    const session = await querySessions.get(c.get("principal").orgId, sid);
     if (!session) throw new HttpError(404, "not_found", `Query session ${sid} not found`);
-    return c.json({ ...session, orgId: undefined, turns: await withSummaries(orgId, sessions.turns(orgId, sid)) });
+    return c.json(session);
   });
-
-  /**
-   * Search turns record references without summaries: they are read here from the code index (the
-   * file as its branch is indexed now; "" when it is no longer indexed). Each file is read once.
-   */
-  async function withSummaries(orgId: string, turns: QueryTurn[]): Promise<QueryTurn[]> {
-    const summaries = new Map<string, Promise<string>>();
-    const summaryOf = (s: QueryReference): Promise<string> => {
-      const key = JSON.stringify([s.remote, s.repository, s.branch, s.filepath]);
-      let summary = summaries.get(key);
-      if (!summary) {
-        summary = services.codeIndex
-          .getFileChunks(codeIndexRepoId(orgId, s.remote, s.repository), s.branch, s.filepath)
-          .then((chunks) => (chunks[0] ? fileSummaryOf(chunks[0]) : ""));
-        summaries.set(key, summary);
-      }
-      return summary;
-    };
-    return Promise.all(
-      turns.map(async (turn) => {
-        if (!turn.answer || turn.answer.sources.every((s) => s.summary !== undefined)) return turn;
-        const sources = await Promise.all(
-          turn.answer.sources.map(async (s) => withSummary(s, s.summary ?? (await summaryOf(s)))),
-        );
-        return { ...turn, answer: { ...turn.answer, sources } };
-      }),
-    );
-  }
-
-  function sessionContext(orgId: string, sid: string): { questions: string[]; history: ChatMessage[] } {
-    // Only the newest turns matter (3 questions, 6 turns of history): a long session is not read whole.
-    const turns: QueryTurn[] = recentTurns(orgId, sid, 6);
-    const questions = turns.map((t) => t.question);
-    const history: ChatMessage[] = [];
-    for (const t of turns.slice(-6)) {
-      if (t.kind !== "query" || !t.answer) continue;
-      history.push({ role: "user", content: t.question.slice(0, 8000) });
-      history.push({ role: "assistant", content: t.answer.message.slice(0, 8000) });
-    }
-    return { questions, history };
-  }
 }
 
 const headerSafe = (s: string) => s.replace(/[^\x20-\x7e]/g, "?").slice(0, 2000);
 
-type StreamLine = { type: "status" | "message" | "sources"; message: unknown };
-
 /** NDJSON (default) or SSE (Accept: text/event-stream); always ends with {"type":"status","message":""}. */
-function streamResponse(c: Context<AppEnv>, sid: string, produce: (emit: (line: StreamLine) => void) => Promise<void>): Response {
+function streamResponse(c: Context<AppEnv>, sid: string, produce: (emit: Emit) => Promise<unknown>): Response {
   const sse = (c.req.header("accept") ?? "").includes("text/event-stream");
   const encoder = new TextEncoder();
   const logger = c.get("logger");
   const body = new ReadableStream<Uint8Array>({
     async start(controller) {
       let open = true;
-      const emit = (line: StreamLine) => {
+      const emit: Emit = (line) => {
         if (!open) return;
         const json = JSON.stringify(line);
         try {

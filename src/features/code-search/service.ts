@@ -1,0 +1,166 @@
+/**
+ * Code search over the repositories a request names: which of them the caller may search, then the
+ * search itself, shaped as the interface's references.
+ *
+ * - Repositories: `{ remote, repository, branch? }`; branch omitted = the default branch that was
+ *   indexed. Each must be readable with the request's host token (./permissions.ts) AND indexed for
+ *   the caller's organisation; otherwise the request is refused naming it, with the same message
+ *   whether it is unknown or unreadable. A repository whose first index is still running (or failed) is
+ *   refused as not ready, unless other repositories of the request are usable: then the answer covers
+ *   what is indexed and carries a note. A repository being RE-indexed is searched at its last index.
+ */
+import type { Hosts, Remote } from "../../hosts/index.ts";
+import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
+import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
+import type { AnswerSource } from "../../retrieval/answer.ts";
+import type { CodeIndex } from "../../codeindex/port.ts";
+import type { RepositoryRecord } from "../repositories/projection.ts";
+import { createAccessChecker } from "./permissions.ts";
+
+/** A search result item (interface.md 2.2): a file of a repository, its relevant lines, its summary. */
+export type SearchResult = {
+  repository: string;
+  remote: string;
+  branch: string;
+  filepath: string;
+  linestart: number | null;
+  lineend: number | null;
+  summary: string;
+  distance: number | null;
+};
+
+/** A result as a session records it: where it points, without the summary (which is the code index's). */
+export type SearchReference = Omit<SearchResult, "summary"> & { summary?: string };
+
+export type RepositoryReference = { remote: Remote; repository: string; branch?: string | undefined };
+export type ResolvedRepository = { record: RepositoryRecord; target: SearchTarget };
+export type Resolution = { repos: ResolvedRepository[]; notes: string[] };
+
+/** Why the repositories of a request cannot be searched (the faces map each kind to their own status). */
+export class SearchRefusal extends Error {
+  constructor(
+    readonly kind: "not_found" | "not_ready" | "host_unavailable",
+    message: string,
+    readonly details: unknown = null,
+  ) {
+    super(message);
+    this.name = "SearchRefusal";
+  }
+}
+
+export type CodeSearchDeps = {
+  searcher: Searcher;
+  codeIndex: CodeIndex;
+  hosts: Hosts;
+  hostUrls: Record<Remote, string>;
+  fileHostsNeedToken: boolean;
+  /** Clone URL override (local repositories under LOUPE_LOCAL_ROOTS). */
+  cloneUrlFor?: ((remote: Remote, repository: string) => string | undefined) | undefined;
+  /** The organisation's indexed repositories (the repositories read model). */
+  repositories: { get(orgId: string, id: string): RepositoryRecord | undefined; list(orgId: string): RepositoryRecord[] };
+};
+
+const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
+
+export function createCodeSearchService(deps: CodeSearchDeps) {
+  const { searcher, repositories } = deps;
+  const access = createAccessChecker({ hosts: deps.hosts, hostUrls: deps.hostUrls, fileHostsNeedToken: deps.fileHostsNeedToken, cloneUrlFor: deps.cloneUrlFor });
+
+  function findRecord(orgId: string, remote: Remote, repository: string, branch: string | undefined): RepositoryRecord | undefined {
+    if (branch) return repositories.get(orgId, repositoryId(remote, branch, repository));
+    const lower = repository.toLowerCase();
+    const candidates = repositories.list(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === lower);
+    const byDefault = candidates.filter((r) => r.requestedBranch === null);
+    const pool = byDefault.length > 0 ? byDefault : candidates;
+    return pool.sort((a, b) => Number(Boolean(b.sha)) - Number(Boolean(a.sha)) || (b.indexedAt ?? "").localeCompare(a.indexedAt ?? ""))[0];
+  }
+
+  /** The repository record a result file came from (a request names at most 20 repositories). */
+  const recordOf = (f: SearchHitFile, repos: ResolvedRepository[]): RepositoryRecord =>
+    repos.find((r) => r.target.repoId === f.repoId && r.target.branch === f.branch)!.record;
+
+  return {
+    /** Permission first (so an unreadable repository looks exactly like an unknown one), then the index. */
+    async resolve(orgId: string, refs: RepositoryReference[], hostToken: (remote: Remote) => string | undefined): Promise<Resolution> {
+      const notFound: string[] = [];
+      const notReady: string[] = [];
+      const notes: string[] = [];
+      const repos: ResolvedRepository[] = [];
+      for (const ref of refs) {
+        const remote = ref.remote;
+        let readable: boolean;
+        try {
+          readable = await access.canRead(remote, ref.repository, hostToken(remote));
+        } catch {
+          throw new SearchRefusal("host_unavailable", `Could not verify read access with ${remote}; try again later`);
+        }
+        const record = readable ? findRecord(orgId, remote, ref.repository, ref.branch) : undefined;
+        if (!record) {
+          notFound.push(refText(ref));
+          continue;
+        }
+        const name = repositoryId(record.remote, record.branch, record.repository);
+        if (!record.sha) {
+          notReady.push(
+            record.status === "failed"
+              ? `${name} failed to index (${record.failureReason ?? "unknown reason"}); submit it again with POST /v2/repositories`
+              : `${name} is still being indexed (${record.status}, ${record.filesProcessed}/${record.numFiles} files)`,
+          );
+          continue;
+        }
+        if (record.status !== "completed") {
+          notes.push(
+            record.status === "failed"
+              ? `${name}: the latest re-index failed; answering over the previous index (${record.sha.slice(0, 12)}).`
+              : `${name} is being re-indexed (${record.status}); answering over the previous index (${record.sha.slice(0, 12)}).`,
+          );
+        }
+        repos.push({
+          record,
+          target: { repoId: codeIndexRepoId(orgId, record.remote, record.repository), branch: record.branch, version: record.sha },
+        });
+      }
+      if (notFound.length > 0) {
+        throw new SearchRefusal(
+          "not_found",
+          `Repository not found: ${notFound.join(", ")}. It is not indexed for this organisation, or your host token cannot read it.`,
+          notFound.map((r) => ({ repository: r })),
+        );
+      }
+      if (repos.length === 0) {
+        throw new SearchRefusal("not_ready", `Repository not ready: ${notReady.join("; ")}. Poll GET /v2/repositories/{id} until its status is completed.`);
+      }
+      for (const n of notReady) notes.push(`${n}; it is left out of this answer.`);
+      return { repos, notes };
+    },
+
+    /** Searches the resolved repositories. */
+    search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<SearchHitFile[]> {
+      return searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request }).then((outcome) => outcome.files);
+    },
+
+    /** Result files with the repository they belong to (for answers). */
+    toSources(files: SearchHitFile[], repos: ResolvedRepository[]): AnswerSource[] {
+      return files.map((f) => {
+        const record = recordOf(f, repos);
+        return { ...f, repository: record.repository, remote: record.remote };
+      });
+    },
+
+    /** The wire form of result files, built directly (a search needs no chunks). */
+    toWire(files: SearchHitFile[], repos: ResolvedRepository[]): SearchResult[] {
+      return files.map((f) => {
+        const record = recordOf(f, repos);
+        return { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance };
+      });
+    },
+
+    /** The summary of a file a recorded reference points at, as its branch is indexed now ("" once it is gone). */
+    async summaryOf(orgId: string, reference: SearchReference): Promise<string> {
+      const chunks = await deps.codeIndex.getFileChunks(codeIndexRepoId(orgId, reference.remote, reference.repository), reference.branch, reference.filepath);
+      return chunks[0] ? fileSummaryOf(chunks[0]) : "";
+    },
+  };
+}
+
+export type CodeSearchService = ReturnType<typeof createCodeSearchService>;
