@@ -13,7 +13,7 @@ import { openEventStore } from "../src/eventstore/open.ts";
 import { catalogue } from "../src/features/catalogue.ts";
 import { createGitMirrors } from "../src/git/mirrors.ts";
 import { createModelsFromEnv } from "../src/models/config.ts";
-import { rebuildCodeIndex } from "../src/features/repositories/indexer.ts";
+import { rebuildCodeIndex } from "../src/features/repositories/rebuild.ts";
 
 const config = loadConfig(process.env);
 const eventStore = await openEventStore(config, catalogue);

@@ -23,6 +23,16 @@ export type EventOf<D> = D extends EventDefinition<infer T, infer S> ? Omit<Stor
 /** An event as a decider emits it (before the envelope), typed by its definition's schema. */
 export type DecidedEventOf<D> = D extends EventDefinition<infer T, infer S> ? { type: T; data: z.output<S> } : never;
 
+/**
+ * A type guard for the events of these definitions: true when the event's type is one of theirs. Events
+ * read through the catalogue are validated and upcast, so their data has the newest definition's shape
+ * (give the newest definition of each type).
+ */
+export function eventIn<const D extends readonly EventDefinition[]>(definitions: D): (event: StoredEvent) => event is StoredEvent & EventOf<D[number]> {
+  const types = new Set(definitions.map((d) => d.type));
+  return (event: StoredEvent): event is StoredEvent & EventOf<D[number]> => types.has(event.type);
+}
+
 export function defineEvent<T extends string, S extends z.ZodType>(
   type: T,
   version: number,

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, eventIn, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 
 /**
- * Repository indexing. Stream: `repository-<orgId>-<repoId>`. A job (jobId) runs
+ * Repository indexing. Stream: `repository-<orgId>-<repoId>` (./decider.ts). A job (jobId) runs
  * Submitted -> IndexingStarted -> FilesIndexed* -> IndexingCompleted | IndexingFailed.
  *
  * No source text and no host token is ever recorded: the mirror is content-addressed, so the code
@@ -118,3 +118,18 @@ export const repositoryEvents = [
   RepositoryIndexingCompleted,
   RepositoryIndexingFailed,
 ];
+
+export type RepositoryEvent =
+  | EventOf<typeof RepositorySubmitted>
+  | EventOf<typeof RepositoryIndexingStarted>
+  | EventOf<typeof RepositoryFilesIndexed>
+  | EventOf<typeof RepositoryIndexingCompleted>
+  | EventOf<typeof RepositoryIndexingFailed>;
+export type RepositoryDecidedEvent =
+  | DecidedEventOf<typeof RepositorySubmitted>
+  | DecidedEventOf<typeof RepositoryIndexingStarted>
+  | DecidedEventOf<typeof RepositoryFilesIndexed>
+  | DecidedEventOf<typeof RepositoryIndexingCompleted>
+  | DecidedEventOf<typeof RepositoryIndexingFailed>;
+
+export const isRepositoryEvent = eventIn(repositoryEvents);

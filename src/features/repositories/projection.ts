@@ -1,4 +1,5 @@
-import type { Projection } from "../../../projections/runner.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import type { RepositoryEvent } from "./events.ts";
 import type { ReadView } from "../../readstore/port.ts";
 import { createReadMemo } from "../../readstore/memo.ts";
 import { createHash } from "node:crypto";
@@ -56,7 +57,6 @@ export type RepositoryRecord = {
 export type SampleCandidate = { path: string; blobId: string; symbols: { name: string; kind: string; lines: number }[] };
 
 type SymbolData = { name: string; kind: string; startLine: number; endLine: number };
-type FileData = { path: string; blobId: string; language: string; symbols: SymbolData[]; chunks: number; reused: boolean };
 
 const CANDIDATE_KINDS = new Set(["class", "interface", "function", "method", "type", "enum"]);
 
@@ -69,7 +69,7 @@ function candidates(symbols: SymbolData[]): SampleCandidate["symbols"] {
     .slice(0, 3);
 }
 
-export const repositoriesProjection: Projection = {
+export const repositoriesProjection = defineProjection<RepositoryEvent>({
   name: "repositories",
   version: 1,
   canHandle: [
@@ -84,9 +84,7 @@ export const repositoriesProjection: Projection = {
       for (const entry of tx.range(["jobfile", orgId, repoId])) tx.remove(entry.key);
     };
     for (const event of events) {
-      const d = event.data as Record<string, unknown>;
-      const orgId = d.orgId as string;
-      const repoId = d.repoId as string;
+      const { orgId, repoId } = event.data;
       const key = ["repo", orgId, repoId];
       const record = tx.get<RepositoryRecord>(key);
       if (event.type === "RepositorySubmitted") {
@@ -94,15 +92,15 @@ export const repositoriesProjection: Projection = {
         tx.put(key, {
           repoId,
           orgId,
-          remote: d.remote as string,
-          repository: d.repository as string,
-          branch: d.resolvedBranch as string,
-          requestedBranch: (d.branch as string | null) ?? null,
-          private: Boolean(d.withToken) || (record?.private ?? false),
+          remote: event.data.remote,
+          repository: event.data.repository,
+          branch: event.data.resolvedBranch,
+          requestedBranch: event.data.branch ?? null,
+          private: Boolean(event.data.withToken) || (record?.private ?? false),
           status: "submitted",
-          jobId: d.jobId as string,
-          reload: Boolean(d.reload),
-          notify: Boolean(d.notify),
+          jobId: event.data.jobId,
+          reload: Boolean(event.data.reload),
+          notify: Boolean(event.data.notify),
           filesProcessed: 0,
           numFiles: 0,
           sha: record?.sha ?? null,
@@ -122,17 +120,17 @@ export const repositoriesProjection: Projection = {
         } satisfies RepositoryRecord);
         continue;
       }
-      if (!record || record.jobId !== d.jobId) continue; // an event of a superseded job
+      if (!record || record.jobId !== event.data.jobId) continue; // an event of a superseded job
       if (event.type === "RepositoryIndexingStarted") {
         tx.put(key, {
           ...record,
           status: "processing",
-          branch: d.branch as string,
-          headSha: d.sha as string,
-          numFiles: d.numFiles as number,
-          skipped: d.skipped as RepositoryRecord["skipped"],
-          skippedCount: d.skippedCount as number,
-          chunkerVersion: d.chunkerVersion as string,
+          branch: event.data.branch,
+          headSha: event.data.sha,
+          numFiles: event.data.numFiles,
+          skipped: event.data.skipped,
+          skippedCount: event.data.skippedCount,
+          chunkerVersion: event.data.chunkerVersion,
           startedAt: record.startedAt ?? event.time,
           updatedAt: event.time,
         } satisfies RepositoryRecord);
@@ -141,7 +139,7 @@ export const repositoriesProjection: Projection = {
         let processed = record.filesProcessed;
         let reused = record.reusedFiles;
         const indexRepo = codeIndexRepoId(orgId, record.remote, record.repository);
-        for (const file of d.files as FileData[]) {
+        for (const file of event.data.files) {
           const fileKey = ["jobfile", orgId, repoId, pathKey(file.path)];
           if (tx.get<[string, string]>(fileKey)?.[1] === file.blobId) continue;
           tx.put(fileKey, [file.path, file.blobId]);
@@ -158,12 +156,12 @@ export const repositoriesProjection: Projection = {
         tx.put(key, {
           ...record,
           status: "completed",
-          branch: d.branch as string,
-          sha: d.sha as string,
-          headSha: d.sha as string,
-          filesProcessed: d.filesProcessed as number,
-          numFiles: d.numFiles as number,
-          sampleQuestions: d.sampleQuestions as string[],
+          branch: event.data.branch,
+          sha: event.data.sha,
+          headSha: event.data.sha,
+          filesProcessed: event.data.filesProcessed,
+          numFiles: event.data.numFiles,
+          sampleQuestions: event.data.sampleQuestions,
           indexedChunkerVersion: record.chunkerVersion,
           failureReason: null,
           indexedAt: event.time,
@@ -171,11 +169,11 @@ export const repositoriesProjection: Projection = {
         } satisfies RepositoryRecord);
       } else if (event.type === "RepositoryIndexingFailed") {
         clearJobFiles(orgId, repoId);
-        tx.put(key, { ...record, status: "failed", failureReason: d.reason as string, updatedAt: event.time } satisfies RepositoryRecord);
+        tx.put(key, { ...record, status: "failed", failureReason: event.data.reason, updatedAt: event.time } satisfies RepositoryRecord);
       }
     }
   },
-};
+});
 
 /**
  * Queries over the repositories read model. With `version` (the read model's ReadStore.version), records
@@ -213,3 +211,4 @@ export function repositoryQueries(view: () => ReadView, version?: () => number) 
     },
   };
 }
+export type RepositoryQueries = ReturnType<typeof repositoryQueries>;
