@@ -1,6 +1,27 @@
-import { DomainError, type Decider, type DomainEvent } from "../../eventstore/decider.ts";
+/**
+ * Access: organisations and their API keys, one aggregate each. Streams: `organisation-<orgId>` and
+ * `apikey-<keyId>`. A key is issued once (only its hash is recorded) and revoked at most once, by its
+ * own organisation.
+ */
+import { DomainError, type Decider } from "../../eventstore/decider.ts";
+import type { ApiKeyDecidedEvent, OrganisationDecidedEvent } from "./events.ts";
 
 export type ApiKeyRole = "admin" | "member";
+
+export const organisationStream = (orgId: string) => `organisation-${orgId}`;
+export const apiKeyStream = (keyId: string) => `apikey-${keyId}`;
+
+export type OrganisationCommand = { type: "CreateOrganisation"; orgId: string; name: string };
+export type OrganisationState = { exists: boolean };
+
+export const organisationDecider: Decider<OrganisationCommand, OrganisationState, OrganisationDecidedEvent> = {
+  initialState: () => ({ exists: false }),
+  evolve: () => ({ exists: true }),
+  decide(command, state) {
+    if (state.exists) throw new DomainError("conflict", `Organisation ${command.orgId} already exists`);
+    return [{ type: "OrganisationCreated", data: { orgId: command.orgId, name: command.name } }];
+  },
+};
 
 export type ApiKeyCommand =
   | { type: "IssueApiKey"; keyId: string; orgId: string; name: string; role: ApiKeyRole; keyHash: string; bootstrap: boolean }
@@ -10,22 +31,17 @@ export type ApiKeyState =
   | { status: "none" }
   | { status: "active" | "revoked"; keyId: string; orgId: string; role: ApiKeyRole };
 
-export const apiKeyStream = (keyId: string) => `apikey-${keyId}`;
-
-export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyState> = {
+export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyState, ApiKeyDecidedEvent> = {
   initialState: () => ({ status: "none" }),
   evolve(state, event) {
-    const d = event.data as Record<string, string>;
     switch (event.type) {
       case "ApiKeyIssued":
-        return { status: "active", keyId: d.keyId!, orgId: d.orgId!, role: d.role as ApiKeyRole };
+        return { status: "active", keyId: event.data.keyId, orgId: event.data.orgId, role: event.data.role };
       case "ApiKeyRevoked":
         return state.status === "none" ? state : { ...state, status: "revoked" };
-      default:
-        return state;
     }
   },
-  decide(command, state): DomainEvent[] {
+  decide(command, state) {
     switch (command.type) {
       case "IssueApiKey": {
         if (state.status !== "none") throw new DomainError("conflict", `API key ${command.keyId} already exists`);

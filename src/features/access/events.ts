@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 
 /** Organisations and API keys. Keys are stored as sha256 hashes only, never the secret. */
 export const OrganisationCreated = defineEvent(
@@ -30,3 +30,8 @@ export const ApiKeyRevoked = defineEvent(
 );
 
 export const accessEvents = [OrganisationCreated, ApiKeyIssued, ApiKeyRevoked];
+
+export type OrganisationEvent = EventOf<typeof OrganisationCreated>;
+export type ApiKeyEvent = EventOf<typeof ApiKeyIssued> | EventOf<typeof ApiKeyRevoked>;
+export type OrganisationDecidedEvent = DecidedEventOf<typeof OrganisationCreated>;
+export type ApiKeyDecidedEvent = DecidedEventOf<typeof ApiKeyIssued> | DecidedEventOf<typeof ApiKeyRevoked>;

@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ulid } from "../../ids.ts";
 import type { EventStore } from "../../eventstore/port.ts";
-import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
+import type { CommandContext } from "../../eventstore/new-event.ts";
 import { handleCommand } from "../../eventstore/decider.ts";
-import { apiKeyDecider, apiKeyStream, type ApiKeyRole } from "./decider.ts";
+import { apiKeyDecider, apiKeyStream, organisationDecider, organisationStream, type ApiKeyRole } from "./decider.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { ReadStore } from "../../readstore/port.ts";
-import { apiKeyQueries, type ApiKeyRecord, type OrganisationRecord } from "./projection.ts";
+import { apiKeyQueries, type ApiKeyRecord, type OrganisationRecord } from "./queries.ts";
 
 /** The caller of a request, resolved from its API key. */
 export type Principal = { keyId: string; orgId: string; role: ApiKeyRole };
@@ -72,12 +72,8 @@ export function createKeyService({
     },
     async createOrganisation(name: string, context: CommandContext): Promise<OrganisationRecord> {
       const orgId = ulid();
-      const result = await eventStore.appendToStream(
-        `organisation-${orgId}`,
-        [newEvent("OrganisationCreated", { orgId, name }, { ...context, orgId })],
-        { expectedStreamVersion: "no_stream" },
-      );
-      await settle(result.lastPosition);
+      const { lastPosition } = await handleCommand(eventStore, organisationStream(orgId), organisationDecider, { type: "CreateOrganisation", orgId, name }, { ...context, orgId });
+      await settle(lastPosition);
       return readStore.view("organisations").get<OrganisationRecord>(["org", orgId])!;
     },
     organisations(): OrganisationRecord[] {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ApiKeyInfo } from "../../../features/access/service.ts";
 import { builder, commandContextOf } from "../builder.ts";
 import { adminError } from "../errors.ts";
-import { apiKeyQueries } from "../../../features/access/projection.ts";
+import { apiKeyQueries } from "../../../features/access/queries.ts";
 import { ReadModelSnapshot, snapshotView } from "./audit.ts";
 
 export const ApiKeyRole = builder.enumType("ApiKeyRole", {

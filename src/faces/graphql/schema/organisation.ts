@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { OrganisationRecord } from "../../../features/access/projection.ts";
+import type { OrganisationRecord } from "../../../features/access/queries.ts";
 import { builder, commandContextOf } from "../builder.ts";
 import { adminError } from "../errors.ts";
 import { IssueApiKeyPayload } from "./api-key.ts";
