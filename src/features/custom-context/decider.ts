@@ -1,4 +1,6 @@
-import { DomainError, type Decider, type DomainEvent } from "../../eventstore/decider.ts";
+import { DomainError, type Decider } from "../../eventstore/decider.ts";
+import type { Scope } from "../../review/scope.ts";
+import type { CustomContextDecidedEvent } from "./events.ts";
 
 /** `customcontext-<orgId>-<id>`: one custom context's creation, status changes and updates. */
 export const customContextStream = (orgId: string, id: string) => `customcontext-${orgId}-${id}`;
@@ -13,25 +15,24 @@ export type CustomContextCommand =
       contextType: CustomContextType;
       body: string;
       status: CustomContextStatus;
-      scopes: Record<string, unknown>;
+      scopes: Scope;
       metadata: Record<string, unknown>;
       source: "user" | "learned";
     }
   | { type: "ChangeCustomContextStatus"; id: string; status: CustomContextStatus }
-  | { type: "UpdateCustomContext"; id: string; body?: string; scopes?: Record<string, unknown>; metadata?: Record<string, unknown> };
+  | { type: "UpdateCustomContext"; id: string; body?: string; scopes?: Scope; metadata?: Record<string, unknown> };
 
 export type CustomContextState = { exists: false } | { exists: true; id: string; status: CustomContextStatus };
 
 /** Custom context: created once, status changes, updates. No delete (interface.md 3.3). */
-export const customContextDecider: Decider<CustomContextCommand, CustomContextState> = {
+export const customContextDecider: Decider<CustomContextCommand, CustomContextState, CustomContextDecidedEvent> = {
   initialState: () => ({ exists: false }),
   evolve(state, event) {
-    const d = event.data as Record<string, string>;
-    if (event.type === "CustomContextCreated") return { exists: true, id: d.id!, status: d.status as CustomContextStatus };
-    if (event.type === "CustomContextStatusChanged" && state.exists) return { ...state, status: d.status as CustomContextStatus };
+    if (event.type === "CustomContextCreated") return { exists: true, id: event.data.id, status: event.data.status };
+    if (event.type === "CustomContextStatusChanged" && state.exists) return { ...state, status: event.data.status };
     return state;
   },
-  decide(command, state): DomainEvent[] {
+  decide(command, state) {
     switch (command.type) {
       case "CreateCustomContext": {
         if (state.exists) throw new DomainError("conflict", `Custom context ${command.id} already exists`);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 import { ScopeSchema } from "../../review/scope.ts";
 
 /**
@@ -68,3 +68,13 @@ export const SuggestedPatternLearned = defineEvent(
 );
 
 export const customContextEvents = [CustomContextCreated, CustomContextStatusChanged, CustomContextUpdated, SuggestedPatternLearned];
+
+export type CustomContextEvent =
+  | EventOf<typeof CustomContextCreated>
+  | EventOf<typeof CustomContextStatusChanged>
+  | EventOf<typeof CustomContextUpdated>
+  | EventOf<typeof SuggestedPatternLearned>;
+export type CustomContextDecidedEvent =
+  | DecidedEventOf<typeof CustomContextCreated>
+  | DecidedEventOf<typeof CustomContextStatusChanged>
+  | DecidedEventOf<typeof CustomContextUpdated>;

@@ -1,5 +1,8 @@
-import type { Projection } from "../../../projections/runner.ts";
-import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import type { EventOf } from "../../eventstore/catalogue.ts";
+import { prKey } from "../../hosts/pull-request-key.ts";
+import type { ReviewCommentCreated } from "../review-comments/events.ts";
+import type { CustomContextEvent } from "./events.ts";
 
 /**
  * Custom context (interface.md 2.6) by organisation, with the comments linked to each: the human
@@ -37,26 +40,26 @@ export type CustomContextRecord = {
 const MAX_LINKED = 2000;
 const excerpt = (body: string) => (body.length > 500 ? `${body.slice(0, 499)}…` : body);
 
-export const customContextProjection: Projection = {
+export const customContextProjection = defineProjection<CustomContextEvent | EventOf<typeof ReviewCommentCreated>>({
   name: "custom-context",
   version: 1,
   canHandle: ["CustomContextCreated", "CustomContextStatusChanged", "CustomContextUpdated", "SuggestedPatternLearned", "ReviewCommentCreated"],
   handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
-      const d = event.data as Record<string, unknown>;
       if (event.type === "CustomContextCreated") {
-        const key = ["ctx", orgId, d.id as string];
+        const d = event.data;
+        const key = ["ctx", orgId, d.id];
         if (tx.get(key)) continue;
         const record: CustomContextRecord = {
-          id: d.id as string,
+          id: d.id,
           orgId,
-          type: d.type as CustomContextRecord["type"],
-          body: d.body as string,
-          status: d.status as CustomContextRecord["status"],
-          scopes: d.scopes as Record<string, unknown>,
-          metadata: d.metadata as Record<string, unknown>,
-          source: d.source as CustomContextRecord["source"],
+          type: d.type,
+          body: d.body,
+          status: d.status,
+          scopes: d.scopes,
+          metadata: d.metadata,
+          source: d.source,
           createdAt: event.time,
           updatedAt: event.time,
           linkedComments: [],
@@ -65,16 +68,15 @@ export const customContextProjection: Projection = {
         continue;
       }
       if (event.type === "ReviewCommentCreated") {
-        const c = d.comment as { id: string; linkedMemory: { id: string } | null; authorLogin: string; filePath: string | null; body: string; createdAt: string };
+        const { comment: c, repository, prNumber } = event.data;
         if (!c.linkedMemory) continue;
         const key = ["ctx", orgId, c.linkedMemory.id];
         const existing = tx.get<CustomContextRecord>(key);
         if (!existing || existing.linkedComments.some((l) => l.id === c.id) || existing.linkedComments.length >= MAX_LINKED) continue;
-        const repository = d.repository as RepositoryRef;
         const link: LinkedComment = {
           id: c.id,
-          prKey: prKey({ remote: repository.remote, name: repository.name, number: d.prNumber as number }),
-          prNumber: d.prNumber as number,
+          prKey: prKey({ remote: repository.remote, name: repository.name, number: prNumber }),
+          prNumber,
           repository: repository.name,
           remote: repository.remote,
           authorLogin: c.authorLogin,
@@ -86,32 +88,35 @@ export const customContextProjection: Projection = {
         tx.put(key, { ...existing, linkedComments: [...existing.linkedComments, link] });
         continue;
       }
-      const key = ["ctx", orgId, d.id as string];
+      const key = ["ctx", orgId, event.data.id];
       const existing = tx.get<CustomContextRecord>(key);
       if (!existing) continue;
       switch (event.type) {
         case "CustomContextStatusChanged":
-          tx.put(key, { ...existing, status: d.status as CustomContextRecord["status"], updatedAt: event.time });
+          tx.put(key, { ...existing, status: event.data.status, updatedAt: event.time });
           break;
-        case "CustomContextUpdated":
+        case "CustomContextUpdated": {
+          const d = event.data;
           tx.put(key, {
             ...existing,
-            body: (d.body as string | undefined) ?? existing.body,
-            scopes: (d.scopes as Record<string, unknown> | undefined) ?? existing.scopes,
-            metadata: (d.metadata as Record<string, unknown> | undefined) ?? existing.metadata,
+            body: d.body ?? existing.body,
+            scopes: d.scopes ?? existing.scopes,
+            metadata: d.metadata ?? existing.metadata,
             updatedAt: event.time,
           });
           break;
+        }
         case "SuggestedPatternLearned": {
-          const evidence = (d.comments as Omit<LinkedComment, "relation">[]).map((c) => ({ ...c, body: excerpt(c.body), relation: "evidence" as const }));
+          const d = event.data;
+          const evidence = d.comments.map((c) => ({ ...c, body: excerpt(c.body), relation: "evidence" as const }));
           const reviews = existing.linkedComments.filter((l) => l.relation === "review");
-          tx.put(key, { ...existing, body: existing.status === "SUGGESTED" ? (d.body as string) : existing.body, linkedComments: [...evidence, ...reviews].slice(0, MAX_LINKED), updatedAt: event.time });
+          tx.put(key, { ...existing, body: existing.status === "SUGGESTED" ? d.body : existing.body, linkedComments: [...evidence, ...reviews].slice(0, MAX_LINKED), updatedAt: event.time });
           break;
         }
       }
     }
   },
-};
+});
 
 /** evidenceCount: distinct pull requests among the linked comments; commentsCount: linked comments. */
 export function customContextCounts(record: CustomContextRecord): { evidenceCount: number; commentsCount: number } {

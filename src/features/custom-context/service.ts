@@ -13,7 +13,7 @@ import { DomainError, handleCommand } from "../../eventstore/decider.ts";
 import { customContextDecider, type CustomContextStatus, type CustomContextType } from "./decider.ts";
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
-import { ScopeSchema } from "../../review/scope.ts";
+import { ScopeSchema, type Scope } from "../../review/scope.ts";
 import type { CustomContextLike } from "../../review/patterns.ts";
 import { learnPatterns } from "../../review/learned-patterns.ts";
 import { customContextStream } from "./decider.ts";
@@ -50,13 +50,13 @@ export type CreateCustomContextInput = {
   metadata?: Record<string, unknown>;
 };
 
-function parseScopes(scopes: unknown): Record<string, unknown> {
+function parseScopes(scopes: unknown): Scope {
   if (scopes === undefined || scopes === null) return {};
   const parsed = ScopeSchema.safeParse(scopes);
   if (!parsed.success) {
     throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`);
   }
-  return parsed.data as Record<string, unknown>;
+  return parsed.data;
 }
 
 function enumValue<T extends string>(value: string | undefined, allowed: readonly T[], field: string, fallback: T): T {
