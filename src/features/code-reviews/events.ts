@@ -7,17 +7,6 @@ import { prRef } from "../review-comments/events.ts";
  * review to the host. A review's events, and the service comments each step made, go to the review's
  * stream `codereview-<id>` (./decider.ts).
  */
-/** Service comments were posted to the host: host comment ids by our ids. */
-export const ReviewCommentsPosted = defineEvent(
-  "ReviewCommentsPosted",
-  1,
-  z.object({
-    ...prRef,
-    codeReviewId: z.string().max(100),
-    posted: z.array(z.object({ id: z.string().max(200), commentId: z.string().max(200) })).max(5000),
-  }),
-);
-
 /**
  * Recorded in the review's stream right before the review is posted to the host (crash safety): a
  * review resumed with this event and no ReviewCommentsPosted first looks on the host for a review
@@ -107,7 +96,6 @@ export const CodeReviewFailed = defineEvent("CodeReviewFailed", 1, z.object({ co
 export const CodeReviewSkipped = defineEvent("CodeReviewSkipped", 1, z.object({ codeReviewId: z.string().uuid(), reason: z.string().max(2000) }));
 
 export const codeReviewEvents = [
-  ReviewCommentsPosted,
   ReviewPostRequested,
   CodeReviewRequested,
   CodeReviewStarted,

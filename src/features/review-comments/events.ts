@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent, type EventOf } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 import { repositoryRefSchema } from "../../hosts/pull-request-key.ts";
 
 /**
@@ -62,11 +62,30 @@ export const ReviewCommentAddressed = defineEvent(
   1,
   z.object({ ...prRef, id: z.string().max(200), reason: z.string().max(100), commitSha: z.string().max(100) }),
 );
-export const reviewCommentEvents = [ReviewCommentCreated, ReviewCommentEdited, ReviewCommentDeleted, ReviewCommentResolved, ReviewCommentAddressed];
+/** Service comments were posted to the host: host comment ids by our ids. */
+export const ReviewCommentsPosted = defineEvent(
+  "ReviewCommentsPosted",
+  1,
+  z.object({
+    ...prRef,
+    codeReviewId: z.string().max(100),
+    posted: z.array(z.object({ id: z.string().max(200), commentId: z.string().max(200) })).max(5000),
+  }),
+);
+
+export const reviewCommentEvents = [ReviewCommentCreated, ReviewCommentEdited, ReviewCommentDeleted, ReviewCommentResolved, ReviewCommentAddressed, ReviewCommentsPosted];
 
 export type ReviewCommentEvent =
   | EventOf<typeof ReviewCommentCreated>
   | EventOf<typeof ReviewCommentEdited>
   | EventOf<typeof ReviewCommentDeleted>
   | EventOf<typeof ReviewCommentResolved>
-  | EventOf<typeof ReviewCommentAddressed>;
+  | EventOf<typeof ReviewCommentAddressed>
+  | EventOf<typeof ReviewCommentsPosted>;
+export type ReviewCommentDecidedEvent =
+  | DecidedEventOf<typeof ReviewCommentCreated>
+  | DecidedEventOf<typeof ReviewCommentEdited>
+  | DecidedEventOf<typeof ReviewCommentDeleted>
+  | DecidedEventOf<typeof ReviewCommentResolved>
+  | DecidedEventOf<typeof ReviewCommentAddressed>
+  | DecidedEventOf<typeof ReviewCommentsPosted>;

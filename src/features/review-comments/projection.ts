@@ -1,4 +1,5 @@
-import type { Projection } from "../../../projections/runner.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import type { ReviewCommentEvent } from "./events.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 /**
@@ -37,23 +38,21 @@ export type CommentRecord = {
   addressedBySha: string | null;
 };
 
-type CommentData = Omit<CommentRecord, "addressed" | "orgId" | "prKey" | "repository" | "prNumber" | "resolved" | "addressedReason" | "addressedAt" | "addressedBySha">;
 
-export const commentsProjection: Projection = {
+export const commentsProjection = defineProjection<ReviewCommentEvent>({
   name: "review-comments",
   version: 1,
   canHandle: ["ReviewCommentCreated", "ReviewCommentEdited", "ReviewCommentDeleted", "ReviewCommentResolved", "ReviewCommentAddressed", "ReviewCommentsPosted"],
   handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
-      const d = event.data as Record<string, unknown>;
-      const repository = d.repository as RepositoryRef;
-      const pk = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber as number });
+      const { repository, prNumber } = event.data;
+      const pk = prKey({ remote: repository.remote, name: repository.name, number: prNumber });
       const at = (id: string) => ["comment", orgId, pk, id];
       switch (event.type) {
         case "ReviewCommentCreated":
         case "ReviewCommentEdited": {
-          const c = d.comment as CommentData;
+          const c = event.data.comment;
           if (tx.get(["deleted", orgId, pk, c.id])) break;
           const existing = tx.get<CommentRecord>(at(c.id));
           if (existing && existing.updatedAt > c.updatedAt) break; // an older snapshot arriving late
@@ -65,7 +64,7 @@ export const commentsProjection: Projection = {
             orgId,
             prKey: pk,
             repository,
-            prNumber: d.prNumber as number,
+            prNumber,
             addressed: existing?.addressed ?? false,
             resolved: existing?.resolved ?? false,
             addressedReason: existing?.addressedReason ?? null,
@@ -77,7 +76,7 @@ export const commentsProjection: Projection = {
           break;
         }
         case "ReviewCommentDeleted": {
-          const id = d.id as string;
+          const id = event.data.id;
           const existing = tx.get<CommentRecord>(at(id));
           if (existing) tx.remove(["platform", orgId, pk, existing.commentId]);
           tx.remove(at(id));
@@ -85,10 +84,10 @@ export const commentsProjection: Projection = {
           break;
         }
         case "ReviewCommentResolved": {
-          for (const id of d.ids as string[]) {
+          for (const id of event.data.ids) {
             const existing = tx.get<CommentRecord>(at(id));
             if (!existing) continue;
-            const resolved = d.resolved as boolean;
+            const resolved = event.data.resolved;
             const addressedByCommit = existing.addressedReason !== null && existing.addressedReason !== "thread-resolved";
             tx.put(at(id), {
               ...existing,
@@ -101,19 +100,19 @@ export const commentsProjection: Projection = {
           break;
         }
         case "ReviewCommentAddressed": {
-          const existing = tx.get<CommentRecord>(at(d.id as string));
+          const existing = tx.get<CommentRecord>(at(event.data.id));
           if (!existing || (existing.addressed && existing.addressedReason !== "thread-resolved")) break;
           tx.put(at(existing.id), {
             ...existing,
             addressed: true,
-            addressedReason: d.reason as string,
+            addressedReason: event.data.reason,
             addressedAt: event.time,
-            addressedBySha: d.commitSha as string,
+            addressedBySha: event.data.commitSha,
           });
           break;
         }
         case "ReviewCommentsPosted": {
-          for (const p of d.posted as { id: string; commentId: string }[]) {
+          for (const p of event.data.posted) {
             const existing = tx.get<CommentRecord>(at(p.id));
             if (!existing) continue;
             tx.remove(["platform", orgId, pk, existing.commentId]);
@@ -125,4 +124,4 @@ export const commentsProjection: Projection = {
       }
     }
   },
-};
+});
