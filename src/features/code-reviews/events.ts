@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 import { prRef } from "../review-comments/events.ts";
 
 /**
@@ -105,3 +105,22 @@ export const codeReviewEvents = [
   CodeReviewFailed,
   CodeReviewSkipped,
 ];
+
+export type CodeReviewEvent =
+  | EventOf<typeof ReviewPostRequested>
+  | EventOf<typeof CodeReviewRequested>
+  | EventOf<typeof CodeReviewStarted>
+  | EventOf<typeof CodeReviewFileReviewed>
+  | EventOf<typeof CodeReviewSummaryGenerating>
+  | EventOf<typeof CodeReviewCompleted>
+  | EventOf<typeof CodeReviewFailed>
+  | EventOf<typeof CodeReviewSkipped>;
+export type CodeReviewDecidedEvent =
+  | DecidedEventOf<typeof ReviewPostRequested>
+  | DecidedEventOf<typeof CodeReviewRequested>
+  | DecidedEventOf<typeof CodeReviewStarted>
+  | DecidedEventOf<typeof CodeReviewFileReviewed>
+  | DecidedEventOf<typeof CodeReviewSummaryGenerating>
+  | DecidedEventOf<typeof CodeReviewCompleted>
+  | DecidedEventOf<typeof CodeReviewFailed>
+  | DecidedEventOf<typeof CodeReviewSkipped>;

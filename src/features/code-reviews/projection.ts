@@ -1,4 +1,5 @@
-import type { Projection } from "../../../projections/runner.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import type { CodeReviewEvent } from "./events.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 import { TERMINAL_STATUSES, type CodeReviewStatus } from "../../review/status.ts";
 
@@ -37,7 +38,7 @@ export type CodeReviewRecord = {
 };
 
 
-export const codeReviewsProjection: Projection = {
+export const codeReviewsProjection = defineProjection<Exclude<CodeReviewEvent, { type: "ReviewPostRequested" }>>({
   name: "code-reviews",
   version: 1,
   canHandle: [
@@ -52,13 +53,13 @@ export const codeReviewsProjection: Projection = {
   handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
-      const d = event.data as Record<string, unknown>;
-      const id = d.codeReviewId as string;
+      const id = event.data.codeReviewId;
       const key = ["review", orgId, id];
       if (event.type === "CodeReviewRequested") {
         if (tx.get(key)) continue;
-        const repository = d.repository as RepositoryRef;
-        const pk = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber as number });
+        const d = event.data;
+        const repository = d.repository;
+        const pk = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber });
         const record: CodeReviewRecord = {
           id,
           orgId,
@@ -66,14 +67,14 @@ export const codeReviewsProjection: Projection = {
           createdAt: event.time,
           updatedAt: event.time,
           completedAt: null,
-          metadata: { strictness: d.strictness as number, totalFiles: 0, completedFiles: 0, correlationId: d.correlationId as string },
+          metadata: { strictness: d.strictness, totalFiles: 0, completedFiles: 0, correlationId: d.correlationId },
           body: "",
           repository,
-          prNumber: d.prNumber as number,
+          prNumber: d.prNumber,
           prKey: pk,
-          branch: (d.branch as string | null) ?? null,
-          trigger: d.trigger as "manual" | "webhook",
-          includeDrafts: d.includeDrafts as boolean,
+          branch: d.branch ?? null,
+          trigger: d.trigger,
+          includeDrafts: d.includeDrafts,
           headSha: null,
           diffBase: null,
           incremental: false,
@@ -98,37 +99,41 @@ export const codeReviewsProjection: Projection = {
         r.history = [...r.history, { status, at: event.time, completedFiles: r.metadata.completedFiles }];
       };
       switch (event.type) {
-        case "CodeReviewStarted":
+        case "CodeReviewStarted": {
           if (r.status !== "PENDING") continue; // replayed
-          r.headSha = d.headSha as string;
-          r.diffBase = d.diffBase as string;
-          r.incremental = d.incremental as boolean;
-          r.files = d.files as string[];
-          r.skippedFiles = d.skippedFiles as CodeReviewRecord["skippedFiles"];
-          r.metadata = { ...r.metadata, totalFiles: d.totalFiles as number };
+          const d = event.data;
+          r.headSha = d.headSha;
+          r.diffBase = d.diffBase;
+          r.incremental = d.incremental;
+          r.files = d.files;
+          r.skippedFiles = d.skippedFiles;
+          r.metadata = { ...r.metadata, totalFiles: d.totalFiles };
           enter("REVIEWING_FILES");
           break;
-        case "CodeReviewFileReviewed":
-          if (r.reviewedFiles.includes(d.path as string)) continue; // replayed
-          r.reviewedFiles = [...r.reviewedFiles, d.path as string];
-          r.commentIds = [...r.commentIds, ...(d.commentIds as string[])];
-          r.metadata = { ...r.metadata, completedFiles: d.completedFiles as number };
+        }
+        case "CodeReviewFileReviewed": {
+          const d = event.data;
+          if (r.reviewedFiles.includes(d.path)) continue; // replayed
+          r.reviewedFiles = [...r.reviewedFiles, d.path];
+          r.commentIds = [...r.commentIds, ...d.commentIds];
+          r.metadata = { ...r.metadata, completedFiles: d.completedFiles };
           r.history = [...r.history, { status: r.status, at: event.time, completedFiles: r.metadata.completedFiles }];
           break;
+        }
         case "CodeReviewSummaryGenerating":
           if (r.status !== "REVIEWING_FILES") continue; // replayed
           enter("GENERATING_SUMMARY");
           break;
         case "CodeReviewCompleted":
-          r.body = d.body as string;
-          r.summaryCommentId = (d.summaryCommentId as string | null) ?? null;
-          r.headSha = d.headSha as string;
+          r.body = event.data.body;
+          r.summaryCommentId = event.data.summaryCommentId ?? null;
+          r.headSha = event.data.headSha;
           r.completedAt = event.time;
           enter("COMPLETED");
           break;
         case "CodeReviewFailed":
         case "CodeReviewSkipped":
-          r.reason = d.reason as string;
+          r.reason = event.data.reason;
           r.completedAt = event.time;
           enter(event.type === "CodeReviewFailed" ? "FAILED" : "SKIPPED");
           break;
@@ -137,4 +142,4 @@ export const codeReviewsProjection: Projection = {
       if (TERMINAL_STATUSES.includes(r.status)) tx.remove(["unfinished", id]);
     }
   },
-};
+});

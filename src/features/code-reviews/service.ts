@@ -5,10 +5,9 @@
  */
 import { randomUUID } from "node:crypto";
 import type { CommandContext } from "../../eventstore/new-event.ts";
-import { newEvent } from "../../eventstore/new-event.ts";
-import { DomainError } from "../../eventstore/decider.ts";
+import { DomainError, handleCommand } from "../../eventstore/decider.ts";
 import { normalizeStrictness } from "../../review/strictness.ts";
-import { codeReviewStream } from "./decider.ts";
+import { codeReviewDecider, codeReviewStream } from "./decider.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { isRemote } from "../../hosts/index.ts";
 import { createReviewEngine, ReviewInterrupted, type EngineDeps } from "./engine.ts";
@@ -93,27 +92,26 @@ export function createReviewService(deps: EngineDeps) {
       }
       const codeReviewId = randomUUID();
       const trigger = options.trigger ?? "manual";
-      const result = await eventStore.appendToStream(
+      const { lastPosition } = await handleCommand(
+        eventStore,
         codeReviewStream(codeReviewId),
-        [
-          newEvent(
-            "CodeReviewRequested",
-            {
-              codeReviewId,
-              repository: pr.repository,
-              prNumber: pr.number,
-              strictness: normalizeStrictness(input.strictness),
-              correlationId: randomUUID(),
-              branch: input.branch ?? null,
-              trigger,
-              includeDrafts: input.includeDrafts ?? trigger === "manual",
-            },
-            { ...context, orgId },
-          ),
-        ],
-        { expectedStreamVersion: "no_stream" },
+        codeReviewDecider,
+        {
+          type: "RequestReview",
+          request: {
+            codeReviewId,
+            repository: pr.repository,
+            prNumber: pr.number,
+            strictness: normalizeStrictness(input.strictness),
+            correlationId: randomUUID(),
+            branch: input.branch ?? null,
+            trigger,
+            includeDrafts: input.includeDrafts ?? trigger === "manual",
+          },
+        },
+        { ...context, orgId },
       );
-      await runner.waitForPosition(result.lastPosition, 10_000);
+      if (lastPosition !== null) await runner.waitForPosition(lastPosition, 10_000);
       if (running) enqueue({ kind: "review", orgId, id: codeReviewId });
       return {
         codeReviewId,

@@ -1,0 +1,75 @@
+/**
+ * After new commits on a pull request: a service comment is addressed when a later commit changed its
+ * lines or applied its suggestion (src/review/addressed.ts); the commits since the last review are
+ * recorded. Both go to the pull request's stream.
+ */
+import type { EventStore } from "../../eventstore/port.ts";
+import type { ProjectionRunner } from "../../../projections/runner.ts";
+import type { GitMirrors } from "../../git/mirrors.ts";
+import type { Remote } from "../../hosts/types.ts";
+import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
+import { parseGitDiff } from "../../review/diff.ts";
+import { isCommentAddressed } from "../../review/addressed.ts";
+import type { PullRequestQueries } from "../pull-requests/queries.ts";
+import { pullRequestStream } from "../pull-requests/identity.ts";
+import type { ReviewGit } from "./review-git.ts";
+
+type LastReview = (orgId: string, key: string, exceptId: string) => { headSha: string | null } | undefined;
+
+export function createPullRequestRefresh(deps: { eventStore: EventStore; runner: ProjectionRunner; mirrors: GitMirrors; queries: PullRequestQueries; git: ReviewGit; lastCompletedReview: LastReview }) {
+  const { eventStore, runner, mirrors, queries, lastCompletedReview } = deps;
+  const { openMirror, resolveHead, hasCommit, readFileAt } = deps.git;
+  /**
+   * Addressed detection and commits since the last review, after new commits: a service comment is
+   * addressed when a later commit changed its lines or applied its suggestion (src/review/addressed.ts).
+   */
+  return async function refresh(orgId: string, ref: { remote: Remote; name: string; number: number }): Promise<{ addressed: string[] }> {
+    const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
+    if (!pr) return { addressed: [] };
+    const key = pr.id;
+    const open = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && !c.addressed && c.filePath && c.lineStart !== null && c.commitSha);
+    const last = lastCompletedReview(orgId, key, "");
+    if (open.length === 0 && !last) return { addressed: [] };
+    const dir = await openMirror(ref.remote, pr.repository.name);
+    const head = await resolveHead(dir, pr, null);
+    const context: CommandContext = { orgId, actor: "system:reviewer", correlationId: `refresh:${key}:${head}`, causationId: null };
+    const events = [];
+    const trees = new Map<string, Map<string, string>>();
+    const addressed: string[] = [];
+    for (const c of open) {
+      if (c.commitSha === head || !(await hasCommit(dir, c.commitSha))) continue;
+      const files = parseGitDiff(await mirrors.diff(dir, c.commitSha!, head, { range: "two-dot" }));
+      const newContent = c.suggestedCode !== null ? await readFileAt(dir, head, c.filePath!, trees) : null;
+      const result = isCommentAddressed(
+        { path: c.filePath!, lineStart: c.lineStart!, lineEnd: c.lineEnd ?? c.lineStart!, suggestedCode: c.suggestedCode, commitSha: c.commitSha! },
+        files,
+        newContent,
+      );
+      if (result.addressed) {
+        addressed.push(c.id);
+        events.push(newEvent("ReviewCommentAddressed", { repository: pr.repository, prNumber: pr.number, id: c.id, reason: result.reason, commitSha: head }, context));
+      }
+    }
+    if (last?.headSha && last.headSha !== head && (await hasCommit(dir, last.headSha))) {
+      const commits = await mirrors.commitsBetween(dir, last.headSha, head);
+      events.push(
+        newEvent(
+          "PullRequestCommitsRecorded",
+          {
+            repository: pr.repository,
+            prNumber: pr.number,
+            baseSha: last.headSha,
+            headSha: head,
+            commits: commits.slice(-500).map((c) => ({ sha: c.sha, message: c.message.slice(0, 10_000), authorName: c.author.replace(/\s*<[^>]*>$/, ""), committedAt: c.date })),
+          },
+          context,
+        ),
+      );
+    }
+    if (events.length > 0) {
+      const result = await eventStore.appendToStream(pullRequestStream(orgId, key), events);
+      await runner.waitForPosition(result.lastPosition, 10_000);
+    }
+    return { addressed };
+  };
+}

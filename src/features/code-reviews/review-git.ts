@@ -1,0 +1,73 @@
+/** The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules. */
+import type { Config } from "../../config.ts";
+import type { GitMirrors } from "../../git/mirrors.ts";
+import type { Hosts } from "../../hosts/index.ts";
+import type { Remote } from "../../hosts/types.ts";
+import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
+import type { PullRequestRecord } from "../pull-requests/projection.ts";
+
+export function createReviewGit({ config, hosts, mirrors }: { config: Config; hosts: Hosts; mirrors: GitMirrors }) {
+  const tokenFor = (remote: Remote) => config.reviews.tokens[remote];
+  const authEnv = (remote: Remote) => {
+    const token = tokenFor(remote);
+    return token ? hosts.get(remote).gitAuthEnv(token) : undefined;
+  };
+
+  async function openMirror(remote: Remote, name: string): Promise<string> {
+    const cloneUrl = hosts.get(remote).cloneUrl(config.hostUrls[remote], name);
+    const env = authEnv(remote);
+    const { dir } = await mirrors.ensure(remote, name, cloneUrl, { fetch: true, ...(env ? { authEnv: env } : {}) });
+    return dir;
+  }
+
+  const hasCommit = async (dir: string, sha: string | null | undefined) =>
+    !!sha && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha) && (await mirrors.mergeBase(dir, sha, sha).catch(() => null)) !== null;
+
+  /** The pull request's head commit in the mirror: the recorded head, the working branch, the source branch, or the host's PR ref. */
+  async function resolveHead(dir: string, pr: PullRequestRecord, branch: string | null): Promise<string> {
+    if (branch) {
+      const b = await mirrors.resolveBranch(dir, branch).catch(() => null);
+      if (b) return b.sha;
+    }
+    if (await hasCommit(dir, pr.headSha)) return pr.headSha;
+    const source = await mirrors.resolveBranch(dir, pr.sourceBranch).catch(() => null);
+    const pullRef: Record<Remote, string | null> = {
+      github: `refs/pull/${pr.number}/head`,
+      gitlab: `refs/merge-requests/${pr.number}/head`,
+      azure: `refs/pull/${pr.number}/merge`,
+      bitbucket: null,
+    };
+    const ref = pullRef[pr.repository.remote];
+    if (ref) {
+      const env = authEnv(pr.repository.remote);
+      const sha = await mirrors.fetchRef(dir, ref, env ? { authEnv: env } : {}).catch(() => null);
+      if (sha && (!source || pr.repository.remote !== "azure")) return sha;
+    }
+    if (source) return source.sha;
+    throw new Error(`the head of pull request #${pr.number} (${pr.sourceBranch}) is not in the repository`);
+  }
+
+  async function readFileAt(dir: string, sha: string, path: string, cache: Map<string, Map<string, string>>): Promise<string | null> {
+    let tree = cache.get(sha);
+    if (!tree) {
+      tree = new Map((await mirrors.listTree(dir, sha)).map((e) => [e.path, e.blobId]));
+      cache.set(sha, tree);
+    }
+    const blob = tree.get(path);
+    if (!blob) return null;
+    const blobs = await mirrors.readBlobs(dir, [blob]);
+    return blobs.get(blob)?.toString("utf8") ?? null;
+  }
+
+  async function repoRules(dir: string, sha: string): Promise<RepoRuleSet> {
+    const tree = await mirrors.listTree(dir, sha);
+    const ruleEntries = tree.filter((e) => /(^|\/)\.loupe\/[^/]+$/.test(e.path) && e.size <= 200_000);
+    const blobs = await mirrors.readBlobs(dir, ruleEntries.map((e) => e.blobId));
+    const byPath = new Map(ruleEntries.map((e) => [e.path, blobs.get(e.blobId)?.toString("utf8") ?? ""]));
+    return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
+  }
+
+  return { tokenFor, openMirror, hasCommit, resolveHead, readFileAt, repoRules };
+}
+
+export type ReviewGit = ReturnType<typeof createReviewGit>;
