@@ -171,7 +171,7 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
       for (const event of events) {
         eventsAppended.inc({ type: event.type });
         if (event.type === "RepositoryFilesIndexed") {
-          const files = (event.data as { files?: unknown[] }).files;
+          const files = event.data.files;
           if (Array.isArray(files)) filesIndexed.inc(files.length);
         }
       }

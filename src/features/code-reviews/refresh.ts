@@ -11,7 +11,7 @@ import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { parseGitDiff } from "../../review/diff.ts";
 import { isCommentAddressed } from "../../review/addressed.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
-import { pullRequestStream } from "../pull-requests/identity.ts";
+import { pullRequestDecider, pullRequestStateOf, pullRequestStream, type PullRequestStreamEvent } from "../pull-requests/decider.ts";
 import type { ReviewGit } from "./review-git.ts";
 
 type LastReview = (orgId: string, key: string, exceptId: string) => { headSha: string | null } | undefined;
@@ -33,7 +33,8 @@ export function createPullRequestRefresh(deps: { eventStore: EventStore; runner:
     const dir = await openMirror(ref.remote, pr.repository.name);
     const head = await resolveHead(dir, pr, null);
     const context: CommandContext = { orgId, actor: "system:reviewer", correlationId: `refresh:${key}:${head}`, causationId: null };
-    const events = [];
+    const events: PullRequestStreamEvent[] = [];
+    const state = pullRequestStateOf(pr);
     const trees = new Map<string, Map<string, string>>();
     const addressed: string[] = [];
     for (const c of open) {
@@ -47,27 +48,22 @@ export function createPullRequestRefresh(deps: { eventStore: EventStore; runner:
       );
       if (result.addressed) {
         addressed.push(c.id);
-        events.push(newEvent("ReviewCommentAddressed", { repository: pr.repository, prNumber: pr.number, id: c.id, reason: result.reason, commitSha: head }, context));
+        events.push(...pullRequestDecider.decide({ type: "MarkCommentAddressed", data: { repository: pr.repository, prNumber: pr.number, id: c.id, reason: result.reason, commitSha: head } }, state));
       }
     }
     if (last?.headSha && last.headSha !== head && (await hasCommit(dir, last.headSha))) {
       const commits = await mirrors.commitsBetween(dir, last.headSha, head);
-      events.push(
-        newEvent(
-          "PullRequestCommitsRecorded",
-          {
-            repository: pr.repository,
-            prNumber: pr.number,
-            baseSha: last.headSha,
-            headSha: head,
-            commits: commits.slice(-500).map((c) => ({ sha: c.sha, message: c.message.slice(0, 10_000), authorName: c.author.replace(/\s*<[^>]*>$/, ""), committedAt: c.date })),
-          },
-          context,
-        ),
-      );
+      const data = {
+        repository: pr.repository,
+        prNumber: pr.number,
+        baseSha: last.headSha,
+        headSha: head,
+        commits: commits.slice(-500).map((c) => ({ sha: c.sha, message: c.message.slice(0, 10_000), authorName: c.author.replace(/\s*<[^>]*>$/, ""), committedAt: c.date })),
+      };
+      events.push(...pullRequestDecider.decide({ type: "RecordCommits", data }, state));
     }
     if (events.length > 0) {
-      const result = await eventStore.appendToStream(pullRequestStream(orgId, key), events);
+      const result = await eventStore.appendToStream(pullRequestStream(orgId, key), events.map((e) => newEvent(e.type, e.data, context)));
       await runner.waitForPosition(result.lastPosition, 10_000);
     }
     return { addressed };

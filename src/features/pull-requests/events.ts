@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineEvent } from "../../eventstore/catalogue.ts";
+import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 import { repositoryRefSchema } from "../../hosts/pull-request-key.ts";
 
 /**
@@ -99,3 +99,20 @@ export const pullRequestEvents = [
   PullRequestLabelsChanged,
   PullRequestCommitsRecorded,
 ];
+
+type SnapshotEvent =
+  | typeof PullRequestOpened
+  | typeof PullRequestUpdated
+  | typeof PullRequestSynchronized
+  | typeof PullRequestClosed
+  | typeof PullRequestMerged
+  | typeof PullRequestReopened
+  | typeof PullRequestDraftChanged
+  | typeof PullRequestLabelsChanged;
+export type PullRequestSnapshotEvent = EventOf<SnapshotEvent>;
+export type PullRequestEvent = EventOf<SnapshotEvent | typeof PullRequestCommitsRecorded>;
+/** What every snapshot event records. */
+export type PullRequestSnapshotData = DecidedEventOf<typeof PullRequestOpened>["data"];
+/** The snapshot events share one shape: one member for all of them. */
+export type PullRequestDecidedEvent = { type: SnapshotEvent["type"]; data: PullRequestSnapshotData } | DecidedEventOf<typeof PullRequestCommitsRecorded>;
+export type PullRequestSnapshot = PullRequestSnapshotEvent["data"]["pullRequest"];

@@ -1,6 +1,6 @@
-import type { Projection } from "../../../projections/runner.ts";
-import type { StoredEvent } from "../../eventstore/port.ts";
-import { PULL_REQUEST_SNAPSHOT_EVENTS } from "./events.ts";
+import { defineProjection } from "../../../projections/runner.ts";
+import { PULL_REQUEST_SNAPSHOT_EVENTS, type PullRequestEvent, type PullRequestSnapshot, type PullRequestSnapshotEvent } from "./events.ts";
+import type { ReviewCommentEvent } from "../review-comments/events.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
 /**
@@ -38,26 +38,8 @@ export type PullRequestRecord = {
   recordedAt: string;
 };
 
-type Snapshot = {
-  number: number;
-  title: string;
-  description: string;
-  state: "open" | "closed";
-  merged: boolean;
-  isDraft: boolean;
-  authorLogin: string | null;
-  sourceBranch: string;
-  targetBranch: string;
-  headSha: string;
-  baseSha: string | null;
-  labels: string[];
-  createdAt: string;
-  updatedAt: string;
-  stats: PullRequestRecord["stats"] | null;
-  url: string;
-};
+type Snapshot = PullRequestSnapshot;
 
-const snapshotTypes: readonly string[] = PULL_REQUEST_SNAPSHOT_EVENTS;
 
 function applySnapshot(existing: PullRequestRecord | undefined, orgId: string, repository: RepositoryRef, s: Snapshot, time: string): PullRequestRecord {
   const key = prKey({ remote: repository.remote, name: repository.name, number: s.number });
@@ -100,44 +82,41 @@ function mergeRepository(existing: RepositoryRef | undefined, next: RepositoryRe
   return { remote: existing.remote, name: existing.name, defaultBranch: next.defaultBranch ?? existing.defaultBranch };
 }
 
-export const pullRequestsProjection: Projection = {
+export const pullRequestsProjection = defineProjection<PullRequestEvent>({
   name: "pull-requests",
   version: 1,
   canHandle: [...PULL_REQUEST_SNAPSHOT_EVENTS, "PullRequestCommitsRecorded"],
-  handle(events: StoredEvent[], { tx }) {
+  handle(events, { tx }) {
     for (const event of events) {
       const orgId = event.metadata.orgId;
-      const d = event.data as Record<string, unknown>;
-      const repository = d.repository as RepositoryRef;
-      if (snapshotTypes.includes(event.type)) {
-        const s = d.pullRequest as Snapshot;
+      const repository = event.data.repository;
+      if (event.type === "PullRequestCommitsRecorded") {
+        const d = event.data;
+        const key = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber });
+        const existing = tx.get<PullRequestRecord>(["pr", orgId, key]);
+        if (!existing) continue;
+        tx.put(["pr", orgId, key], { ...existing, commits: { baseSha: d.baseSha, headSha: d.headSha, list: d.commits } });
+      } else {
+        const s = event.data.pullRequest;
         const key = prKey({ remote: repository.remote, name: repository.name, number: s.number });
         const existing = tx.get<PullRequestRecord>(["pr", orgId, key]);
         tx.put(["pr", orgId, key], applySnapshot(existing, orgId, repository, s, event.time));
-      } else if (event.type === "PullRequestCommitsRecorded") {
-        const key = prKey({ remote: repository.remote, name: repository.name, number: d.prNumber as number });
-        const existing = tx.get<PullRequestRecord>(["pr", orgId, key]);
-        if (!existing) continue;
-        tx.put(["pr", orgId, key], {
-          ...existing,
-          commits: { baseSha: d.baseSha as string, headSha: d.headSha as string, list: d.commits as NonNullable<PullRequestRecord["commits"]>["list"] },
-        });
       }
     }
   },
-};
+});
 
 /** Webhook deliveries already recorded, for dedupe: ["delivery", orgId, remote, deliveryId] -> first position. */
-export const webhookDeliveriesProjection: Projection = {
+export const webhookDeliveriesProjection = defineProjection<PullRequestSnapshotEvent | Exclude<ReviewCommentEvent, { type: "ReviewCommentAddressed" | "ReviewCommentsPosted" }>>({
   name: "webhook-deliveries",
   version: 1,
   canHandle: [...PULL_REQUEST_SNAPSHOT_EVENTS, "ReviewCommentCreated", "ReviewCommentEdited", "ReviewCommentDeleted", "ReviewCommentResolved"],
   handle(events, { tx }) {
     for (const event of events) {
-      const d = event.data as { deliveryId?: unknown; repository?: { remote?: string } };
-      if (typeof d.deliveryId !== "string" || !d.repository?.remote) continue;
-      const key = ["delivery", event.metadata.orgId, d.repository.remote, d.deliveryId];
+      const { deliveryId, repository } = event.data;
+      if (typeof deliveryId !== "string" || !repository?.remote) continue;
+      const key = ["delivery", event.metadata.orgId, repository.remote, deliveryId];
       if (tx.get(key) === undefined) tx.put(key, event.position);
     }
   },
-};
+});

@@ -20,21 +20,10 @@ import type { HostComment, HostPullRequest, HostWebhookEvent, PullRequestAction,
 import { parseSuggestion } from "../../review/summary.ts";
 import type { PullRequestQueries } from "./queries.ts";
 import { deliveryEventId, pullRequestStream } from "./identity.ts";
+import { pullRequestDecider, pullRequestStateOf, type HostChange, type PullRequestStreamEvent } from "./decider.ts";
 import { hostCommentId } from "../review-comments/ids.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 
-const EVENT_FOR_ACTION: Record<PullRequestAction, string> = {
-  opened: "PullRequestOpened",
-  edited: "PullRequestUpdated",
-  synchronized: "PullRequestSynchronized",
-  closed: "PullRequestClosed",
-  merged: "PullRequestMerged",
-  reopened: "PullRequestReopened",
-  ready_for_review: "PullRequestDraftChanged",
-  converted_to_draft: "PullRequestDraftChanged",
-  labeled: "PullRequestLabelsChanged",
-  unlabeled: "PullRequestLabelsChanged",
-};
 
 export type WebhookOutcome =
   | { outcome: "recorded"; deliveryId: string; events: string[] }
@@ -141,7 +130,7 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     return found?.id;
   };
 
-  async function record(orgId: string, key: string, remote: Remote, deliveryId: string, events: { type: string; data: Record<string, unknown> }[], context: CommandContext) {
+  async function record(orgId: string, key: string, remote: Remote, deliveryId: string, events: PullRequestStreamEvent[], context: CommandContext) {
     const batch = events.map((e, i) => ({ ...newEvent(e.type, e.data, context), id: deliveryEventId(orgId, remote, deliveryId, i) }));
     try {
       const result = await eventStore.appendToStream(pullRequestStream(orgId, key), batch);
@@ -205,10 +194,12 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
         const repository: RepositoryRef = { remote, name: existing?.repository.name ?? input.name, defaultBranch: input.defaultBranch ?? existing?.repository.defaultBranch ?? null };
         const key = prKey({ remote, name: input.name, number: pr.number });
         const id = `bf_${createHash("sha256").update(`${orgId}\0${key}\0${pr.updatedAt}\0${pr.headSha}`).digest("hex").slice(0, 32)}`;
-        const event = {
-          ...newEvent(existing ? "PullRequestUpdated" : "PullRequestOpened", { repository, pullRequest: snapshot(pr), source: "backfill", deliveryId: null, action: "backfill" }, { ...context, orgId }),
-          id,
-        };
+        const [decided] = pullRequestDecider.decide(
+          { type: "RecordBackfill", data: { repository, pullRequest: snapshot(pr), source: "backfill", deliveryId: null, action: "backfill" } },
+          pullRequestStateOf(existing),
+        );
+        if (!decided) continue;
+        const event = { ...newEvent(decided.type, decided.data, { ...context, orgId }), id };
         try {
           const result = await eventStore.appendToStream(pullRequestStream(orgId, key), [event]);
           last = result.lastPosition;
@@ -231,28 +222,25 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
       const repository: RepositoryRef = { remote, name: event.repository, defaultBranch: defaultBranchOf(remote, body) };
       const number = event.kind === "pull_request" ? event.pullRequest.number : event.prNumber;
       const key = prKey({ remote, name: event.repository, number });
-      const events: { type: string; data: Record<string, unknown> }[] = [];
+      let change: HostChange;
       switch (event.kind) {
         case "pull_request":
-          events.push({
-            type: EVENT_FOR_ACTION[event.action],
-            data: { repository, pullRequest: snapshot(event.pullRequest), source: "webhook", deliveryId, action: event.action },
-          });
+          change = { kind: "pull_request", action: event.action, data: { repository, pullRequest: snapshot(event.pullRequest), source: "webhook", deliveryId, action: event.action } };
           break;
         case "review_comment":
-          if (event.action === "deleted") {
-            events.push({ type: "ReviewCommentDeleted", data: { repository, prNumber: number, id: readPlatform(orgId, key, event.comment.id) ?? hostCommentId(orgId, key, event.comment.id), deliveryId } });
-          } else {
-            events.push({ type: event.action === "created" ? "ReviewCommentCreated" : "ReviewCommentEdited", data: commentData(orgId, key, repository, number, event.comment, deliveryId) });
-          }
+          change =
+            event.action === "deleted"
+              ? { kind: "comment_deleted", data: { repository, prNumber: number, id: readPlatform(orgId, key, event.comment.id) ?? hostCommentId(orgId, key, event.comment.id), deliveryId } }
+              : { kind: "comment", action: event.action === "created" ? "created" : "edited", data: commentData(orgId, key, repository, number, event.comment, deliveryId) };
           break;
         case "review_thread":
-          events.push({
-            type: "ReviewCommentResolved",
+          change = {
+            kind: "thread",
             data: { repository, prNumber: number, ids: event.commentIds.map((id) => readPlatform(orgId, key, id) ?? hostCommentId(orgId, key, id)), resolved: event.action === "resolved", deliveryId },
-          });
+          };
           break;
       }
+      const events = pullRequestDecider.decide({ type: "RecordHostChange", change }, pullRequestStateOf(queries.byKey(orgId, key)));
       const recorded = await record(orgId, key, remote, deliveryId, events, context);
       if (!recorded) return { outcome: "duplicate", deliveryId };
       await react(orgId, event, context);
