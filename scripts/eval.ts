@@ -183,7 +183,8 @@ async function main() {
     },
     args.out ? { path: resolve(args.out) } : {},
   );
-  log(`results: ${shown(path)}`);
+  log(`results: ${path.startsWith(projectRoot) ? shown(path) : path}`);
+  if (failed.length) process.exitCode = 1; // the figures count a failed case as not found
 }
 
 await main();
