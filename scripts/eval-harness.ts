@@ -14,16 +14,17 @@ import { createParsePool } from "../src/indexing/chunking/pool.ts";
 import { classifyFile } from "../src/indexing/file-filter.ts";
 import type { ChunkDocument, CodeIndex } from "../src/codeindex/port.ts";
 import { createSearcher } from "../src/retrieval/search.ts";
+import { projectRoot } from "./results.ts";
 
 const { values: args } = parseArgs({ options: { dir: { type: "string", default: "/tmp/loupe-harness" }, only: { type: "string" }, verbose: { type: "boolean", default: false }, genius: { type: "boolean", default: false } } });
 type Case = { instance_id: string; repo: string; base_commit: string; problem_statement: string; gold_files: string[] };
-let cases: Case[] = readFileSync("/work/shared/eval/swe-lite-dev.jsonl", "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+let cases: Case[] = readFileSync(join(projectRoot, "../shared/eval/swe-lite-dev.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
 if (args.only) cases = cases.filter((c) => c.instance_id.includes(args.only!));
 const modPath = process.env.LOUPE_HARNESS_INDEX ? resolve(process.env.LOUPE_HARNESS_INDEX) : "../src/codeindex/embedded/code-index.ts";
 const { createEmbeddedCodeIndex } = (await import(modPath)) as { createEmbeddedCodeIndex: (o: { dir: string }) => CodeIndex };
 const index = createEmbeddedCodeIndex({ dir: args.dir! });
 const ORG = "org";
-const mirror = (repo: string) => join("/work/.mirror", repo.replace("/", "+"), "repo");
+const mirror = (repo: string) => join(projectRoot, "../.mirror", repo.replace("/", "+"), "repo");
 
 async function ensureIndexed(c: Case) {
   const repoId = `${ORG}:github:${c.repo}`;

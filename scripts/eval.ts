@@ -1,281 +1,190 @@
 /**
- * Retrieval quality on /work/shared/eval/swe-lite-dev.jsonl, measured THROUGH THE PUBLIC HTTP API.
+ * Retrieval quality on the dev sets of ../shared/eval (README there), measured THROUGH THE PUBLIC HTTP API.
  *
- *   npm run eval -- [--data-dir /tmp/loupe-eval] [--cases N] [--only <instance-substring>] [--verbose]
+ *   npm run eval -- [--dataset <jsonl>[,<jsonl>]]... [--cases N] [--language <name>] [--repo owner/name]
+ *                   [--only <instance substring>] [--data-dir <dir>] [--mirrors <dir>] [--out <file>]
+ *                   [--index-jobs N] [--verbose]
  *
- * 1. Builds a file:// git host tree `<host>/<owner>/<name>.git`: for each repository a new bare repo
- *    whose objects come from the already fetched mirror at /work/.mirror/<owner>+<name>/repo through
- *    `objects/info/alternates` (read-only use: /work/.mirror is never written), with one branch
- *    `eval-<instance>` per case: a parentless commit (written in the host repo) holding base_commit's
- *    tree, because the fetched mirrors lack some objects of older history.
- * 2. Starts the real service in-process (createLoupe + serve on a free port) with
- *    LOUPE_GITHUB_URL=file://<host>, POSTs /v2/repositories for each branch, polls to `completed`.
- *    With --data-dir the index is kept and reused by the next run ("Repository is up to date").
- * 3. POSTs /v2/search with the problem statement as the query, and reports file-level Acc@1/3/5/10
- *    (rank of the first gold file among the distinct files returned), beside a plain whole-file BM25
- *    baseline over non-test .py files computed here (identifier-splitting tokenizer, k1 1.2, b 0.75).
+ * Defaults: both ../shared/eval/swe-lite-dev.jsonl and ../shared/eval/multilang-dev.jsonl, mirrors in
+ * ../.mirror (`<owner>+<name>/repo`), results in scripts/results/eval.json; paths relative to the
+ * project root. --cases keeps the first N cases left by the other filters (dataset order).
+ *
+ * 1. A file:// git host tree `<data-dir>-githost` with one parentless branch per case holding
+ *    base_commit's tree, its objects from the read-only mirrors through alternates (eval/git-host.ts).
+ * 2. The real service in-process (createLoupe + serve), indexing every branch through
+ *    POST /v2/repositories (eval/service.ts). With --data-dir the index is kept and reused by the next
+ *    run ("Repository is up to date"). Its statistics span everything indexed in that data dir, so
+ *    compare runs (and digests) over the same cases and the same data dir content.
+ * 3. POST /v2/search with the problem statement; file-level Acc@k and line-level span@k (eval/metrics.ts,
+ *    eval/diff.ts) overall and per language, beside a whole-file BM25 baseline over the language's non-test
+ *    sources (eval/bm25.ts, eval/languages.ts); a digest of every reference returned (eval/report.ts).
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Writable } from "node:stream";
-import { loadConfig } from "../src/config.ts";
-import { createLogger } from "../src/logging.ts";
-import { createLoupe } from "../src/loupe.ts";
-import { serve } from "../src/serve.ts";
+import { projectRoot, writeResults } from "./results.ts";
+import { filterCases, loadCases } from "./eval/cases.ts";
+import { changedOldLines, type Placement } from "./eval/diff.ts";
+import { buildHostTree, mirrorOf, readBlobs } from "./eval/git-host.ts";
+import { knownLanguage, LANGUAGES } from "./eval/languages.ts";
+import { fileRank, quantile, spanRank } from "./eval/metrics.ts";
+import { baselineRanking } from "./eval/baseline.ts";
+import { indexCases, startService } from "./eval/service.ts";
+import { caseDigest, digestOf, digestReference, formatTable, tables, type CaseResult, type DigestReference } from "./eval/report.ts";
+
+const USAGE = `npm run eval -- [--dataset <jsonl>[,<jsonl>]]... [--cases N] [--language <name>] [--repo owner/name] [--only <instance substring>] [--data-dir <dir>] [--mirrors <dir>] [--out <file>] [--index-jobs N] [--verbose]`;
+const DEFAULT_DATASETS = ["../shared/eval/swe-lite-dev.jsonl", "../shared/eval/multilang-dev.jsonl"];
 
 const { values: args } = parseArgs({
   options: {
-    "data-dir": { type: "string" },
+    dataset: { type: "string", multiple: true },
     cases: { type: "string" },
+    language: { type: "string" },
+    repo: { type: "string" },
     only: { type: "string" },
+    "data-dir": { type: "string" },
+    mirrors: { type: "string" },
+    out: { type: "string" },
+    "index-jobs": { type: "string", default: "2" },
     verbose: { type: "boolean", default: false },
-    dataset: { type: "string", default: "/work/shared/eval/swe-lite-dev.jsonl" },
-    mirrors: { type: "string", default: "/work/.mirror" },
+    help: { type: "boolean", default: false },
   },
 });
 
-type Case = { instance_id: string; repo: string; base_commit: string; problem_statement: string; gold_files: string[] };
-const KS = [1, 3, 5, 10] as const;
-const API_KEY = "lp_eval_admin_key_0123456789abcdef";
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\nusage: ${USAGE}\n`);
+  process.exit(2);
+}
 
-let cases: Case[] = readFileSync(args.dataset!, "utf8")
-  .split("\n")
-  .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as Case);
-if (args.only) cases = cases.filter((c) => c.instance_id.includes(args.only!));
-if (args.cases) cases = cases.slice(0, Number(args.cases));
+if (args.help) {
+  process.stdout.write(`usage: ${USAGE}\n`);
+  process.exit(0);
+}
+const count = (flag: string, v: string | undefined) => {
+  if (v === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(v)) fail(`--${flag} takes a whole number above 0`);
+  return Number(v);
+};
+const maxCases = count("cases", args.cases);
+const indexJobs = count("index-jobs", args["index-jobs"])!;
+if (args.language && !knownLanguage(args.language)) fail(`--language: unknown language ${args.language} (known: ${LANGUAGES.join(", ")})`);
+
+// Defaults are relative to the project root; paths given on the command line to the working directory.
+const datasets = (args.dataset ?? []).flatMap((d) => d.split(",")).filter(Boolean).map((d) => resolve(d));
+if (datasets.length === 0) datasets.push(...DEFAULT_DATASETS.map((d) => resolve(projectRoot, d)));
+const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
+const cases = filterCases(loadCases(datasets), { language: args.language, repo: args.repo, only: args.only, cases: maxCases });
+if (cases.length === 0) fail("no case matches the filters");
 
 const keepData = Boolean(args["data-dir"]);
 const dataDir = resolve(args["data-dir"] ?? mkdtempSync(join(tmpdir(), "loupe-eval-")));
 const hostDir = `${dataDir}-githost`;
-const branchOf = (c: Case) => `eval-${c.instance_id.replace(/[^A-Za-z0-9_.-]/g, "-")}`;
-const mirrorOf = (repo: string) => join(args.mirrors!, repo.replace("/", "+"), "repo");
-
-function git(dir: string, ...a: string[]): string {
-  return execFileSync("git", a, { cwd: dir, maxBuffer: 1 << 30 }).toString("utf8");
-}
-
-// ---------------------------------------------------------------------------------------------
-// 1. The git host tree (alternates onto the read-only mirrors)
-
-function buildHostTree(): void {
-  for (const repo of new Set(cases.map((c) => c.repo))) {
-    const source = mirrorOf(repo);
-    if (!existsSync(source)) throw new Error(`missing mirror ${source} (fetch github:${repo} first)`);
-    const bare = join(hostDir, `${repo}.git`);
-    if (!existsSync(join(bare, "HEAD"))) {
-      mkdirSync(bare, { recursive: true });
-      git(bare, "init", "--bare", "--quiet");
-      writeFileSync(join(bare, "objects", "info", "alternates"), `${join(source, "objects")}\n`);
-    }
-    // One parentless commit per case with base_commit's tree: the fetched mirrors lack some objects of
-    // older history, so a branch AT base_commit could not be cloned whole; the indexed content is identical.
-    for (const c of cases.filter((x) => x.repo === repo)) {
-      const commit = execFileSync("git", ["commit-tree", treeWithoutMissingBlobs(bare, c.base_commit), "-m", `eval ${c.instance_id} (tree of ${c.base_commit})`], {
-        cwd: bare,
-        env: { ...process.env, GIT_AUTHOR_NAME: "eval", GIT_AUTHOR_EMAIL: "eval@localhost", GIT_COMMITTER_NAME: "eval", GIT_COMMITTER_EMAIL: "eval@localhost", GIT_AUTHOR_DATE: "2000-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2000-01-01T00:00:00Z" },
-      }).toString().trim();
-      git(bare, "update-ref", `refs/heads/${branchOf(c)}`, commit);
-    }
-    git(bare, "symbolic-ref", "HEAD", `refs/heads/${branchOf(cases.find((x) => x.repo === repo)!)}`);
-  }
-}
-
-/** base_commit's tree less the blobs the fetched mirror lacks (large data files it was fetched without). */
-function treeWithoutMissingBlobs(bare: string, commit: string): string {
-  const entries = git(bare, "ls-tree", "-r", "-z", commit).split("\0").filter(Boolean);
-  const check = spawnSync("git", ["cat-file", "--batch-check"], { cwd: bare, input: entries.map((e) => e.split("\t")[0]!.split(" ")[2]).join("\n") + "\n", maxBuffer: 1 << 30 });
-  const missing = check.stdout.toString().split("\n").filter((l) => l.endsWith(" missing")).map((l) => l.split(" ")[0]!);
-  if (missing.length === 0) return git(bare, "rev-parse", `${commit}^{tree}`).trim();
-  const gone = new Set(missing);
-  const indexFile = join(bare, `eval-index-${process.pid}`);
-  const env = { ...process.env, GIT_INDEX_FILE: indexFile, GIT_DIR: bare, GIT_WORK_TREE: mkdtempSync(join(tmpdir(), "eval-wt-")) };
-  execFileSync("git", ["read-tree", commit], { cwd: bare, env });
-  const paths = entries.filter((e) => gone.has(e.split("\t")[0]!.split(" ")[2]!)).map((e) => e.split("\t")[1]!);
-  execFileSync("git", ["update-index", "--force-remove", "-z", "--stdin"], { cwd: bare, env, input: paths.join("\0") + "\0" });
-  const tree = execFileSync("git", ["write-tree"], { cwd: bare, env }).toString().trim();
-  rmSync(indexFile, { force: true });
-  return tree;
-}
-
-// ---------------------------------------------------------------------------------------------
-// BM25 baseline: whole files, non-test .py, identifier-splitting tokenizer, k1 1.2, b 0.75.
-
-const TEST_FILE = /(^|\/)(tests?|testing)\/|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$/;
-
-function bm25Tokens(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/[A-Za-z_][A-Za-z0-9_]*|[0-9]+/g)) {
-    const word = m[0];
-    const lower = word.toLowerCase();
-    out.push(lower);
-    const parts = word
-      .split("_")
-      .flatMap((p) => p.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? [])
-      .map((p) => p.toLowerCase());
-    if (parts.length > 1) for (const p of parts) out.push(p);
-  }
-  return out;
-}
-
-type Bm25Corpus = { paths: string[]; tfs: Map<string, number>[]; lengths: number[]; df: Map<string, number>; avg: number };
-const corpusCache = new Map<string, Bm25Corpus>();
-
-function bm25Corpus(c: Case): Bm25Corpus {
-  const key = `${c.repo}@${c.base_commit}`;
-  const cached = corpusCache.get(key);
-  if (cached) return cached;
-  const dir = mirrorOf(c.repo);
-  const entries = git(dir, "ls-tree", "-r", "-z", c.base_commit)
-    .split("\0")
-    .filter(Boolean)
-    .map((line) => {
-      const [meta, path] = line.split("\t") as [string, string];
-      return { path, blob: meta.split(" ")[2]! };
-    })
-    .filter((e) => e.path.endsWith(".py") && !TEST_FILE.test(e.path));
-  const batch = spawnSync("git", ["cat-file", "--batch"], { cwd: dir, input: entries.map((e) => e.blob).join("\n") + "\n", maxBuffer: 1 << 30 });
-  const buf = batch.stdout;
-  const contents: string[] = [];
-  let at = 0;
-  for (let i = 0; i < entries.length; i++) {
-    const nl = buf.indexOf(10, at);
-    const size = Number(buf.subarray(at, nl).toString("utf8").split(" ")[2]);
-    contents.push(buf.subarray(nl + 1, nl + 1 + size).toString("utf8"));
-    at = nl + 1 + size + 1;
-  }
-  const tfs: Map<string, number>[] = [];
-  const lengths: number[] = [];
-  const df = new Map<string, number>();
-  for (const text of contents) {
-    const tf = new Map<string, number>();
-    const tokens = bm25Tokens(text);
-    for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
-    for (const t of tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-    tfs.push(tf);
-    lengths.push(tokens.length);
-  }
-  const corpus = { paths: entries.map((e) => e.path), tfs, lengths, df, avg: lengths.reduce((a, b) => a + b, 0) / Math.max(1, lengths.length) };
-  corpusCache.set(key, corpus);
-  return corpus;
-}
-
-function bm25Rank(c: Case): string[] {
-  const corpus = bm25Corpus(c);
-  const n = corpus.paths.length;
-  const q = new Set(bm25Tokens(c.problem_statement));
-  const scores = corpus.paths.map((_, i) => {
-    let s = 0;
-    for (const t of q) {
-      const tf = corpus.tfs[i]!.get(t);
-      if (!tf) continue;
-      const df = corpus.df.get(t)!;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-      s += (idf * tf * 2.2) / (tf + 1.2 * (1 - 0.75 + (0.75 * corpus.lengths[i]!) / corpus.avg));
-    }
-    return s;
-  });
-  return corpus.paths.map((p, i) => ({ p, s: scores[i]! })).sort((a, b) => b.s - a.s).map((x) => x.p);
-}
-
-// ---------------------------------------------------------------------------------------------
-
-function firstGoldRank(files: string[], gold: string[]): number | null {
-  const seen: string[] = [];
-  for (const f of files) if (!seen.includes(f)) seen.push(f);
-  const i = seen.findIndex((f) => gold.includes(f));
-  return i === -1 ? null : i + 1;
-}
-
-function accuracy(ranks: (number | null)[]): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const k of KS) out[`Acc@${k}`] = Math.round((1000 * ranks.filter((r) => r !== null && r <= k).length) / ranks.length) / 10;
-  return out;
-}
+const shown = (p: string) => relative(projectRoot, p) || ".";
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main() {
-  buildHostTree();
-  const config = loadConfig({
-    LOUPE_DATA_DIR: dataDir,
-    LOUPE_API_KEY: API_KEY,
-    LOUPE_LOG_LEVEL: "warn",
-    LOUPE_GITHUB_URL: `file://${hostDir}`,
-    PORT: "0",
-  });
-  const sink = new Writable({ write: (_c, _e, done) => done() });
-  const loupe = await createLoupe(config, { logger: createLogger("warn", sink), announce: () => {} });
-  const served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
-  const base = `http://127.0.0.1:${served.port}`;
-  const api = async (path: string, body?: unknown) => {
-    const res = await fetch(base + path, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${text.slice(0, 300)}`);
-    return JSON.parse(text) as unknown;
-  };
-
+  log(`eval: ${cases.length} cases from ${datasets.map(shown).join(", ")}; data dir ${dataDir}`);
+  const hosted = buildHostTree(cases, hostDir, mirrors);
+  const service = await startService(dataDir, hostDir);
+  const results: CaseResult[] = [];
+  const allRefs: { instanceId: string; refs: DigestReference[] }[] = [];
+  let indexing;
   try {
-    // 2. Index every case's branch through the API.
-    const started = performance.now();
-    for (const c of cases) {
-      const submitted = (await api("/v2/repositories", { remote: "github", repository: c.repo, branch: branchOf(c) })) as { statusEndpoint: string };
-      const path = new URL(submitted.statusEndpoint).pathname;
-      for (;;) {
-        const status = (await api(path)) as { status: string; failureReason?: string; filesProcessed: number; numFiles: number };
-        if (status.status === "completed") break;
-        if (status.status === "failed") throw new Error(`indexing ${c.repo}@${branchOf(c)} failed: ${status.failureReason}`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      if (args.verbose) process.stderr.write(`indexed ${c.repo} ${branchOf(c)}\n`);
-    }
-    const indexSeconds = (performance.now() - started) / 1000;
+    let done = 0;
+    indexing = await indexCases(service, cases, { jobs: indexJobs, log: (line) => log(`[${++done}/${cases.length}] ${line}`) });
+    log(`indexed in ${indexing.seconds.toFixed(1)}s (${indexing.indexed} indexed, ${indexing.upToDate} up to date, ${indexing.failures.size} failed)`);
 
-    // 3. Search through the API; the baseline beside it.
-    const ours: (number | null)[] = [];
-    const baseline: (number | null)[] = [];
-    const latencies: number[] = [];
-    const rows: string[] = [];
     for (const c of cases) {
-      const t0 = performance.now();
-      const results = (await api("/v2/search", {
-        query: c.problem_statement,
-        repositories: [{ remote: "github", repository: c.repo, branch: branchOf(c) }],
-      })) as { filepath: string; linestart: number | null; distance: number | null }[];
-      latencies.push(performance.now() - t0);
-      const rank = firstGoldRank(results.map((r) => r.filepath), c.gold_files);
-      const bm = firstGoldRank(bm25Rank(c), c.gold_files);
-      ours.push(rank);
-      baseline.push(bm);
-      rows.push(`${c.instance_id.padEnd(36)} loupe ${String(rank ?? "-").padStart(3)}  bm25 ${String(bm ?? "-").padStart(3)}  gold ${c.gold_files.join(",")}`);
+      const { entries, dropped } = hosted.get(c.instance_id)!;
+      const inTree = new Set(entries.map((e) => e.path));
+      const absent = new Set(dropped);
+      const blobOf = new Map(entries.map((e) => [e.path, e.blob]));
+      const placement: Placement = { hunks: 0, moved: 0, unmatched: 0 };
+      const oldText = (path: string) => {
+        const blob = blobOf.get(path);
+        return blob === undefined ? undefined : readBlobs(mirrorOf(mirrors, c.repo), [blob]).get(blob)?.toString("utf8");
+      };
+      const changed = changedOldLines(c.patch, oldText, placement);
+      let refs: Awaited<ReturnType<typeof service.search>> = [];
+      let error = indexing.failures.get(c.instance_id);
+      let searchMs = 0;
+      if (!error) {
+        const started = performance.now();
+        try {
+          refs = await service.search(c);
+        } catch (e) {
+          error = (e as Error).message;
+        }
+        searchMs = performance.now() - started;
+      }
+      const digestRefs = refs.map(digestReference);
+      allRefs.push({ instanceId: c.instance_id, refs: digestRefs });
+      const bm = baselineRanking(c, entries, mirrorOf(mirrors, c.repo));
+      const bmRefs = bm.map((f) => ({ filepath: f.path, linestart: 1, lineend: Math.max(1, f.lines) }));
+      results.push({
+        instance_id: c.instance_id,
+        dataset: c.dataset,
+        language: c.language,
+        repo: c.repo,
+        gold_files: c.gold_files,
+        goldNotInTree: c.gold_files.filter((g) => !inTree.has(g) || absent.has(g)),
+        goldLines: Object.fromEntries(c.gold_files.map((g) => [g, changed.get(g)?.length ?? 0])),
+        hunks: placement,
+        loupe: { fileRank: fileRank(refs.map((r) => r.filepath), c.gold_files), spanRank: spanRank(refs, c.gold_files, changed), references: refs.length, searchMs: Math.round(searchMs), ...(error ? { error } : {}) },
+        bm25: { fileRank: fileRank(bm.map((f) => f.path), c.gold_files), spanRank: spanRank(bmRefs, c.gold_files, changed), files: bm.length },
+        top: digestRefs.slice(0, 10),
+        digest: caseDigest(c.instance_id, digestRefs),
+      });
+      const r = results[results.length - 1]!;
+      const rank = (n: number | null) => String(n ?? "-").padStart(3);
+      process.stdout.write(
+        `${c.instance_id.padEnd(40)} ${c.language.padEnd(10)} loupe file ${rank(r.loupe.fileRank)} span ${rank(r.loupe.spanRank)}  bm25 file ${rank(r.bm25.fileRank)} span ${rank(r.bm25.spanRank)}${error ? `  ERROR ${error.slice(0, 120)}` : ""}\n`,
+      );
       if (args.verbose) {
-        const distinct = [...new Set(results.map((r) => r.filepath))].slice(0, 5);
-        rows.push(`    top: ${distinct.join("  ")}`);
+        process.stdout.write(`    gold: ${c.gold_files.map((g) => `${g} (${r.goldLines[g]} lines${r.goldNotInTree.includes(g) ? ", not in tree" : ""})`).join("  ")}\n`);
+        for (const [path, ls, le, d] of digestRefs.slice(0, 5)) process.stdout.write(`    ${String(d).padEnd(8)} ${path}:${ls}-${le}\n`);
       }
     }
-    latencies.sort((a, b) => a - b);
-    process.stdout.write(rows.join("\n") + "\n\n");
-    const table = {
-      cases: cases.length,
-      loupe: accuracy(ours),
-      bm25: accuracy(baseline),
-      searchMs: { p50: Math.round(latencies[Math.floor(latencies.length / 2)]!), max: Math.round(latencies[latencies.length - 1]!) },
-      indexSeconds: Math.round(indexSeconds * 10) / 10,
-    };
-    process.stdout.write(JSON.stringify(table, null, 2) + "\n");
   } finally {
-    await served.close();
-    await loupe.close();
+    await service.close();
     if (!keepData) {
       rmSync(dataDir, { recursive: true, force: true });
       rmSync(hostDir, { recursive: true, force: true });
     }
   }
+
+  const latencies = results.filter((r) => !r.loupe.error).map((r) => r.loupe.searchMs).sort((a, b) => a - b);
+  const rows = tables(results);
+  const digest = digestOf(allRefs);
+  const searchMs = { p50: quantile(latencies, 0.5), max: latencies[latencies.length - 1] ?? 0 };
+  const wallSeconds = Math.round(performance.now() / 100) / 10; // since the process started
+  process.stdout.write(`\n${formatTable(rows)}\n\n`);
+  process.stdout.write(`search ms p50 ${searchMs.p50} max ${searchMs.max}; index ${indexing.seconds.toFixed(1)}s (${indexing.indexed} indexed, ${indexing.upToDate} up to date); wall ${wallSeconds}s\n`);
+  const failed = results.filter((r) => r.loupe.error);
+  if (failed.length) process.stdout.write(`${failed.length} case(s) failed: ${failed.map((r) => r.instance_id).join(", ")}\n`);
+  const noGold = results.filter((r) => r.goldNotInTree.length === r.gold_files.length).map((r) => r.instance_id);
+  if (noGold.length) process.stdout.write(`no gold file in the base tree: ${noGold.join(", ")}\n`);
+  process.stdout.write(`digest ${digest}\n`);
+
+  const path = writeResults(
+    "eval",
+    {
+      datasets: datasets.map((d) => ({ path: shown(d), sha256: createHash("sha256").update(readFileSync(d)).digest("hex"), cases: cases.filter((c) => c.dataset === d.slice(d.lastIndexOf("/") + 1)).length })),
+      filters: { cases: maxCases ?? null, language: args.language ?? null, repo: args.repo ?? null, only: args.only ?? null },
+      digest,
+      tables: rows,
+      searchMs,
+      indexSeconds: Math.round(indexing.seconds * 10) / 10,
+      indexed: { indexed: indexing.indexed, upToDate: indexing.upToDate, failed: indexing.failures.size, jobs: indexJobs },
+      wallSeconds,
+      cases: results,
+    },
+    args.out ? { path: resolve(args.out) } : {},
+  );
+  log(`results: ${path.startsWith(projectRoot) ? shown(path) : path}`);
+  if (failed.length) process.exitCode = 1; // the figures count a failed case as not found
 }
 
 await main();

@@ -1,0 +1,74 @@
+/**
+ * Which files of a tree the BM25 baseline reads for a case: the NON-TEST source files of the case's
+ * language. Extensions by language; test files by the generic conventions of each ecosystem (never a
+ * rule naming a particular repository or file).
+ */
+
+const EXTENSIONS: Record<string, readonly string[]> = {
+  python: [".py"],
+  javascript: [".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx"],
+  rust: [".rs"],
+  c: [".c", ".h"],
+  "c++": [".cc", ".cpp", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".ipp"],
+  go: [".go"],
+  java: [".java"],
+};
+
+/** The languages the evaluation knows, lower case. */
+export const LANGUAGES: readonly string[] = Object.keys(EXTENSIONS);
+
+const key = (language: string) => language.trim().toLowerCase();
+
+/** Whether `language` is one the baseline has extensions for (case-insensitive). */
+export function knownLanguage(language: string): boolean {
+  return key(language) in EXTENSIONS;
+}
+
+/** True when `path` ends in one of `language`'s source extensions (case-sensitive on the name's end, as the ecosystems are). */
+export function isSourceFile(path: string, language: string): boolean {
+  const exts = EXTENSIONS[key(language)];
+  if (!exts) throw new Error(`unknown language ${language} (known: ${LANGUAGES.join(", ")})`);
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  return exts.some((e) => name.length > e.length && name.endsWith(e));
+}
+
+/** Directories that hold tests or test fixtures, in any ecosystem (a path segment, at any depth). */
+const TEST_DIRS = new Set(["test", "tests", "testing", "__tests__", "spec"]);
+
+/**
+ * Test files by the conventions of each ecosystem:
+ * - every language: a file under a test/tests/testing/__tests__/spec directory;
+ * - Python: test_*.py, *_test.py, conftest.py;
+ * - JavaScript/TypeScript: *.test.js, *.spec.ts and so on (any of the language's extensions);
+ * - Go: *_test.go, and anything under a testdata directory (Go's fixture directory);
+ * - Java: *Test.java, *Tests.java, *TestCase.java, and src/test/ (a `test` directory);
+ * - Rust: tests/ directories (above) and benches/ directories;
+ * - C and C++: *_test.c/.cc/.cpp…, *_unittest.cc…, test_*.c… (the xUnit-style conventions).
+ */
+export function isTestFile(path: string, language: string): boolean {
+  const parts = path.split("/");
+  const name = parts[parts.length - 1]!;
+  const dirs = parts.slice(0, -1);
+  if (dirs.some((d) => TEST_DIRS.has(d))) return true;
+  const lang = key(language);
+  switch (lang) {
+    case "python":
+      return /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || name === "conftest.py";
+    case "javascript":
+      return /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
+    case "go":
+      return /_test\.go$/.test(name) || dirs.includes("testdata");
+    case "java":
+      return /(Test|Tests|TestCase)\.java$/.test(name);
+    case "rust":
+      return dirs.includes("benches");
+    case "c":
+    case "c++":
+      return /(_test|_unittest|_tests)\.(c|cc|cpp|cxx|c\+\+)$/.test(name) || /^test_[^/]*\.(c|cc|cpp|cxx|c\+\+)$/.test(name);
+    default:
+      throw new Error(`unknown language ${language} (known: ${LANGUAGES.join(", ")})`);
+  }
+}
+
+/** A file the baseline reads for a case of `language`. */
+export const isBaselineFile = (path: string, language: string): boolean => isSourceFile(path, language) && !isTestFile(path, language);
