@@ -20,8 +20,6 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
-  createHttpClient,
-  gitEnvFor,
   ignored,
   iso,
   matchPostedInline,
@@ -36,10 +34,9 @@ import {
   type Json,
   type PostedInline,
 } from "./shared.ts";
+import { defineHost } from "./define-host.ts";
 import type {
-  Host,
   HostComment,
-  HostOptions,
   HostPullRequest,
   HostWebhookEvent,
   PullRequestAction,
@@ -164,215 +161,205 @@ function toComment(raw: unknown): HostComment {
   };
 }
 
-export function createAzureHost(options: HostOptions = {}): Host {
-  const remote = "azure" as const;
-  const apiBase = trimSlash(options.apiBase ?? AZURE_API_BASE);
-  const http = createHttpClient({
-    remote,
-    apiBase,
-    timeoutMs: options.timeoutMs,
-    fetch: options.fetch,
-    retries: options.retries,
-    retryDelayMs: options.retryDelayMs,
-    defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
-  });
-  const auth = (token: string | undefined) => (token ? authValue(token) : undefined);
+export const createAzureHost = defineHost({
+  remote: "azure",
+  defaultApiBase: AZURE_API_BASE,
+  headers: { Accept: "application/json", "User-Agent": "loupe" },
+  authorization: authValue,
+  build({ remote, apiBase, http, auth }) {
+    function repoApi(repo: string, operation: string): string {
+      const r = parseAzureRepo(repo, operation);
+      return `${apiBase}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_apis/git/repositories/${encodeURIComponent(r.repo)}`;
+    }
 
-  function repoApi(repo: string, operation: string): string {
-    const r = parseAzureRepo(repo, operation);
-    return `${apiBase}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_apis/git/repositories/${encodeURIComponent(r.repo)}`;
-  }
+    function deliveryId(headers: Headers, body: unknown): string {
+      const id = str(obj(asJson(body))["id"]);
+      return id || bodyHashId(body);
+    }
 
-  function deliveryId(headers: Headers, body: unknown): string {
-    const id = str(obj(asJson(body))["id"]);
-    return id || bodyHashId(body);
-  }
+    function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
+      const id = deliveryId(headers, body);
+      const p = obj(asJson(body));
+      const eventType = str(p["eventType"]);
+      const resource = obj(p["resource"]);
+      const message = str(obj(p["message"])["text"]);
+      const eventTime = typeof p["createdDate"] === "string" ? p["createdDate"] : undefined;
 
-  function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
-    const id = deliveryId(headers, body);
-    const p = obj(asJson(body));
-    const eventType = str(p["eventType"]);
-    const resource = obj(p["resource"]);
-    const message = str(obj(p["message"])["text"]);
-    const eventTime = typeof p["createdDate"] === "string" ? p["createdDate"] : undefined;
-
-    if (eventType.startsWith("git.pullrequest.")) {
-      const repository = repositoryName(p, obj(resource["repository"]));
-      const pullRequest = toAzurePullRequest(resource, repository, apiBase, eventTime);
-      const status = str(resource["status"]);
-      let action: PullRequestAction | undefined;
-      if (eventType === "git.pullrequest.created") action = "opened";
-      else if (eventType === "git.pullrequest.updated") action = updatedAction(pullRequest, status, message);
-      else if (eventType === "git.pullrequest.merged") {
-        // "Merge attempted": only a completed pull request was merged; conflicts etc. are not.
-        if (status === "completed") action = "merged";
-        else return ignored(remote, id, `merge attempt with status ${status || "(none)"}`);
+      if (eventType.startsWith("git.pullrequest.")) {
+        const repository = repositoryName(p, obj(resource["repository"]));
+        const pullRequest = toAzurePullRequest(resource, repository, apiBase, eventTime);
+        const status = str(resource["status"]);
+        let action: PullRequestAction | undefined;
+        if (eventType === "git.pullrequest.created") action = "opened";
+        else if (eventType === "git.pullrequest.updated") action = updatedAction(pullRequest, status, message);
+        else if (eventType === "git.pullrequest.merged") {
+          // "Merge attempted": only a completed pull request was merged; conflicts etc. are not.
+          if (status === "completed") action = "merged";
+          else return ignored(remote, id, `merge attempt with status ${status || "(none)"}`);
+        }
+        if (!action) return ignored(remote, id, `event ${eventType} not handled`);
+        return { kind: "pull_request", remote, deliveryId: id, action, repository, pullRequest };
       }
-      if (!action) return ignored(remote, id, `event ${eventType} not handled`);
-      return { kind: "pull_request", remote, deliveryId: id, action, repository, pullRequest };
+      if (eventType === "ms.vss-code.git-pullrequest-comment-event") {
+        const pr = obj(resource["pullRequest"]);
+        const comment = obj(resource["comment"]);
+        const c = toComment(comment);
+        const action =
+          comment["isDeleted"] === true || /\bdeleted\b/i.test(message)
+            ? "deleted"
+            : /\bedited\b/i.test(message) || (c.updatedAt && c.createdAt && c.updatedAt > c.createdAt)
+              ? "edited"
+              : "created";
+        return {
+          kind: "review_comment",
+          remote,
+          deliveryId: id,
+          action,
+          repository: repositoryName(p, obj(pr["repository"])),
+          prNumber: num(pr["pullRequestId"]),
+          comment: c,
+        };
+      }
+      return ignored(remote, id, `event ${eventType || "(missing eventType)"} not handled`);
     }
-    if (eventType === "ms.vss-code.git-pullrequest-comment-event") {
-      const pr = obj(resource["pullRequest"]);
-      const comment = obj(resource["comment"]);
-      const c = toComment(comment);
-      const action =
-        comment["isDeleted"] === true || /\bdeleted\b/i.test(message)
-          ? "deleted"
-          : /\bedited\b/i.test(message) || (c.updatedAt && c.createdAt && c.updatedAt > c.createdAt)
-            ? "edited"
-            : "created";
-      return {
-        kind: "review_comment",
-        remote,
-        deliveryId: id,
-        action,
-        repository: repositoryName(p, obj(pr["repository"])),
-        prNumber: num(pr["pullRequestId"]),
-        comment: c,
-      };
-    }
-    return ignored(remote, id, `event ${eventType || "(missing eventType)"} not handled`);
-  }
 
-  async function listPullRequests(
-    repo: string,
-    token: string | undefined,
-    opts: { state: "all" | "open"; limit?: number },
-  ): Promise<HostPullRequest[]> {
-    const operation = "listPullRequests";
-    const url = `${repoApi(repo, operation)}/pullrequests`;
-    const r = parseAzureRepo(repo);
-    const name = `${r.org}/${r.project}/${r.repo}`;
-    const status = opts.state === "open" ? "active" : "all";
-    const out: HostPullRequest[] = [];
-    const limit = opts.limit ?? Infinity;
-    // Azure pages pull requests with $top/$skip and sends no next link: stop on a short page.
-    for (let skip = 0; out.length < limit; skip += PAGE) {
+    async function listPullRequests(
+      repo: string,
+      token: string | undefined,
+      opts: { state: "all" | "open"; limit?: number },
+    ): Promise<HostPullRequest[]> {
+      const operation = "listPullRequests";
+      const url = `${repoApi(repo, operation)}/pullrequests`;
+      const r = parseAzureRepo(repo);
+      const name = `${r.org}/${r.project}/${r.repo}`;
+      const status = opts.state === "open" ? "active" : "all";
+      const out: HostPullRequest[] = [];
+      const limit = opts.limit ?? Infinity;
+      // Azure pages pull requests with $top/$skip and sends no next link: stop on a short page.
+      for (let skip = 0; out.length < limit; skip += PAGE) {
+        const res = await http.request({
+          operation,
+          url: `${url}?searchCriteria.status=${status}&$top=${PAGE}&$skip=${skip}&${API_VERSION}`,
+          authorization: auth(token),
+        });
+        if (res.status === 203) throw new HostError(remote, operation, "not authenticated (HTTP 203 sign-in page)", 203);
+        const values = arr(obj(res.json)["value"]);
+        for (const item of values) out.push(toAzurePullRequest(item, name, apiBase));
+        if (values.length < PAGE) break;
+      }
+      return out.slice(0, limit);
+    }
+
+    async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
       const res = await http.request({
-        operation,
-        url: `${url}?searchCriteria.status=${status}&$top=${PAGE}&$skip=${skip}&${API_VERSION}`,
+        operation: "checkReadAccess",
+        url: `${repoApi(repo, "checkReadAccess")}?${API_VERSION}`,
         authorization: auth(token),
+        // Azure answers a missing or bad credential with 203 + a sign-in page, or a redirect to one.
+        accept: [301, 302, 303, 307, 308, 401, 403, 404],
       });
-      if (res.status === 203) throw new HostError(remote, operation, "not authenticated (HTTP 203 sign-in page)", 203);
-      const values = arr(obj(res.json)["value"]);
-      for (const item of values) out.push(toAzurePullRequest(item, name, apiBase));
-      if (values.length < PAGE) break;
+      return res.status === 200 && obj(res.json)["id"] !== undefined;
     }
-    return out.slice(0, limit);
-  }
 
-  async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
-    const res = await http.request({
-      operation: "checkReadAccess",
-      url: `${repoApi(repo, "checkReadAccess")}?${API_VERSION}`,
-      authorization: auth(token),
-      // Azure answers a missing or bad credential with 203 + a sign-in page, or a redirect to one.
-      accept: [301, 302, 303, 307, 308, 401, 403, 404],
-    });
-    return res.status === 200 && obj(res.json)["id"] !== undefined;
-  }
-
-  async function postThread(url: string, token: string, body: Json): Promise<string> {
-    const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
-    if (res.status === 203) throw new HostError(remote, "postReview", "not authenticated", 203);
-    const thread = obj(res.json);
-    const threadId = str(thread["id"]);
-    const commentId = str(obj(arr(thread["comments"])[0])["id"]);
-    if (!threadId || !commentId) throw new HostError(remote, "postReview", "response carried no thread id", res.status);
-    return `${threadId}/${commentId}`;
-  }
-
-  const threadsUrl = (repo: string, prNumber: number, operation: string) =>
-    `${repoApi(repo, operation)}/pullRequests/${encodeURIComponent(String(prNumber))}/threads?${API_VERSION}`;
-  const filePathOf = (path: string) => (path.startsWith("/") ? path : `/${path}`);
-  /** A review's inline comments with their paths as the threads' file paths read back (no leading slash). */
-  const asPosted = (inline: ReviewToPost["inline"]) => inline.map((c) => ({ ...c, path: filePathOf(c.path).slice(1) }));
-
-  /** The pull request's threads that are not deleted, each as the id postThread gives and its first comment. */
-  async function threads(url: string, token: string, operation: string): Promise<{ id: string; thread: Json; content: string }[]> {
-    const res = await http.request({ operation, url, authorization: auth(token), accept: [203] });
-    if (res.status === 203) throw new HostError(remote, operation, "not authenticated", 203);
-    const out: { id: string; thread: Json; content: string }[] = [];
-    for (const t of arr(obj(res.json)["value"])) {
-      const thread = obj(t);
-      const first = obj(arr(thread["comments"])[0]);
-      if (thread["isDeleted"] === true || first["isDeleted"] === true || !str(thread["id"]) || !str(first["id"])) continue;
-      out.push({ id: `${str(thread["id"])}/${str(first["id"])}`, thread, content: str(first["content"]) });
+    async function postThread(url: string, token: string, body: Json): Promise<string> {
+      const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
+      if (res.status === 203) throw new HostError(remote, "postReview", "not authenticated", 203);
+      const thread = obj(res.json);
+      const threadId = str(thread["id"]);
+      const commentId = str(obj(arr(thread["comments"])[0])["id"]);
+      if (!threadId || !commentId) throw new HostError(remote, "postReview", "response carried no thread id", res.status);
+      return `${threadId}/${commentId}`;
     }
-    return out;
-  }
 
-  const inlineOf = (all: { id: string; thread: Json; content: string }[]): PostedInline[] =>
-    all
-      .filter((t) => str(obj(t.thread["threadContext"])["filePath"]))
-      .map((t) => {
-        const context = obj(t.thread["threadContext"]);
-        return { id: t.id, path: str(context["filePath"]).replace(/^\//, ""), line: numOrNull(obj(context["rightFileEnd"])["line"]), body: t.content };
-      });
+    const threadsUrl = (repo: string, prNumber: number, operation: string) =>
+      `${repoApi(repo, operation)}/pullRequests/${encodeURIComponent(String(prNumber))}/threads?${API_VERSION}`;
+    const filePathOf = (path: string) => (path.startsWith("/") ? path : `/${path}`);
+    /** A review's inline comments with their paths as the threads' file paths read back (no leading slash). */
+    const asPosted = (inline: ReviewToPost["inline"]) => inline.map((c) => ({ ...c, path: filePathOf(c.path).slice(1) }));
 
-  /**
-   * One thread per inline comment first, the summary thread last: a summary on the pull request means
-   * the whole review is there. Threads already present with the same path, line and body (an earlier
-   * attempt cut short) are reused, not posted again.
-   */
-  async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
-    const url = threadsUrl(repo, prNumber, "postReview");
-    const comment = (content: string) => [{ parentCommentId: 0, content, commentType: 1 }];
-    const already = review.inline.length > 0 ? matchPostedInline(asPosted(review.inline), inlineOf(await threads(url, token, "postReview"))) : [];
-    const inlineCommentIds: string[] = [];
-    for (const [i, c] of review.inline.entries()) {
-      const start = c.startLine !== undefined && c.startLine < c.line ? c.startLine : c.line;
-      inlineCommentIds.push(
-        already[i] ??
-          (await postThread(url, token, {
-            comments: comment(c.body),
-            status: 1,
-            threadContext: { filePath: filePathOf(c.path), rightFileStart: { line: start, offset: 1 }, rightFileEnd: { line: c.line, offset: 1 } },
-          })),
-      );
+    /** The pull request's threads that are not deleted, each as the id postThread gives and its first comment. */
+    async function threads(url: string, token: string, operation: string): Promise<{ id: string; thread: Json; content: string }[]> {
+      const res = await http.request({ operation, url, authorization: auth(token), accept: [203] });
+      if (res.status === 203) throw new HostError(remote, operation, "not authenticated", 203);
+      const out: { id: string; thread: Json; content: string }[] = [];
+      for (const t of arr(obj(res.json)["value"])) {
+        const thread = obj(t);
+        const first = obj(arr(thread["comments"])[0]);
+        if (thread["isDeleted"] === true || first["isDeleted"] === true || !str(thread["id"]) || !str(first["id"])) continue;
+        out.push({ id: `${str(thread["id"])}/${str(first["id"])}`, thread, content: str(first["content"]) });
+      }
+      return out;
     }
-    const summaryCommentId = await postThread(url, token, { comments: comment(review.summary), status: 1 });
-    return { summaryCommentId, inlineCommentIds };
-  }
 
-  /** The summary thread carrying `marker` (posted last), with the inline threads matched by path, line and body. */
-  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
-    const operation = "findPostedReview";
-    const all = await threads(threadsUrl(repo, prNumber, operation), token, operation);
-    const summary = all.find((t) => !str(obj(t.thread["threadContext"])["filePath"]) && t.content.includes(marker));
-    if (!summary) return null;
-    return { summaryCommentId: summary.id, inlineCommentIds: allPosted(remote, operation, matchPostedInline(asPosted(review.inline), inlineOf(all))) };
-  }
+    const inlineOf = (all: { id: string; thread: Json; content: string }[]): PostedInline[] =>
+      all
+        .filter((t) => str(obj(t.thread["threadContext"])["filePath"]))
+        .map((t) => {
+          const context = obj(t.thread["threadContext"]);
+          return { id: t.id, path: str(context["filePath"]).replace(/^\//, ""), line: numOrNull(obj(context["rightFileEnd"])["line"]), body: t.content };
+        });
 
-  function cloneUrl(base: string, repo: string): string {
-    const r = parseAzureRepo(repo, "cloneUrl");
-    return `${trimSlash(base)}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_git/${encodeURIComponent(r.repo)}`;
-  }
+    /**
+     * One thread per inline comment first, the summary thread last: a summary on the pull request means
+     * the whole review is there. Threads already present with the same path, line and body (an earlier
+     * attempt cut short) are reused, not posted again.
+     */
+    async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
+      const url = threadsUrl(repo, prNumber, "postReview");
+      const comment = (content: string) => [{ parentCommentId: 0, content, commentType: 1 }];
+      const already = review.inline.length > 0 ? matchPostedInline(asPosted(review.inline), inlineOf(await threads(url, token, "postReview"))) : [];
+      const inlineCommentIds: string[] = [];
+      for (const [i, c] of review.inline.entries()) {
+        const start = c.startLine !== undefined && c.startLine < c.line ? c.startLine : c.line;
+        inlineCommentIds.push(
+          already[i] ??
+            (await postThread(url, token, {
+              comments: comment(c.body),
+              status: 1,
+              threadContext: { filePath: filePathOf(c.path), rightFileStart: { line: start, offset: 1 }, rightFileEnd: { line: c.line, offset: 1 } },
+            })),
+        );
+      }
+      const summaryCommentId = await postThread(url, token, { comments: comment(review.summary), status: 1 });
+      return { summaryCommentId, inlineCommentIds };
+    }
 
-  const gitAuthHeader = (token: string) => `Authorization: ${authValue(token)}`;
+    /** The summary thread carrying `marker` (posted last), with the inline threads matched by path, line and body. */
+    async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+      const operation = "findPostedReview";
+      const all = await threads(threadsUrl(repo, prNumber, operation), token, operation);
+      const summary = all.find((t) => !str(obj(t.thread["threadContext"])["filePath"]) && t.content.includes(marker));
+      if (!summary) return null;
+      return { summaryCommentId: summary.id, inlineCommentIds: allPosted(remote, operation, matchPostedInline(asPosted(review.inline), inlineOf(all))) };
+    }
 
-  return {
-    remote,
-    apiBase,
-    verifyWebhook(headers, _rawBody, secret) {
-      const header = headers.get("authorization");
-      if (!secret || !header) return false;
-      const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
-      if (!m) return false;
-      const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
-      const colon = decoded.indexOf(":");
-      if (colon < 0) return false;
-      const sent = secret.includes(":") ? decoded : decoded.slice(colon + 1);
-      return safeEqual(sent, secret);
-    },
-    deliveryId,
-    parseWebhook,
-    listPullRequests,
-    checkReadAccess,
-    postReview,
-    findPostedReview,
-    cloneUrl,
-    gitAuthHeader,
-    gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),
-  };
-}
+    function cloneUrl(base: string, repo: string): string {
+      const r = parseAzureRepo(repo, "cloneUrl");
+      return `${trimSlash(base)}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_git/${encodeURIComponent(r.repo)}`;
+    }
+
+    const gitAuthHeader = (token: string) => `Authorization: ${authValue(token)}`;
+
+    return {
+      verifyWebhook(headers, _rawBody, secret) {
+        const header = headers.get("authorization");
+        if (!secret || !header) return false;
+        const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
+        if (!m) return false;
+        const decoded = Buffer.from(m[1]!, "base64").toString("utf8");
+        const colon = decoded.indexOf(":");
+        if (colon < 0) return false;
+        const sent = secret.includes(":") ? decoded : decoded.slice(colon + 1);
+        return safeEqual(sent, secret);
+      },
+      deliveryId,
+      parseWebhook,
+      listPullRequests,
+      checkReadAccess,
+      postReview,
+      findPostedReview,
+      cloneUrl,
+      gitAuthHeader,
+    };
+  },
+});

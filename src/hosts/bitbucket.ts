@@ -16,8 +16,6 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
-  createHttpClient,
-  gitEnvFor,
   ignored,
   iso,
   matchPostedInline,
@@ -31,10 +29,9 @@ import {
   type Json,
   type PostedInline,
 } from "./shared.ts";
+import { defineHost } from "./define-host.ts";
 import type {
-  Host,
   HostComment,
-  HostOptions,
   HostPullRequest,
   HostWebhookEvent,
   PullRequestAction,
@@ -110,189 +107,177 @@ const THREAD_EVENTS = {
   "pullrequest:comment_reopened": "unresolved",
 } as const;
 
-export function createBitbucketHost(options: HostOptions = {}): Host {
-  const remote = "bitbucket" as const;
-  const apiBase = trimSlash(options.apiBase ?? BITBUCKET_API_BASE);
-  const http = createHttpClient({
-    remote,
-    apiBase,
-    timeoutMs: options.timeoutMs,
-    fetch: options.fetch,
-    retries: options.retries,
-    retryDelayMs: options.retryDelayMs,
-    defaultHeaders: { Accept: "application/json", "User-Agent": "loupe" },
-  });
-
-  function auth(token: string | undefined): string | undefined {
-    if (!token) return undefined;
+export const createBitbucketHost = defineHost({
+  remote: "bitbucket",
+  defaultApiBase: BITBUCKET_API_BASE,
+  headers: { Accept: "application/json", "User-Agent": "loupe" },
+  authorization: (token) => {
     const colon = token.indexOf(":");
     return colon > 0 ? basicAuth(token.slice(0, colon), token.slice(colon + 1)) : `Bearer ${token}`;
-  }
-
-  function repoUrl(repo: string, operation: string): string {
-    const [workspace, slug] = repoSegments(remote, repo, operation, [2]);
-    return `${apiBase}/repositories/${encodeURIComponent(workspace!)}/${encodeURIComponent(slug!)}`;
-  }
-
-  function deliveryId(headers: Headers, body: unknown): string {
-    return headers.get("x-request-uuid") ?? bodyHashId(body);
-  }
-
-  function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
-    const id = deliveryId(headers, body);
-    const key = headers.get("x-event-key") ?? "";
-    const p = obj(asJson(body));
-    const repository = str(obj(p["repository"])["full_name"]);
-    const prNumber = num(obj(p["pullrequest"])["id"]);
-
-    const prAction = PR_EVENTS[key];
-    if (prAction) {
-      return {
-        kind: "pull_request",
-        remote,
-        deliveryId: id,
-        action: prAction,
-        repository,
-        pullRequest: toBitbucketPullRequest(p["pullrequest"]),
-      };
+  },
+  build({ remote, apiBase, http, auth }) {
+    function repoUrl(repo: string, operation: string): string {
+      const [workspace, slug] = repoSegments(remote, repo, operation, [2]);
+      return `${apiBase}/repositories/${encodeURIComponent(workspace!)}/${encodeURIComponent(slug!)}`;
     }
-    const commentAction = COMMENT_EVENTS[key as keyof typeof COMMENT_EVENTS];
-    if (commentAction) {
-      return {
-        kind: "review_comment",
-        remote,
-        deliveryId: id,
-        action: commentAction,
-        repository,
-        prNumber,
-        comment: toComment(p["comment"]),
-      };
+
+    function deliveryId(headers: Headers, body: unknown): string {
+      return headers.get("x-request-uuid") ?? bodyHashId(body);
     }
-    const threadAction = THREAD_EVENTS[key as keyof typeof THREAD_EVENTS];
-    if (threadAction) {
-      const commentId = str(obj(p["comment"])["id"]);
-      return {
-        kind: "review_thread",
-        remote,
-        deliveryId: id,
-        action: threadAction,
-        repository,
-        prNumber,
-        commentIds: commentId ? [commentId] : [],
-      };
+
+    function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
+      const id = deliveryId(headers, body);
+      const key = headers.get("x-event-key") ?? "";
+      const p = obj(asJson(body));
+      const repository = str(obj(p["repository"])["full_name"]);
+      const prNumber = num(obj(p["pullrequest"])["id"]);
+
+      const prAction = PR_EVENTS[key];
+      if (prAction) {
+        return {
+          kind: "pull_request",
+          remote,
+          deliveryId: id,
+          action: prAction,
+          repository,
+          pullRequest: toBitbucketPullRequest(p["pullrequest"]),
+        };
+      }
+      const commentAction = COMMENT_EVENTS[key as keyof typeof COMMENT_EVENTS];
+      if (commentAction) {
+        return {
+          kind: "review_comment",
+          remote,
+          deliveryId: id,
+          action: commentAction,
+          repository,
+          prNumber,
+          comment: toComment(p["comment"]),
+        };
+      }
+      const threadAction = THREAD_EVENTS[key as keyof typeof THREAD_EVENTS];
+      if (threadAction) {
+        const commentId = str(obj(p["comment"])["id"]);
+        return {
+          kind: "review_thread",
+          remote,
+          deliveryId: id,
+          action: threadAction,
+          repository,
+          prNumber,
+          commentIds: commentId ? [commentId] : [],
+        };
+      }
+      return ignored(remote, id, `event ${key || "(missing X-Event-Key)"} not handled`);
     }
-    return ignored(remote, id, `event ${key || "(missing X-Event-Key)"} not handled`);
-  }
 
-  async function listPullRequests(
-    repo: string,
-    token: string | undefined,
-    opts: { state: "all" | "open"; limit?: number },
-  ): Promise<HostPullRequest[]> {
-    const operation = "listPullRequests";
-    const states = opts.state === "open" ? ["OPEN"] : ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"];
-    const out: HostPullRequest[] = [];
-    const limit = opts.limit ?? Infinity;
-    let url: string | undefined =
-      `${repoUrl(repo, operation)}/pullrequests?${states.map((s) => `state=${s}`).join("&")}&pagelen=50`;
-    while (url && out.length < limit) {
-      const res = await http.request({ operation, url, authorization: auth(token) });
-      const page = obj(res.json);
-      for (const item of arr(page["values"])) out.push(toBitbucketPullRequest(item));
-      // `next` is a full URL; the HTTP client refuses it unless it is on the API origin.
-      url = typeof page["next"] === "string" ? page["next"] : undefined;
+    async function listPullRequests(
+      repo: string,
+      token: string | undefined,
+      opts: { state: "all" | "open"; limit?: number },
+    ): Promise<HostPullRequest[]> {
+      const operation = "listPullRequests";
+      const states = opts.state === "open" ? ["OPEN"] : ["OPEN", "MERGED", "DECLINED", "SUPERSEDED"];
+      const out: HostPullRequest[] = [];
+      const limit = opts.limit ?? Infinity;
+      let url: string | undefined =
+        `${repoUrl(repo, operation)}/pullrequests?${states.map((s) => `state=${s}`).join("&")}&pagelen=50`;
+      while (url && out.length < limit) {
+        const res = await http.request({ operation, url, authorization: auth(token) });
+        const page = obj(res.json);
+        for (const item of arr(page["values"])) out.push(toBitbucketPullRequest(item));
+        // `next` is a full URL; the HTTP client refuses it unless it is on the API origin.
+        url = typeof page["next"] === "string" ? page["next"] : undefined;
+      }
+      return out.slice(0, limit);
     }
-    return out.slice(0, limit);
-  }
 
-  async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
-    const res = await http.request({
-      operation: "checkReadAccess",
-      url: repoUrl(repo, "checkReadAccess"),
-      authorization: auth(token),
-      accept: [401, 403, 404],
-    });
-    return res.status === 200;
-  }
-
-  async function postComment(url: string, token: string, body: Json): Promise<string> {
-    const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
-    const id = str(obj(res.json)["id"]);
-    if (!id) throw new HostError(remote, "postReview", "response carried no comment id", res.status);
-    return id;
-  }
-
-  /** Every comment of a pull request (pages followed by their `next` links), deleted ones left out. */
-  async function comments(url: string, token: string, operation: string): Promise<Json[]> {
-    const out: Json[] = [];
-    let next: string | undefined = `${url}?pagelen=100`;
-    while (next) {
-      const page = obj((await http.request({ operation, url: next, authorization: auth(token) })).json);
-      for (const c of arr(page["values"])) if (obj(c)["deleted"] !== true) out.push(obj(c));
-      next = typeof page["next"] === "string" ? page["next"] : undefined;
+    async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
+      const res = await http.request({
+        operation: "checkReadAccess",
+        url: repoUrl(repo, "checkReadAccess"),
+        authorization: auth(token),
+        accept: [401, 403, 404],
+      });
+      return res.status === 200;
     }
-    return out;
-  }
 
-  const inlineOf = (all: Json[]): PostedInline[] =>
-    all
-      .filter((c) => str(obj(c["inline"])["path"]))
-      .map((c) => ({ id: str(c["id"]), path: str(obj(c["inline"])["path"]), line: numOrNull(obj(c["inline"])["to"]), body: str(obj(c["content"])["raw"]) }));
-
-  const commentsUrl = (repo: string, prNumber: number, operation: string) =>
-    `${repoUrl(repo, operation)}/pullrequests/${encodeURIComponent(String(prNumber))}/comments`;
-
-  /**
-   * Inline comments first, the summary last: a summary on the pull request means the whole review is
-   * there. Inline comments already present with the same path, line and body (an earlier attempt cut
-   * short) are reused, not posted again.
-   */
-  async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
-    const url = commentsUrl(repo, prNumber, "postReview");
-    const already = review.inline.length > 0 ? matchPostedInline(review.inline, inlineOf(await comments(url, token, "postReview"))) : [];
-    const inlineCommentIds: string[] = [];
-    for (const [i, c] of review.inline.entries()) {
-      const inline: Json = { path: c.path, to: c.line };
-      if (c.startLine !== undefined && c.startLine < c.line) inline["start_to"] = c.startLine;
-      inlineCommentIds.push(already[i] ?? (await postComment(url, token, { content: { raw: c.body }, inline })));
+    async function postComment(url: string, token: string, body: Json): Promise<string> {
+      const res = await http.request({ operation: "postReview", method: "POST", url, authorization: auth(token), body });
+      const id = str(obj(res.json)["id"]);
+      if (!id) throw new HostError(remote, "postReview", "response carried no comment id", res.status);
+      return id;
     }
-    const summaryCommentId = await postComment(url, token, { content: { raw: review.summary } });
-    return { summaryCommentId, inlineCommentIds };
-  }
 
-  /** The summary comment carrying `marker` (posted last), with the inline comments matched by path, line and body. */
-  async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
-    const operation = "findPostedReview";
-    const all = await comments(commentsUrl(repo, prNumber, operation), token, operation);
-    const summary = all.find((c) => !str(obj(c["inline"])["path"]) && str(obj(c["content"])["raw"]).includes(marker) && str(c["id"]));
-    if (!summary) return null;
-    return { summaryCommentId: str(summary["id"]), inlineCommentIds: allPosted(remote, operation, matchPostedInline(review.inline, inlineOf(all))) };
-  }
+    /** Every comment of a pull request (pages followed by their `next` links), deleted ones left out. */
+    async function comments(url: string, token: string, operation: string): Promise<Json[]> {
+      const out: Json[] = [];
+      let next: string | undefined = `${url}?pagelen=100`;
+      while (next) {
+        const page = obj((await http.request({ operation, url: next, authorization: auth(token) })).json);
+        for (const c of arr(page["values"])) if (obj(c)["deleted"] !== true) out.push(obj(c));
+        next = typeof page["next"] === "string" ? page["next"] : undefined;
+      }
+      return out;
+    }
 
-  function cloneUrl(base: string, repo: string): string {
-    const [workspace, slug] = repoSegments(remote, repo, "cloneUrl", [2]);
-    return `${trimSlash(base)}/${workspace}/${slug}.git`;
-  }
+    const inlineOf = (all: Json[]): PostedInline[] =>
+      all
+        .filter((c) => str(obj(c["inline"])["path"]))
+        .map((c) => ({ id: str(c["id"]), path: str(obj(c["inline"])["path"]), line: numOrNull(obj(c["inline"])["to"]), body: str(obj(c["content"])["raw"]) }));
 
-  function gitAuthHeader(token: string): string {
-    const colon = token.indexOf(":");
-    const value =
-      colon > 0 ? basicAuth(token.slice(0, colon), token.slice(colon + 1)) : basicAuth("x-token-auth", token);
-    return `Authorization: ${value}`;
-  }
+    const commentsUrl = (repo: string, prNumber: number, operation: string) =>
+      `${repoUrl(repo, operation)}/pullrequests/${encodeURIComponent(String(prNumber))}/comments`;
 
-  return {
-    remote,
-    apiBase,
-    verifyWebhook: (headers, rawBody, secret) => verifySha256Signature(headers.get("x-hub-signature"), rawBody, secret),
-    deliveryId,
-    parseWebhook,
-    listPullRequests,
-    checkReadAccess,
-    postReview,
-    findPostedReview,
-    cloneUrl,
-    gitAuthHeader,
-    gitAuthEnv: (token) => gitEnvFor(gitAuthHeader(token)),
-  };
-}
+    /**
+     * Inline comments first, the summary last: a summary on the pull request means the whole review is
+     * there. Inline comments already present with the same path, line and body (an earlier attempt cut
+     * short) are reused, not posted again.
+     */
+    async function postReview(repo: string, prNumber: number, token: string, review: ReviewToPost) {
+      const url = commentsUrl(repo, prNumber, "postReview");
+      const already = review.inline.length > 0 ? matchPostedInline(review.inline, inlineOf(await comments(url, token, "postReview"))) : [];
+      const inlineCommentIds: string[] = [];
+      for (const [i, c] of review.inline.entries()) {
+        const inline: Json = { path: c.path, to: c.line };
+        if (c.startLine !== undefined && c.startLine < c.line) inline["start_to"] = c.startLine;
+        inlineCommentIds.push(already[i] ?? (await postComment(url, token, { content: { raw: c.body }, inline })));
+      }
+      const summaryCommentId = await postComment(url, token, { content: { raw: review.summary } });
+      return { summaryCommentId, inlineCommentIds };
+    }
+
+    /** The summary comment carrying `marker` (posted last), with the inline comments matched by path, line and body. */
+    async function findPostedReview(repo: string, prNumber: number, token: string, review: ReviewToPost, marker: string) {
+      const operation = "findPostedReview";
+      const all = await comments(commentsUrl(repo, prNumber, operation), token, operation);
+      const summary = all.find((c) => !str(obj(c["inline"])["path"]) && str(obj(c["content"])["raw"]).includes(marker) && str(c["id"]));
+      if (!summary) return null;
+      return { summaryCommentId: str(summary["id"]), inlineCommentIds: allPosted(remote, operation, matchPostedInline(review.inline, inlineOf(all))) };
+    }
+
+    function cloneUrl(base: string, repo: string): string {
+      const [workspace, slug] = repoSegments(remote, repo, "cloneUrl", [2]);
+      return `${trimSlash(base)}/${workspace}/${slug}.git`;
+    }
+
+    function gitAuthHeader(token: string): string {
+      const colon = token.indexOf(":");
+      const value =
+        colon > 0 ? basicAuth(token.slice(0, colon), token.slice(colon + 1)) : basicAuth("x-token-auth", token);
+      return `Authorization: ${value}`;
+    }
+
+    return {
+      verifyWebhook: (headers, rawBody, secret) => verifySha256Signature(headers.get("x-hub-signature"), rawBody, secret),
+      deliveryId,
+      parseWebhook,
+      listPullRequests,
+      checkReadAccess,
+      postReview,
+      findPostedReview,
+      cloneUrl,
+      gitAuthHeader,
+    };
+  },
+});
