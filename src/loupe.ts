@@ -24,6 +24,7 @@ import { createPullRequestQueries } from "./features/pull-requests/queries.ts";
 import { createCodeReviewQueries } from "./features/code-reviews/queries.ts";
 import { createCodeSearchService } from "./features/code-search/service.ts";
 import { createQuerySessionService } from "./features/query-sessions/service.ts";
+import { createAuditService } from "./audit/service.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
 import { createCustomContextService } from "./features/custom-context/service.ts";
@@ -116,7 +117,8 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
     cloneUrlFor: localRepositories.cloneUrlFor, repositories: indexer,
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
-  const services: Services = { hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
+  const audit = createAuditService({ eventStore, readStore, runner });
+  const services: Services = { audit, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));

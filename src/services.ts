@@ -17,6 +17,7 @@ import type { LocalRepositories } from "./features/repositories/local.ts";
 import type { CodeSearchService } from "./features/code-search/service.ts";
 import type { QuerySessionService } from "./features/query-sessions/service.ts";
 import type { Models } from "./models/config.ts";
+import type { AuditService } from "./audit/service.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -44,6 +45,8 @@ export type Services = {
   models: Models;
   /** Which repositories a request may search, and the search (src/features/code-search/). */
   codeSearch: CodeSearchService;
+  /** The event log, entity histories and read models now or as of a past time (src/audit/). */
+  audit: AuditService;
   /** Searches and questions recorded as session turns (src/features/query-sessions/). */
   querySessions: QuerySessionService;
   /** Pull requests: webhooks, backfill, list/get/comments/comment search (src/features/pull-requests/). */

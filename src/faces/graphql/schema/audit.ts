@@ -1,11 +1,10 @@
 import { z } from "zod";
 import type { Projection as ProjectionDefinition } from "../../../../projections/runner.ts";
 import type { Entry, Key, ReadView } from "../../../readstore/port.ts";
-import { entityHistory, type EntityHistory as History } from "../../../audit/history.ts";
-import { replayAsOf, type AsOf } from "../../../audit/as-of.ts";
+import type { EntityHistory as History } from "../../../audit/history.ts";
+import type { AsOf } from "../../../audit/as-of.ts";
 import { entryBelongsTo, redactEntries } from "../../../audit/redact.ts";
-import { builder, type AdminContext } from "../builder.ts";
-import { adminError } from "../errors.ts";
+import { builder } from "../builder.ts";
 import { Event } from "./event.ts";
 
 /**
@@ -101,12 +100,6 @@ const AsOfInput = builder
 
 const projectionName = z.string().trim().min(1).max(200);
 
-const definitionOf = (ctx: AdminContext, name: string) => {
-  const projection = ctx.services.runner.projections().find((p) => p.name === name);
-  if (!projection) throw adminError("NOT_FOUND", `No projection named ${name}`);
-  return projection;
-};
-
 builder.queryFields((t) => ({
   entityHistory: t.field({
     type: EntityHistory,
@@ -116,8 +109,7 @@ builder.queryFields((t) => ({
       entityId: t.arg.string({ required: true, validate: z.string().trim().min(1).max(500) }),
       limit: t.arg.int({ defaultValue: 1000, validate: z.number().int().min(1).max(10_000) }),
     },
-    resolve: (_root, args, ctx) =>
-      entityHistory(ctx.services.eventStore, args.entityId.trim(), { orgId: ctx.principal.orgId, limit: args.limit ?? 1000 }),
+    resolve: (_root, args, ctx) => ctx.services.audit.history(ctx.principal.orgId, args.entityId.trim(), args.limit ?? 1000),
   }),
   readModelAsOf: t.field({
     type: ReadModelSnapshot,
@@ -126,37 +118,15 @@ builder.queryFields((t) => ({
       projection: t.arg.string({ required: true, validate: projectionName }),
       asOf: t.arg({ type: AsOfInput, required: true }),
     },
-    resolve: async (_root, args, ctx) => {
-      const projection = definitionOf(ctx, args.projection);
+    resolve: (_root, args, ctx) => {
       const asOf: AsOf = args.asOf.position != null ? { position: args.asOf.position } : { time: args.asOf.time! };
-      const replayed = await replayAsOf(ctx.services.eventStore, [projection], asOf);
-      return {
-        projection,
-        view: replayed.store.view(projection.name),
-        position: replayed.position,
-        time: replayed.time,
-        eventsApplied: replayed.eventsApplied,
-        live: false,
-        orgId: ctx.principal.orgId,
-      };
+      return ctx.services.audit.readModelAsOf(ctx.principal.orgId, args.projection, asOf);
     },
   }),
   readModel: t.field({
     type: ReadModelSnapshot,
     description: "A read model as served now.",
     args: { projection: t.arg.string({ required: true, validate: projectionName }) },
-    resolve: (_root, args, ctx) => {
-      const projection = definitionOf(ctx, args.projection);
-      const { readStore } = ctx.services;
-      return {
-        projection,
-        view: readStore.view(projection.name),
-        position: readStore.meta(projection.name)?.checkpoint ?? 0,
-        time: null,
-        eventsApplied: null,
-        live: true,
-        orgId: ctx.principal.orgId,
-      };
-    },
+    resolve: (_root, args, ctx) => ctx.services.audit.readModel(ctx.principal.orgId, args.projection),
   }),
 }));

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { StoredEvent } from "../../../eventstore/port.ts";
-import { eventAt, pageBackward, pageForward, type EventFilter } from "../../../audit/event-log.ts";
+import type { EventFilter } from "../../../audit/event-log.ts";
 import { redact } from "../../../audit/redact.ts";
 import { builder } from "../builder.ts";
 
@@ -64,12 +64,12 @@ builder.queryFields((t) => ({
         const after = args.after != null ? Number(args.after) : undefined;
         const before = args.before != null ? Number(args.before) : undefined;
         const backward = args.last != null || (args.before != null && args.first == null);
-        const { eventStore } = ctx.services;
+        const { audit } = ctx.services;
         if (backward) {
-          const page = await pageBackward(eventStore, filter, before, args.last ?? DEFAULT_PAGE, after ?? 0);
+          const page = await audit.eventsBackward(filter, before, args.last ?? DEFAULT_PAGE, after ?? 0);
           return connectionOf(page.events, { hasPreviousPage: page.hasMore, hasNextPage: false });
         }
-        const page = await pageForward(eventStore, filter, after ?? 0, args.first ?? DEFAULT_PAGE, before);
+        const page = await audit.eventsForward(filter, after ?? 0, args.first ?? DEFAULT_PAGE, before);
         return connectionOf(page.events, { hasPreviousPage: false, hasNextPage: page.hasMore });
       },
     },
@@ -82,8 +82,7 @@ builder.queryFields((t) => ({
     description: "One event by log position (null when absent or of another organisation).",
     args: { position: t.arg({ type: "Position", required: true }) },
     resolve: async (_root, { position }, ctx) => {
-      const event = await eventAt(ctx.services.eventStore, position);
-      return event && event.metadata.orgId === ctx.principal.orgId ? event : null;
+      return (await ctx.services.audit.event(ctx.principal.orgId, position)) ?? null;
     },
   }),
 }));
