@@ -14,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { writeResults } from "./results.ts";
 import { createEmbeddedCodeIndex } from "../src/codeindex/embedded/code-index.ts";
 import type { BranchFile, ChunkDocument, IndexFilter } from "../src/codeindex/port.ts";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
@@ -26,6 +27,8 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     requests: { type: "string", default: "400" },
     batch: { type: "string", default: "2000" },
+    /** From the build phase to the query phase: its figures and its command line (internal). */
+    built: { type: "string" },
   },
 });
 
@@ -86,9 +89,11 @@ async function build(): Promise<void> {
   console.log(`second branch with one changed file (${changed.length} chunks + ${files.size}-file set): ${ms(branchMs)}`);
   console.log(`index size on disk: ${mb(dirSize(dir))} (${dir})`);
 
+  // The query phase (a fresh process) adds its figures to these and writes the results file.
+  const built = { argv: process.argv, corpus: { lines: corpus.lines, megabytes: Math.round(corpus.bytes / 1e5) / 10, files: corpus.files, chunks: corpus.docs.length }, buildMs: Math.round(buildMs), secondBranchMs: Math.round(branchMs), builderRssMb: Math.round(buildRss / 1e6), indexMb: Math.round(dirSize(dir) / 1e6) };
   const child = spawnSync(
     process.execPath,
-    [...process.execArgv, fileURLToPath(import.meta.url), "--phase", "query", "--dir", dir, "--requests", args.requests!],
+    [...process.execArgv, fileURLToPath(import.meta.url), "--phase", "query", "--dir", dir, "--requests", args.requests!, "--built", JSON.stringify(built)],
     { stdio: "inherit" },
   );
   if (!args.keep && !args.dir) rmSync(dir, { recursive: true, force: true });
@@ -105,6 +110,8 @@ async function query(): Promise<void> {
   await index.searchLexical("run_until_complete", FILTER, LIMIT);
   const firstQueryMs = performance.now() - t1;
   const rssOpen = process.memoryUsage().rss;
+  const { argv, ...builtFigures } = (args.built ? JSON.parse(args.built) : {}) as { argv?: string[] } & Record<string, unknown>;
+  const figures: Record<string, unknown> = { ...builtFigures, openMs: Math.round(openMs), firstQueryMs: Math.round(firstQueryMs), rssAfterOpenMb: Math.round(rssOpen / 1e6), search: {} };
   console.log(
     `open: ${ms(openMs)}; first query (builds the branch filter) ${ms(firstQueryMs)}; ` +
       `RSS ${mb(rssBefore)} before open, ${mb(rssOpen)} after open + first query`,
@@ -136,6 +143,7 @@ async function query(): Promise<void> {
       await Promise.all(Array.from({ length: concurrency }, client));
       const elapsed = performance.now() - started;
       latencies.sort((a, b) => a - b);
+      (figures.search as Record<string, unknown>)[`${label} c=${concurrency}`] = { p50Ms: +percentile(latencies, 50).toFixed(2), p99Ms: +percentile(latencies, 99).toFixed(2), perSecond: Math.round(latencies.length / (elapsed / 1000)) };
       console.log(
         `search ${label.padEnd(10)} c=${String(concurrency).padStart(2)}: p50 ${ms(percentile(latencies, 50))}, ` +
           `p99 ${ms(percentile(latencies, 99))}, ${Math.round(latencies.length / (elapsed / 1000))} req/s`,
@@ -147,7 +155,9 @@ async function query(): Promise<void> {
   await index.searchVector(vector, FILTER, LIMIT);
   console.log(`vector search (no vectors stored, scan of the filter): ${ms(performance.now() - tv)}`);
   console.log(`RSS after searches: ${mb(process.memoryUsage().rss)}`);
+  figures.rssAfterSearchesMb = Math.round(process.memoryUsage().rss / 1e6);
   await index.close();
+  console.log(`figures written to ${writeResults("bench-code-index", figures, argv ? { argv } : {})}`);
 }
 
 await (args.phase === "query" ? query() : build());
