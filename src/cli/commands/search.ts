@@ -1,18 +1,11 @@
 import { UsageError } from "../args.ts";
 import { parseRepoRef } from "../client.ts";
 import type { Command } from "../command.ts";
+import type { SearchResult } from "../../features/code-search/service.ts";
 import { out, table } from "../output.ts";
 
-export type Source = {
-  repository: string;
-  remote: string;
-  branch: string;
-  filepath: string;
-  linestart: number | null;
-  lineend: number | null;
-  summary: string;
-  distance: number | null;
-};
+/** A search result item (interface.md 2.2), as the service answers it. */
+export type Source = SearchResult;
 
 export const lines = (s: Source) => (s.linestart === null || s.linestart === undefined ? "" : s.lineend && s.lineend !== s.linestart ? `${s.linestart}-${s.lineend}` : String(s.linestart));
 

@@ -5,7 +5,7 @@ import type { RouteDoc } from "./route-docs.ts";
  * OpenAPI declarations of routes whose modules do not declare themselves with `describeRoute` (yet).
  * An entry is used only when the app serves that method and path, so the document never lists a
  * route that is not mounted. A route module that declares itself overrides the entry here.
- * Schemas follow /work/shared/spec (interface.md, wire-facts.md) and the route modules' zod schemas.
+ * Schemas follow ../shared/spec (interface.md, wire-facts.md; relative to the project root) and the route modules' zod schemas.
  */
 const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
 const repositoryStatus = z

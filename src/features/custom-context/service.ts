@@ -68,6 +68,19 @@ function enumValue<T extends string>(value: string | undefined, allowed: readonl
 
 const metadataSchema = z.record(z.string(), z.unknown());
 
+/** A custom context as the faces list it (interface.md 2.6). */
+export const customContextListItem = (r: CustomContextRecord): CustomContextListItem => ({
+  id: r.id,
+  type: r.type,
+  body: r.body,
+  status: r.status,
+  scopes: r.scopes,
+  metadata: r.metadata,
+  ...customContextCounts(r),
+  createdAt: r.createdAt,
+  greptileGenerated: r.source === "learned",
+});
+
 export function createCustomContextService({ eventStore, readStore, runner }: { eventStore: EventStore; readStore: ReadStore; runner: ProjectionRunner }) {
   const view = () => readStore.view("custom-context");
   const settle = async (position: number | null) => {
@@ -76,18 +89,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
   const records = (orgId: string) => view().range<CustomContextRecord>(["ctx", orgId]).map((e) => e.value);
   const record = (orgId: string, id: string) => view().get<CustomContextRecord>(["ctx", orgId, id]);
 
-  const listItem = (r: CustomContextRecord): CustomContextListItem => ({
-    id: r.id,
-    type: r.type,
-    body: r.body,
-    status: r.status,
-    scopes: r.scopes,
-    metadata: r.metadata,
-    ...customContextCounts(r),
-    createdAt: r.createdAt,
-    greptileGenerated: r.source === "learned",
-  });
-  const detail = (r: CustomContextRecord): CustomContextDetail => ({ ...listItem(r), linkedComments: r.linkedComments });
+  const detail = (r: CustomContextRecord): CustomContextDetail => ({ ...customContextListItem(r), linkedComments: r.linkedComments });
   const newestFirst = (a: CustomContextRecord, b: CustomContextRecord) => (a.createdAt > b.createdAt ? -1 : a.createdAt < b.createdAt ? 1 : a.id < b.id ? -1 : 1);
 
   let learning: Promise<unknown> = Promise.resolve();
@@ -104,7 +106,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
         .sort(newestFirst);
       const limit = clampLimit(input.limit, LIST_CUSTOM_CONTEXT);
       const offset = Math.max(0, Math.floor(input.offset ?? 0));
-      return { customContexts: all.slice(offset, offset + limit).map(listItem), total: all.length };
+      return { customContexts: all.slice(offset, offset + limit).map(customContextListItem), total: all.length };
     },
 
     /** get_custom_context. */
@@ -123,7 +125,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
         .filter((m) => m.score > 0)
         .sort((a, b) => b.score - a.score || newestFirst(a.r, b.r));
       const limit = clampLimit(input.limit, SEARCH_CUSTOM_CONTEXT);
-      return { customContexts: matches.slice(0, limit).map((m) => listItem(m.r)), query, total: matches.length };
+      return { customContexts: matches.slice(0, limit).map((m) => customContextListItem(m.r)), query, total: matches.length };
     },
 
     /** create_custom_context. Defaults: CUSTOM_INSTRUCTION, ACTIVE, scopes {}. */

@@ -16,7 +16,7 @@ import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { DomainError } from "../../eventstore/decider.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import { isRemote } from "../../hosts/index.ts";
-import type { HostComment, HostPullRequest, HostWebhookEvent, PullRequestAction, Remote } from "../../hosts/types.ts";
+import type { HostComment, HostPullRequest, HostWebhookEvent, Remote } from "../../hosts/types.ts";
 import { parseSuggestion } from "../../review/summary.ts";
 import type { PullRequestQueries } from "./queries.ts";
 import { deliveryEventId, pullRequestStream } from "./identity.ts";

@@ -2,21 +2,11 @@
 import type { ReadStore } from "../../readstore/port.ts";
 import type { CommentRecord } from "./projection.ts";
 
-export type ReviewComment = {
-  id: string;
-  commentId: string;
-  body: string;
-  authorLogin: string;
-  filePath: string | null;
-  lineStart: number | null;
-  lineEnd: number | null;
-  isGreptileComment: boolean;
-  addressed: boolean;
-  createdAt: string;
-  hasSuggestion: boolean;
-  suggestedCode: string | null;
-  linkedMemory: { id: string; type: string | null; source: string | null } | null;
-};
+/** A comment as the faces show it (interface.md 2.4): the record without what is ours alone. */
+export type ReviewComment = Pick<
+  CommentRecord,
+  "id" | "commentId" | "body" | "authorLogin" | "filePath" | "lineStart" | "lineEnd" | "isGreptileComment" | "addressed" | "createdAt" | "hasSuggestion" | "suggestedCode" | "linkedMemory"
+>;
 
 export function toReviewComment(c: CommentRecord): ReviewComment {
   return {

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Projection as ProjectionDefinition } from "../../../../projections/runner.ts";
 import type { Entry, Key, ReadView } from "../../../readstore/port.ts";
 import type { EntityHistory as History } from "../../../audit/history.ts";
 import type { AsOf } from "../../../audit/as-of.ts";
+import type { ReadModelSnapshot as AuditSnapshot } from "../../../audit/service.ts";
 import { entryBelongsTo, redactEntries } from "../../../audit/redact.ts";
 import { builder } from "../builder.ts";
 import { Event } from "./event.ts";
@@ -22,15 +22,7 @@ const EntityHistory = builder.objectRef<History>("EntityHistory").implement({
   }),
 });
 
-export type Snapshot = {
-  projection: ProjectionDefinition;
-  view: ReadView;
-  position: number;
-  time: string | null;
-  eventsApplied: number | null;
-  live: boolean;
-  orgId: string;
-};
+export type Snapshot = AuditSnapshot;
 
 const ReadModelEntry = builder.objectRef<Entry<unknown>>("ReadModelEntry").implement({
   fields: (t) => ({

@@ -1,7 +1,6 @@
 import { z } from "zod";
-import type { CustomContextListItem } from "../../../features/custom-context/service.ts";
+import { customContextListItem, type CustomContextListItem } from "../../../features/custom-context/service.ts";
 import type { CustomContextRecord } from "../../../features/custom-context/projection.ts";
-import { customContextCounts } from "../../../features/custom-context/projection.ts";
 import { DomainError } from "../../../eventstore/decider.ts";
 import { builder, commandContextOf } from "../builder.ts";
 import { ReadModelSnapshot, snapshotView } from "./audit.ts";
@@ -111,17 +110,7 @@ builder.objectField(ReadModelSnapshot, "customContexts", (t) =>
       const view = snapshotView(s, "custom-context");
       return (
         view &&
-        view.range<CustomContextRecord>(["ctx", s.orgId]).map(({ value: r }) => ({
-          id: r.id,
-          type: r.type,
-          body: r.body,
-          status: r.status,
-          scopes: r.scopes,
-          metadata: r.metadata,
-          ...customContextCounts(r),
-          createdAt: r.createdAt,
-          greptileGenerated: r.source === "learned",
-        }))
+        view.range<CustomContextRecord>(["ctx", s.orgId]).map(({ value }) => customContextListItem(value))
       );
     },
   }),
