@@ -44,6 +44,11 @@ export type SearchHitFile = {
   summary: string;
   distance: number;
   score: number;
+  /**
+   * The file's references, best first: the spans of the chunks that carry the evidence (the best one,
+   * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.perFile).
+   */
+  references: { linestart: number; lineend: number; score: number }[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
   chunks: ChunkDocument[];
   reasons: string[];
@@ -56,6 +61,23 @@ export type Searcher = {
 };
 
 const MAX_QUERY_CHARS = 20_000;
+
+/** How many spans a file contributes to a search's references, and how close to its best each must score. */
+export const REFERENCES = { perFile: 3, minShare: 0.5 } as const;
+
+/** A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. */
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[]): SearchHitFile["references"] {
+  const best = chunks[0]?.score ?? 0;
+  const out: SearchHitFile["references"] = [];
+  for (const c of chunks) {
+    if (out.length >= REFERENCES.perFile) break;
+    if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
+    const { startLine: linestart, endLine: lineend } = c.doc;
+    if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
+    out.push({ linestart, lineend, score: c.score });
+  }
+  return out;
+}
 
 /** `text` repeated so the index's query-term frequency carries the weight (1 + 0.5 ln qtf). */
 function weighted(text: string, weight: number): string {
@@ -211,10 +233,13 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       async function toResult(f: RankedFile): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
+        let references = referencesOf(f.chunks);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
-          chunks = bestLocalChunks(all, analysis);
+          const local = bestLocalChunks(all, analysis);
+          chunks = local.map((c) => c.doc);
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]));
         }
         const best = chunks[0];
         return {
@@ -226,6 +251,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           summary: best ? fileSummaryOf(best) : "",
           distance: 1,
           score: f.score,
+          references,
           chunks: request.withChunks === false ? [] : chunks.slice(0, 4),
           reasons: f.reasons,
         };
@@ -240,7 +266,7 @@ export function fileSummaryOf(doc: ChunkDocument): string {
 }
 
 /** Chunks of one file ordered by how many query names and words they contain. */
-function bestLocalChunks(all: ChunkDocument[], analysis: QueryAnalysis): ChunkDocument[] {
+function bestLocalChunks(all: ChunkDocument[], analysis: QueryAnalysis): { doc: ChunkDocument; score: number }[] {
   const terms = analysis.terms.filter((t) => t.kind !== "path").slice(0, 30);
   const scored = all.map((doc) => {
     const text = `${doc.symbol ?? ""} ${doc.text}`.toLowerCase();
@@ -249,7 +275,7 @@ function bestLocalChunks(all: ChunkDocument[], analysis: QueryAnalysis): ChunkDo
     return { doc, s };
   });
   scored.sort((a, b) => b.s - a.s || a.doc.ordinal - b.doc.ordinal);
-  return scored.map((x) => x.doc);
+  return scored.map((x) => ({ doc: x.doc, score: x.s }));
 }
 
 export type { IndexHit };

@@ -147,11 +147,16 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       });
     },
 
-    /** The wire form of result files, built directly (a search needs no chunks). */
+    /**
+     * The wire form of result files, built directly (a search needs no chunks): each file's references in
+     * file order, best span first (several per file where several carry the evidence).
+     */
     toWire(files: SearchHitFile[], repos: ResolvedRepository[]): SearchResult[] {
-      return files.map((f) => {
+      return files.flatMap((f) => {
         const record = recordOf(f, repos);
-        return { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance };
+        const where = { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path };
+        if (f.references.length === 0) return [{ ...where, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance }];
+        return f.references.map((r) => ({ ...where, linestart: r.linestart, lineend: r.lineend, summary: f.summary, distance: f.distance }));
       });
     },
 
