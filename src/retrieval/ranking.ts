@@ -78,12 +78,15 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixture
 const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|benchmarks?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
-export type FileClass = "source" | "test" | "doc" | "other";
+export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
+
+/** Declaration-only files (TypeScript `.d.ts`, Python stubs): the types of code that lives elsewhere. */
+const DECLARATION_PATH = /\.d\.[mc]?ts$|\.pyi$/i;
 
 export function classifyPath(path: string): FileClass {
   let cls = classCache.get(path);
   if (cls === undefined) {
-    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : CODE_EXT.test(path) ? "source" : "other";
+    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) ? "source" : "other";
     if (classCache.size >= CLASS_CACHE_LIMIT) classCache.clear();
     classCache.set(path, cls);
   }
@@ -94,13 +97,15 @@ const classCache = new Map<string, FileClass>();
 const CLASS_CACHE_LIMIT = 100_000;
 
 /** Does the query ask about tests / docs (then they are not demoted)? */
-export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean } {
+export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean; declarations: boolean } {
   const texts = analysis.terms.filter((t) => t.weight >= 0.9 || t.kind === "path").map((t) => t.text.toLowerCase());
   const tests = texts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
     || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9);
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
     || (t.kind === "path" && DOC_PATH.test(t.text)));
-  return { tests, docs };
+  // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
+  const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
+  return { tests, docs, declarations };
 }
 
 /** True when `path` ends with `mention` on segment boundaries (or vice versa for absolute mentions). */
@@ -354,7 +359,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     for (let i = 0, decay = 1; i < f.chunks.length && i < RANKING.aggregateChunks; i++, decay *= RANKING.aggregateDecay) score += f.chunks[i]!.score * decay;
     score += f.bonus;
     const cls = classifyPath(f.path);
-    if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs)) score *= RANKING.auxiliaryFactor;
+    if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
     if (score > 0) scored.push({ file: f, score });
   }
