@@ -79,6 +79,28 @@ function sseMessages(text: string): unknown[] {
   return out;
 }
 
+/** Writes each JSON-RPC message of an SSE body as soon as its event is complete; returns how many. */
+async function relayEventStream(body: ReadableStream<Uint8Array>, write: (message: unknown) => void): Promise<number> {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  let count = 0;
+  const flush = (final: boolean) => {
+    const events = buffer.split(/\r?\n\r?\n/);
+    buffer = final ? "" : events.pop()!;
+    for (const message of sseMessages(events.join("\n\n"))) {
+      write(message);
+      count++;
+    }
+  };
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true });
+    flush(false);
+  }
+  buffer += decoder.decode();
+  flush(true);
+  return count;
+}
+
 export async function runBridge(options: Options, input: NodeJS.ReadableStream, write: (line: string) => void) {
   let sessionId: string | undefined;
   const pending = new Set<Promise<void>>();
@@ -101,9 +123,15 @@ export async function runBridge(options: Options, input: NodeJS.ReadableStream, 
       return;
     }
     sessionId = response.headers.get("mcp-session-id") ?? sessionId;
+    const type = response.headers.get("content-type") ?? "";
+    if (response.ok && type.includes("text/event-stream") && response.body) {
+      // Relayed event by event as they come (progress notifications before the answer).
+      const relayed = await relayEventStream(response.body, writeMessage);
+      if (relayed === 0) failAll(requestIds(line), "Loupe service answered an empty event stream");
+      return;
+    }
     const text = await response.text().catch(() => "");
     if (response.status === 202 || (response.ok && text.trim() === "")) return;
-    const type = response.headers.get("content-type") ?? "";
     let messages: unknown[] | null = null;
     if (type.includes("text/event-stream")) messages = sseMessages(text);
     else {

@@ -57,6 +57,11 @@ const VALID: Record<string, Record<string, unknown>> = {
   get_custom_context: { customContextId: "00000000-0000-4000-8000-000000000000" },
   search_custom_context: { query: "logging", limit: 5 },
   create_custom_context: { body: "x", type: "PATTERN", status: "ACTIVE", scopes: {}, metadata: {} },
+  index_repository: { remote: "github", repository: "acme/widgets", branch: "main", reload: false },
+  get_repository_status: { remote: "github", repository: "acme/widgets", branch: "main" },
+  search_code: { query: "retry", repositories: [{ remote: "github", repository: "acme/widgets" }], limit: 5, sessionId: "s-1" },
+  query_repositories: { question: "where is the retry?", repositories: [{ remote: "github", repository: "acme/widgets" }], sessionId: "s-1", genius: false },
+  get_query_session: { sessionId: "s-1" },
 };
 
 /** A value of the wrong JSON type for a property schema. */

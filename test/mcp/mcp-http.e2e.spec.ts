@@ -92,6 +92,11 @@ describe("MCP session (official SDK client, streamable HTTP)", () => {
       "get_custom_context",
       "search_custom_context",
       "create_custom_context",
+      "index_repository",
+      "get_repository_status",
+      "search_code",
+      "query_repositories",
+      "get_query_session",
     ]);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     for (const tool of tools) {

@@ -64,7 +64,7 @@ describe("streamable HTTP", () => {
   it("is outside the /v2 API-key middleware and answers plain JSON-RPC clients (no Accept header)", async () => {
     const res = await fetch(fx.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: "x", method: "tools/list" }) });
     expect(res.status).toBe(200);
-    expect((await res.json()).result.tools).toHaveLength(12);
+    expect((await res.json()).result.tools).toHaveLength(17);
   });
 });
 
@@ -85,7 +85,7 @@ describe("stdio bridge (official SDK client over StdioClientTransport)", () => {
     try {
       expect(client.getServerVersion()?.name).toBe("loupe");
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(12);
+      expect(tools).toHaveLength(17);
       const triggered = (await client.callTool({ name: "trigger_code_review", arguments: { ...REPO_ARGS, prNumber: 1 } })).structuredContent as Record<string, string>;
       expect(triggered.status).toBe("PENDING");
       await fx.server.loupe.services.reviews.idle();

@@ -31,3 +31,16 @@ export class RpcError extends Error {
 
 export const unauthorized = () => new RpcError(RpcCode.ServerError, "Unauthorized: missing or invalid API key");
 export const internalError = () => new RpcError(RpcCode.InternalError, "Internal error");
+
+export type ParamIssue = { field: string; code: string; message: string };
+
+/** -32602 naming the offending field(s): message `Invalid params: limit: Too big: ...`, data `{field, issues}`. */
+export function invalidParams(issues: ParamIssue[]): RpcError {
+  return new RpcError(RpcCode.InvalidParams, `Invalid params: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`, {
+    field: issues[0]?.field ?? "(params)",
+    issues,
+  });
+}
+
+/** -32602 for one field a service found wrong. */
+export const invalidParamsOf = (field: string, message: string): RpcError => invalidParams([{ field, code: "invalid", message }]);

@@ -10,8 +10,22 @@ import type { AppEnv } from "../http/env.ts";
 import type { Services } from "../../services.ts";
 import { RpcCode } from "./errors.ts";
 import { handleJsonRpc, SUPPORTED_PROTOCOL_VERSIONS, type RpcCallContext } from "./server.ts";
+import { hostTokenFor } from "../../features/code-search/permissions.ts";
+import type { Remote } from "../../hosts/index.ts";
 
 export const MCP_PATH = "/mcp";
+
+/** A single tool call (through tools/call or as a direct method) whose parameters carry `_meta.progressToken`. */
+function wantsProgress(body: string): boolean {
+  if (!body.includes("progressToken")) return false;
+  try {
+    const message = JSON.parse(body) as { method?: unknown; params?: { _meta?: { progressToken?: unknown }; arguments?: { _meta?: { progressToken?: unknown } } } };
+    const meta = message?.params?._meta ?? message?.params?.arguments?._meta;
+    return typeof message?.method === "string" && meta?.progressToken !== undefined;
+  } catch {
+    return false;
+  }
+}
 const MAX_SESSIONS = 10_000;
 
 export function mcpRoutes(app: Hono<AppEnv>, services: Services) {
@@ -33,13 +47,37 @@ export function mcpRoutes(app: Hono<AppEnv>, services: Services) {
         400,
       );
     }
+    const body = await c.req.text();
     const ctx: RpcCallContext = {
       authenticate: () => services.keys.authenticate(c.req.header("authorization")),
       services,
       logger: c.get("logger"),
       requestId: c.get("requestId"),
+      hostToken: (remote) => hostTokenFor((name) => c.req.header(name), remote as Remote),
+      origin: new URL(c.req.url).origin,
     };
-    const response = await handleJsonRpc(await c.req.text(), ctx);
+    // A tool call that asked for progress, from a client that reads event streams: answered as SSE, the
+    // progress notifications first, the response last.
+    if (wantsProgress(body) && (c.req.header("accept") ?? "").includes("text/event-stream")) {
+      const encoder = new TextEncoder();
+      const stream = new ReadableStream<Uint8Array>({
+        async start(controller) {
+          const send = (message: unknown) => {
+            try {
+              controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+            } catch {
+              /* the client went away */
+            }
+          };
+          ctx.notify = send;
+          const response = await handleJsonRpc(body, ctx);
+          if (response !== null) send(response);
+          controller.close();
+        },
+      });
+      return new Response(stream, { status: 200, headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-request-id": c.get("requestId") } });
+    }
+    const response = await handleJsonRpc(body, ctx);
     if (ctx.initialized) {
       const sessionId = crypto.randomUUID();
       if (sessions.size >= MAX_SESSIONS) sessions.delete(sessions.keys().next().value!);

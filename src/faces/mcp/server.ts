@@ -10,7 +10,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { Services } from "../../services.ts";
 import type { Logger } from "../../logging.ts";
 import { DomainError } from "../../eventstore/decider.ts";
-import { RpcCode, RpcError, internalError, unauthorized, type RpcErrorObject } from "./errors.ts";
+import { RpcCode, RpcError, internalError, invalidParams, unauthorized, type ParamIssue, type RpcErrorObject } from "./errors.ts";
 import { allTools, toolsByName } from "./tools/index.ts";
 import type { ToolDefinition } from "./tools/common.ts";
 import pkg from "../../../package.json" with { type: "json" };
@@ -29,13 +29,19 @@ export type RpcCallContext = {
   requestId: string;
   /** Set by `initialize`: the transport issues a session id then. */
   initialized?: { protocolVersion: string };
+  /** The request's host token for a remote (absent: none). */
+  hostToken?: (remote: string) => string | undefined;
+  /** The service's base URL as the client reached it. */
+  origin?: string;
+  /** Sends a `notifications/progress` for `token` (the transport streams it before the answer). */
+  notify?: (message: unknown) => void;
 };
 
 export type JsonRpcResponse = { jsonrpc: "2.0"; id: string | number | null; result?: unknown; error?: RpcErrorObject };
 
 // ---------------------------------------------------------------- parameter validation
 
-type Issue = { field: string; code: string; message: string };
+type Issue = ParamIssue;
 
 function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.flatMap((issue): Issue[] => {
@@ -47,13 +53,6 @@ function issuesOf(error: z.ZodError): Issue[] {
   });
 }
 
-/** -32602 naming the offending field(s): message `Invalid params: limit: Too big: ...`, data `{field, issues}`. */
-export function invalidParams(issues: Issue[]): RpcError {
-  return new RpcError(RpcCode.InvalidParams, `Invalid params: ${issues.map((i) => `${i.field}: ${i.message}`).join("; ")}`, {
-    field: issues[0]?.field ?? "(params)",
-    issues,
-  });
-}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -71,15 +70,30 @@ function namedArguments(value: unknown, what: string): Record<string, unknown> {
 // ---------------------------------------------------------------- tool execution
 
 /** Runs one tool for the caller: auth, special rules, schema, the tool, then its output schema. */
-export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCallContext, what = "params"): Promise<unknown> {
+export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCallContext, what = "params", meta?: unknown): Promise<unknown> {
   const principal = ctx.authenticate();
   if (!principal) throw unauthorized();
+  // MCP carries the progress token in the request's `_meta` (beside a tools/call's arguments, or among a direct call's parameters).
+  const requestMeta = meta ?? (isPlainObject(rawArgs) ? rawArgs._meta : undefined);
+  const progressToken = isPlainObject(requestMeta) ? requestMeta.progressToken : undefined;
   const args = namedArguments(rawArgs, what);
   tool.precheck?.(args);
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) throw invalidParams(issuesOf(parsed.error));
   const started = performance.now();
-  const result = await tool.run(parsed.data, { principal, services: ctx.services, logger: ctx.logger, requestId: ctx.requestId });
+  const progress = (message: string, value: number, total?: number) => {
+    if ((typeof progressToken !== "string" && typeof progressToken !== "number") || !ctx.notify) return;
+    ctx.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken, progress: value, ...(total !== undefined ? { total } : {}), message } });
+  };
+  const result = await tool.run(parsed.data, {
+    principal,
+    services: ctx.services,
+    logger: ctx.logger,
+    requestId: ctx.requestId,
+    hostToken: ctx.hostToken ?? (() => undefined),
+    origin: ctx.origin ?? "",
+    progress,
+  });
   const output = tool.output.safeParse(result);
   if (!output.success) {
     ctx.logger.error({ tool: tool.name, issues: issuesOf(output.error).slice(0, 10) }, "tool result does not match its output schema");
@@ -116,8 +130,10 @@ const callToolParams = z.looseObject({
 });
 
 const INSTRUCTIONS =
-  "Loupe keeps your organisation's pull/merge requests, code reviews, review comments and custom context " +
-  "(coding patterns and review instructions). Repository parameters name, remote and defaultBranch go together.";
+  "Loupe indexes your organisation's repositories and answers where things are done: index_repository, get_repository_status, " +
+  "search_code (file, lines and the code of each span), query_repositories (an answer with its sources), get_query_session. " +
+  "It also keeps pull/merge requests, code reviews, review comments and custom context (coding patterns and review " +
+  "instructions); for those tools the repository parameters name, remote and defaultBranch go together.";
 
 let cachedToolList: unknown[] | undefined;
 
@@ -165,10 +181,10 @@ const mcpMethods: Record<string, Handler> = {
     return { tools: toolList() };
   },
   async "tools/call"(params, ctx) {
-    const { name, arguments: args } = parse(callToolParams, params);
+    const { name, arguments: args, _meta: meta } = parse(callToolParams, params);
     const tool = toolsByName.get(name);
     if (!tool) throw new RpcError(RpcCode.MethodNotFound, `Unknown tool: ${name}`, { name });
-    const result = await runTool(tool, args, ctx, "arguments");
+    const result = await runTool(tool, args, ctx, "arguments", meta);
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result, isError: false };
   },
 };

@@ -13,7 +13,7 @@ import type { Hosts, Remote } from "../../hosts/index.ts";
 import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
 import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer.ts";
-import type { CodeIndex } from "../../codeindex/port.ts";
+import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 import type { RepositoryRecord } from "../repositories/projection.ts";
 import { createAccessChecker } from "./permissions.ts";
 
@@ -31,6 +31,24 @@ export type SearchResult = {
 
 /** A result as a session records it: where it points, without the summary (which is the code index's). */
 export type SearchReference = Omit<SearchResult, "summary"> & { summary?: string };
+
+/** A reference with the code of its span and why it was chosen (for assistants and the console). */
+export type CodeReference = {
+  repository: string;
+  remote: string;
+  branch: string;
+  filepath: string;
+  linestart: number | null;
+  lineend: number | null;
+  /** The code of the span (at most MAX_CODE_LINES lines). */
+  code: string;
+  /** One line: what in the span answers the query. */
+  reason: string;
+  distance: number | null;
+};
+
+/** Lines of code a reference carries at most. */
+export const MAX_CODE_LINES = 120;
 
 export type RepositoryReference = { remote: Remote; repository: string; branch?: string | undefined };
 export type ResolvedRepository = { record: RepositoryRecord; target: SearchTarget };
@@ -60,6 +78,13 @@ export type CodeSearchDeps = {
   repositories: { get(orgId: string, id: string): RepositoryRecord | undefined; list(orgId: string): RepositoryRecord[] };
 };
 
+/** Why a span was chosen, in one line: the definition it is, and what made its file rank. */
+function reasonOf(chunk: ChunkDocument | undefined, reasons: readonly string[]): string {
+  const what = chunk?.symbol ? `${chunk.kind} ${chunk.parent ? `${chunk.parent}.` : ""}${chunk.symbol}` : chunk ? `${chunk.kind} of code` : "the file";
+  const why = reasons.length > 0 ? reasons.slice(0, 3).join("; ") : "matches the query's words";
+  return `${what}: ${why}`;
+}
+
 const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
 
 export function createCodeSearchService(deps: CodeSearchDeps) {
@@ -80,6 +105,9 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
     repos.find((r) => r.target.repoId === f.repoId && r.target.branch === f.branch)!.record;
 
   return {
+    /** The indexed record a reference names: its branch, or the default branch indexed. */
+    findRepository: (orgId: string, ref: RepositoryReference): RepositoryRecord | undefined => findRecord(orgId, ref.remote, ref.repository, ref.branch),
+
     /** Permission first (so an unreadable repository looks exactly like an unknown one), then the index. */
     async resolve(orgId: string, refs: RepositoryReference[], hostToken: (remote: Remote) => string | undefined): Promise<Resolution> {
       const notFound: string[] = [];
@@ -157,6 +185,30 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
         const where = { repository: record.repository, remote: record.remote, branch: f.branch, filepath: f.path };
         if (f.references.length === 0) return [{ ...where, linestart: f.linestart, lineend: f.lineend, summary: f.summary, distance: f.distance }];
         return f.references.map((r) => ({ ...where, linestart: r.linestart, lineend: r.lineend, summary: f.summary, distance: f.distance }));
+      });
+    },
+
+    /** References with their code and a one-line reason, in the order toWire gives (needs the files' chunks). */
+    toCodeReferences(files: SearchHitFile[], repos: ResolvedRepository[]): CodeReference[] {
+      return files.flatMap((f) => {
+        const record = recordOf(f, repos);
+        const spans = f.references.length > 0 ? f.references : [{ linestart: f.linestart ?? 0, lineend: f.lineend ?? 0, score: f.score }];
+        return spans.map((r) => {
+          const chunk = f.chunks.find((c) => c.startLine === r.linestart && c.endLine === r.lineend) ?? f.chunks.find((c) => c.startLine <= r.linestart && c.endLine >= r.lineend);
+          const lines = (chunk?.text ?? "").split("\n");
+          const code = lines.slice(0, MAX_CODE_LINES).join("\n") + (lines.length > MAX_CODE_LINES ? `\n… ${lines.length - MAX_CODE_LINES} more lines` : "");
+          return {
+            repository: record.repository,
+            remote: record.remote,
+            branch: f.branch,
+            filepath: f.path,
+            linestart: f.references.length > 0 ? r.linestart : f.linestart,
+            lineend: f.references.length > 0 ? r.lineend : f.lineend,
+            code,
+            reason: reasonOf(chunk, f.reasons),
+            distance: f.distance,
+          };
+        });
       });
     },
 

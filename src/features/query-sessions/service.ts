@@ -16,6 +16,7 @@ import type { Logger } from "../../logging.ts";
 import type { ChatMessage, ChatModel } from "../../models/chat.ts";
 import { chatRequest, extractiveAnswer, type AnswerSource } from "../../retrieval/answer.ts";
 import type { CodeSearchService, Resolution, SearchResult } from "../code-search/service.ts";
+import type { SearchHitFile } from "../../retrieval/search.ts";
 import { querySessionDecider, type QuerySessionCommand, type QuerySessionState } from "./decider.ts";
 import { querySessionQueries, type QueryReference, type QueryTurn } from "./projection.ts";
 import { createTurnRecorder } from "./recorder.ts";
@@ -83,9 +84,9 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
     async search(
       ctx: CommandContext,
       resolution: Resolution,
-      input: { query: string; sessionId?: string | undefined; newSessionId?: string; genius?: boolean | undefined; limit?: number | undefined },
+      input: { query: string; sessionId?: string | undefined; newSessionId?: string; genius?: boolean | undefined; limit?: number | undefined; withCode?: boolean },
       emit?: Emit,
-    ): Promise<{ sessionId: string; sources: SearchResult[] }> {
+    ): Promise<{ sessionId: string; sources: SearchResult[]; files: SearchHitFile[] }> {
       const sid = input.sessionId ?? input.newSessionId ?? ulid();
       const turnId = ulid();
       const started = performance.now();
@@ -110,13 +111,14 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
         emit({ type: "status", message: searching(resolution) });
       }
       let sources: SearchResult[];
+      let files: SearchHitFile[];
       try {
-        const files = await codeSearch.search(ctx.orgId, resolution, {
+        files = await codeSearch.search(ctx.orgId, resolution, {
           query: input.query,
           context: earlier.questions.slice(-3),
           genius: input.genius ?? false,
           ...(input.limit ? { limit: input.limit } : {}),
-          withChunks: false,
+          withChunks: input.withCode === true,
         });
         sources = codeSearch.toWire(files, resolution.repos);
         const data = { sources: sources.slice(0, 100), ms: Math.round(performance.now() - started) };
@@ -128,7 +130,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       }
       emit?.({ type: "sources", message: sources });
       await recorded;
-      return { sessionId: sid, sources };
+      return { sessionId: sid, sources, files };
     },
 
     /** A question turn: the answer (chat model, or extractive offline) and its sources. */

@@ -6,7 +6,7 @@ import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { GitNameError } from "../../../git/names.ts";
 import { parseRepositoryId, repositoryId } from "../../../indexing/repo-id.ts";
-import type { RepositoryView } from "../../../features/repositories/indexer.ts";
+import { repositoryStatus as repositoryBody } from "../../../features/repositories/status.ts";
 
 const submitBody = z.object({
   remote: z.preprocess(
@@ -29,30 +29,6 @@ function hostToken(header: (name: string) => string | undefined, remote: string)
   return undefined;
 }
 
-export function repositoryBody(record: RepositoryView) {
-  return {
-    repository: record.repository,
-    remote: record.remote,
-    branch: record.branch,
-    private: record.private,
-    status: record.status,
-    filesProcessed: record.filesProcessed,
-    numFiles: record.numFiles,
-    sampleQuestions: record.sampleQuestions,
-    sha: record.sha,
-    // Extras beyond the hosted service's fields.
-    id: record.repoId,
-    headSha: record.headSha,
-    languages: record.languages,
-    skipped: record.skipped,
-    skippedCount: record.skippedCount,
-    reusedFiles: record.reusedFiles,
-    failureReason: record.failureReason,
-    submittedAt: record.submittedAt,
-    indexedAt: record.indexedAt,
-    updatedAt: record.updatedAt,
-  };
-}
 
 /** POST /v2/repositories (submit for indexing) and GET /v2/repositories/{id} (status). */
 export function repositoryRoutes(app: Hono<AppEnv>, { indexer }: Services) {

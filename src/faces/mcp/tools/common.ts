@@ -196,6 +196,12 @@ export type ToolContext = {
   logger: Logger;
   /** Correlation id of the HTTP request (x-request-id). */
   requestId: string;
+  /** The host token the request carries for a remote (X-Host-Token, X-GitHub-Token, ...), if any. */
+  hostToken(remote: string): string | undefined;
+  /** The service's base URL as the client reached it (for status endpoints). */
+  origin: string;
+  /** Reports progress to the client when it asked for it (`_meta.progressToken`); a no-op otherwise. */
+  progress(message: string, progress: number, total?: number): void;
 };
 
 export type ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
