@@ -11,6 +11,7 @@ import type { CodeIndex, ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
+import { definitionSpan } from "./definition-span.ts";
 import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 
 export type SearchTarget = {
@@ -65,19 +66,48 @@ const MAX_QUERY_CHARS = 20_000;
 /** How many spans a file contributes to a search's references, and how close to its best each must score. */
 export const REFERENCES = { perFile: 3, minShare: 0.5 } as const;
 
-/** A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. */
-export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[]): SearchHitFile["references"] {
+/**
+ * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
+ * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
+ * function merged into a block) gives that definition's lines instead of its own.
+ */
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = []): SearchHitFile["references"] {
   const best = chunks[0]?.score ?? 0;
   const out: SearchHitFile["references"] = [];
   for (const c of chunks) {
     if (out.length >= REFERENCES.perFile) break;
     if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
-    const { startLine: linestart, endLine: lineend } = c.doc;
+    const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
+    const { startLine: linestart, endLine: lineend } = named ?? c.doc;
     if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
     out.push({ linestart, lineend, score: c.score });
   }
   return out;
 }
+
+/** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
+function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startLine: number; endLine: number } | null {
+  for (const name of names) {
+    if (!doc.text.includes(name)) continue;
+    const span = definitionSpan(doc.text, doc.startLine, name, doc.language);
+    if (span) return span;
+  }
+  return null;
+}
+
+/**
+ * Names a question or a search mentions strongly enough that a span narrows to their definition
+ * (strongest first). Not for bug reports: the names a report mentions are where it looked, not always
+ * where the fix goes, and there the enclosing chunk serves better (measured on the eval's reports).
+ */
+const spanNames = (analysis: QueryAnalysis): string[] =>
+  analysis.isLongReport
+    ? []
+    : [...queryNames(analysis)]
+    .filter(([name, weight]) => weight >= 1.4 && name.length >= 3)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name]) => name);
 
 /** `text` repeated so the index's query-term frequency carries the weight (1 + 0.5 ln qtf). */
 function weighted(text: string, weight: number): string {
@@ -226,6 +256,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       }
 
       ranked = ranked.slice(0, limit);
+      const named = spanNames(analysis);
       const files = await Promise.all(ranked.map((f) => toResult(f)));
       const ds = distances(ranked);
       files.forEach((f, i) => (f.distance = ds[i]!));
@@ -233,13 +264,13 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       async function toResult(f: RankedFile): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
-        let references = referencesOf(f.chunks);
+        let references = referencesOf(f.chunks, named);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
           const local = bestLocalChunks(all, analysis);
           chunks = local.map((c) => c.doc);
-          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]));
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named);
         }
         const best = chunks[0];
         return {

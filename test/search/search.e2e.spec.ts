@@ -109,6 +109,12 @@ describe("POST /v2/search and /v2/query (e2e)", () => {
     expect(paths.indexOf("shop/pricing.py")).toBeLessThan(paths.indexOf("tests/test_pricing.py"));
   });
 
+  it("a search naming a method gives that method's lines, not its class's", async () => {
+    const res = await search({ query: "add_item", repositories: [shop] });
+    const results = (await res.json()) as Source[];
+    expect(results[0]).toMatchObject({ filepath: "shop/cart.py", linestart: 11, lineend: 13 });
+  });
+
   it("searches several repositories in one request; branch omitted = the default branch indexed", async () => {
     const res = await search({ query: "InvoiceRenderer render and the Cart total", repositories: [shop, billing] });
     expect(res.status).toBe(200);

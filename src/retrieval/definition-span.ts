@@ -1,0 +1,86 @@
+/**
+ * The lines of a named definition inside a chunk: a method inside a class chunk, a small function merged
+ * into a block. A query that names a function should get that function's lines, not its class's.
+ *
+ * Found from the chunk's text by the shapes definitions take across languages (`def name(`, `function
+ * name(`, `name(...) {` for methods, `func (r T) name(`, `fn name(`, `name = (...) =>`); the end is the
+ * matching closing brace, or for indentation languages the last line indented deeper than the definition.
+ * Strings and comments are not parsed: an unbalanced brace inside one can only widen the span to the chunk.
+ */
+
+const INDENTED_LANGUAGES = new Set(["python"]);
+
+const escape = (name: string) => name.replace(/[$]/g, "\\$");
+
+/** Patterns of a definition of `name` at the start of a line (after indentation and modifiers). */
+function definitionPatterns(name: string): RegExp[] {
+  const n = escape(name);
+  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend)\\s+)*";
+  return [
+    new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<\\[]`),
+    // Methods and C-family functions: `name(...)` opening a body, optionally after a return type.
+    new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]\\s]+?\\s+[*&]*)?${n}\\s*\\([^;]*$`),
+    // Functions bound to a name: `name = function`, `name: (a) =>`, `const name = async (`.
+    new RegExp(`^[ \\t]*${modifiers}(?:(?:var|let|const)\\s+)?(?:[\\w$]+\\.)*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*=>|[\\w$]+\\s*=>)`),
+  ];
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/** The line (0-based, within `lines`) where the body of a brace language's definition ends. */
+function braceEnd(lines: readonly string[], from: number): number | null {
+  let depth = 0;
+  let opened = false;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\/\/.*$/, "");
+    for (const ch of line) {
+      if (ch === "{") {
+        depth++;
+        opened = true;
+      } else if (ch === "}") {
+        depth--;
+        if (opened && depth === 0) return i;
+      }
+    }
+    // A declaration without a body (`int f(void);`) or an expression-bodied arrow on one line.
+    if (!opened && /[;,]\s*$/.test(line) && i > from) return i;
+    if (!opened && i === from && /=>\s*[^{\s]/.test(line) && /[;,)]\s*$/.test(line)) return i;
+  }
+  return null;
+}
+
+/** The last line of an indentation language's definition starting at `from`. */
+function indentEnd(lines: readonly string[], from: number): number {
+  const base = indentOf(lines[from]!);
+  let end = from;
+  for (let i = from + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    if (indentOf(line) <= base && !/^[ \t]*[)\]}]/.test(line)) break;
+    end = i;
+  }
+  return end;
+}
+
+/**
+ * The 1-based line range of `name`'s definition inside a chunk (`text` starting at `startLine`), or null
+ * when the chunk does not define it (or is that definition already).
+ */
+export function definitionSpan(text: string, startLine: number, name: string, language: string): { startLine: number; endLine: number } | null {
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
+  const lines = text.split("\n");
+  const patterns = definitionPatterns(name);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.includes(name) || !patterns.some((p) => p.test(line))) continue;
+    if (/^\s*(?:return|if|else|while|for|switch|case|new|throw|await)\b/.test(line)) continue; // calls, not definitions
+    // Decorators and annotations just above belong to the definition.
+    let first = i;
+    while (first > 0 && /^\s*(?:@|#\[)/.test(lines[first - 1]!)) first--;
+    const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
+    if (last === null) continue;
+    if (first === 0 && last >= lines.length - 1) return null; // the chunk is the definition
+    return { startLine: startLine + first, endLine: startLine + last };
+  }
+  return null;
+}

@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { definitionSpan } from "../../src/retrieval/definition-span.ts";
+
+const at = (lines: string[]) => lines.join("\n");
+
+describe("definitionSpan: a named definition's lines inside a chunk", () => {
+  it("Python: a method of a class, to the end of its indented body, with its decorator", () => {
+    const text = at([
+      "class SecureCookieSessionInterface(SessionInterface):",
+      '    salt = "cookie-session"',
+      "",
+      "    @staticmethod",
+      "    def get_signing_serializer(self, app):",
+      "        if not app.secret_key:",
+      "            return None",
+      "        return URLSafeTimedSerializer(",
+      "            app.secret_key,",
+      "        )",
+      "",
+      "    def open_session(self, app, request):",
+      "        return None",
+    ]);
+    expect(definitionSpan(text, 100, "get_signing_serializer", "python")).toEqual({ startLine: 103, endLine: 109 });
+    expect(definitionSpan(text, 100, "open_session", "python")).toEqual({ startLine: 111, endLine: 112 });
+    expect(definitionSpan(text, 100, "URLSafeTimedSerializer", "python")).toBeNull(); // called, not defined here
+  });
+
+  it("JavaScript: a method, a function and a function bound to a name", () => {
+    const text = at([
+      "class Router {",
+      "  handle(req, res, out) {",
+      "    const stack = this.stack;",
+      "    if (!stack) { return out(); }",
+      "  }",
+      "",
+      "  static route(path) {",
+      "    return new Route(path);",
+      "  }",
+      "}",
+      "function compose(fns) {",
+      "  return fns.reduce((a, b) => (x) => b(a(x)));",
+      "}",
+      "const trim = (s) => s.trim();",
+      "proto.param = function param(name, fn) {",
+      "  this.params[name] = fn;",
+      "};",
+    ]);
+    expect(definitionSpan(text, 1, "handle", "javascript")).toEqual({ startLine: 2, endLine: 5 });
+    expect(definitionSpan(text, 1, "route", "javascript")).toEqual({ startLine: 7, endLine: 9 });
+    expect(definitionSpan(text, 1, "compose", "javascript")).toEqual({ startLine: 11, endLine: 13 });
+    expect(definitionSpan(text, 1, "trim", "javascript")).toEqual({ startLine: 14, endLine: 14 });
+    expect(definitionSpan(text, 1, "param", "javascript")).toEqual({ startLine: 15, endLine: 17 });
+  });
+
+  it("Go, Rust, Java and C++: functions and methods by their braces", () => {
+    const go = at(["type Server struct{}", "", "func (s *Server) Start(ctx context.Context) error {", "\tif s == nil {", "\t\treturn nil", "\t}", "\treturn nil", "}"]);
+    expect(definitionSpan(go, 10, "Start", "go")).toEqual({ startLine: 12, endLine: 17 });
+    const rust = at(["impl Searcher {", "    pub fn search_path<P: AsRef<Path>>(&mut self, path: P) -> io::Result<()> {", "        let file = File::open(path)?;", "        Ok(())", "    }", "}"]);
+    expect(definitionSpan(rust, 1, "search_path", "rust")).toEqual({ startLine: 2, endLine: 5 });
+    const java = at(["public class JsonFactory {", "  @Override", "  public JsonParser createParser(String content) throws IOException {", "    return _createParser(content);", "  }", "}"]);
+    expect(definitionSpan(java, 1, "createParser", "java")).toEqual({ startLine: 2, endLine: 5 });
+    const cpp = at(["namespace fmt {", "template <typename T>", "auto format_to(T out, string_view fmt) -> T {", "  return vformat_to(out, fmt);", "}", "}"]);
+    expect(definitionSpan(cpp, 1, "format_to", "cpp")).toEqual({ startLine: 3, endLine: 5 });
+  });
+
+  it("gives nothing when the chunk is the definition itself, or the name is only called", () => {
+    const whole = at(["def apply_discount(amount, coupon):", "    return amount"]);
+    expect(definitionSpan(whole, 1, "apply_discount", "python")).toBeNull();
+    const call = at(["function main() {", "  return compose([a, b]);", "}"]);
+    expect(definitionSpan(call, 1, "compose", "javascript")).toBeNull();
+  });
+});
