@@ -101,7 +101,8 @@ export function createReviewEngine(deps: EngineDeps) {
       if (events.length === 0) return;
       const result = await eventStore.appendToStream(
         stream,
-        events.map((e) => ({ ...newEvent(e.type, e.data, context), id: `cr_${codeReviewId}_${step}_${e.type}` })),
+        // One id per event of the step: a step may append several comments of the same type.
+        events.map((e, i) => ({ ...newEvent(e.type, e.data, context), id: `cr_${codeReviewId}_${step}_${i}_${e.type}` })),
         { expectedStreamVersion: version },
       );
       version = result.nextExpectedStreamVersion;
