@@ -1,6 +1,6 @@
 /** Python: eval/exec, unsafe deserialisation, shell=True, bare except, mutable default arguments. */
 import type { Finding } from "../findings.ts";
-import { forEachAddedLine, lineFinding, splitCode, type Analyser } from "./context.ts";
+import { forEachAddedLine, lineFinding, splitCode, type Analyser, type AnalyserContext } from "./context.ts";
 
 const EVAL_EXEC = /(?<![\w.])(eval|exec)\s*\(/;
 const PICKLE = /\b(pickle|cPickle|_pickle|dill|marshal)\.loads?\s*\(/;
@@ -11,6 +11,47 @@ const OS_SYSTEM = /\bos\.(system|popen)\s*\(/;
 const BARE_EXCEPT = /^(\s*)except\s*:(.*)$/;
 const DEF = /^\s*(?:async\s+)?def\s+\w+\s*\((.*)$/;
 const MUTABLE_DEFAULT = /(\w+)\s*(?::[^=,()]*)?=\s*(\[[^\]]*\]|\{[^}]*\}|list\(\s*\)|dict\(\s*\)|set\(\s*\))\s*(?=[,)])/;
+
+const SUPPRESSED = /#.*\bnoqa\b/i;
+const BARE_RAISE = /^\s*raise\s*(#.*)?$/;
+const BROAD_EXCEPT = /^\s*except\s*\(?[^:]*\b(Exception|BaseException)\b[^:]*:/;
+const indentOf = (text: string) => text.length - text.trimStart().length;
+
+/**
+ * A bare `except:` is reported unless its line says `# noqa`, or its body (as far as the diff shows
+ * it) re-raises with a bare `raise`. After an `except Exception` clause of the same `try`, it can only
+ * catch what Exception does not (KeyboardInterrupt, SystemExit): then `except BaseException:` says
+ * so, at low severity, instead of an `except Exception:` that would be dead code.
+ */
+function bareExcept(ctx: AnalyserContext, line: number, text: string, indent: string, rest: string) {
+  if (SUPPRESSED.test(text)) return null;
+  const depth = indent.length;
+  for (let n = line + 1; ; n++) {
+    const l = ctx.newLines.get(n);
+    if (!l) break;
+    if (l.text.trim() === "") continue;
+    if (indentOf(l.text) <= depth) break;
+    if (BARE_RAISE.test(splitCode(l.text, "python").code) || BARE_RAISE.test(l.text)) return null;
+  }
+  for (let n = line - 1; n >= 1; n--) {
+    const l = ctx.newLines.get(n);
+    if (!l) break;
+    if (l.text.trim() === "" || indentOf(l.text) > depth) continue;
+    if (indentOf(l.text) < depth || /^\s*try\s*:/.test(l.text)) break;
+    if (BROAD_EXCEPT.test(l.text)) {
+      return lineFinding(
+        ctx,
+        "python/bare-except",
+        "low",
+        line,
+        "After `except Exception`, this bare `except:` catches only `KeyboardInterrupt`, `SystemExit` and the like; write `except BaseException:` to say so.",
+        `${indent}except BaseException:${rest}`,
+      );
+    }
+    if (!/^\s*except\b/.test(l.text)) break;
+  }
+  return lineFinding(ctx, "python/bare-except", "medium", line, "A bare `except:` also catches `KeyboardInterrupt` and `SystemExit`; catch `Exception` (or something narrower).", `${indent}except Exception:${rest}`);
+}
 
 export const riskyPythonAnalyser: Analyser = (file, ctx) => {
   if (ctx.skip || ctx.language !== "python") return [];
@@ -45,7 +86,8 @@ export const riskyPythonAnalyser: Analyser = (file, ctx) => {
     }
     const be = BARE_EXCEPT.exec(text);
     if (be && BARE_EXCEPT.test(code)) {
-      out.push(lineFinding(ctx, "python/bare-except", "medium", line, "A bare `except:` also catches `KeyboardInterrupt` and `SystemExit`; catch `Exception` (or something narrower).", `${be[1]}except Exception:${be[2]}`));
+      const finding = bareExcept(ctx, line, text, be[1]!, be[2]!);
+      if (finding) out.push(finding);
       return;
     }
     const def = DEF.exec(code);
