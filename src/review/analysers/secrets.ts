@@ -3,7 +3,8 @@
  * and its length (maskSecret). Placeholder values ("EXAMPLE", "changeme", "${VAR}", ...) are skipped.
  */
 import type { Finding } from "../findings.ts";
-import { forEachAddedLine, lineFinding, type Analyser } from "./context.ts";
+import { forEachAddedLine, lineFinding, splitCode, type Analyser } from "./context.ts";
+import { namedSecretLiteral } from "./secret-names.ts";
 
 export function maskSecret(secret: string): string {
   const shown = secret.length >= 16 ? 4 : secret.length >= 8 ? 2 : 0;
@@ -111,6 +112,22 @@ export const secretsAnalyser: Analyser = (file, ctx) => {
           "high",
           line,
           `\`${g.key}\` is assigned a hard-coded credential (\`${maskSecret(g.value)}\`). Read it from configuration or a secret manager, and rotate it if it was real.`,
+        ),
+      );
+      return;
+    }
+    if (ctx.language === "markdown") return;
+    const { comment } = splitCode(text, ctx.language);
+    const named = namedSecretLiteral(comment >= 0 ? text.slice(0, comment) : text);
+    if (named) {
+      const random = named.value.length >= 12 && entropy(named.value) >= 3.3 && classes(named.value) >= 3;
+      findings.push(
+        lineFinding(
+          ctx,
+          "secrets/named-literal",
+          random ? "high" : "medium",
+          line,
+          `\`${named.name}\` names a secret but is given a literal (\`${maskSecret(named.value)}\`): anyone who reads the repository has it. Read it from the environment or a secret manager, and rotate it if it was ever used.`,
         ),
       );
     }
