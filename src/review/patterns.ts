@@ -8,6 +8,8 @@
  *     are not mistaken for one) or inside a code span (`/foo\s*bar/`), are compiled with the
  *     linear-time engine in safe-regex.ts; expressions it rejects are reported in `errors`;
  *   - code inside fenced blocks is an example, never a needle;
+ *   - a body with neither takes code-like names from its prose instead (`os.system`, `print(`,
+ *     `legacyFetch`, `get_env_value`, `ValueError`; see PROSE_CODE), with the same cues;
  *   - a code span recommended by the body is not a needle. The cue is the nearest of these words
  *     before the span in the same sentence: "use", "prefer", "with", "call", "in favour of",
  *     "should be" mark the recommended form; "avoid", "instead of", "rather than", "over", "not",
@@ -20,7 +22,7 @@
  * "custom-pattern", the context's severity (its `severity`, or `metadata.severity`, default
  * "medium"), a message quoting the pattern body, and `customContextId` (the comment's linkedMemory).
  * A PATTERN with no needles is not matched here; like CUSTOM_INSTRUCTION bodies it goes to the model
- * (see contextForModel).
+ * (see contextForModel), and its creation is answered with a warning (patternWarning).
  *
  * Only ACTIVE contexts (a missing status counts as ACTIVE) whose scope covers the file apply.
  */
@@ -79,7 +81,7 @@ const NEG_CUES = [
   "remove",
 ];
 const POS_CUES = ["use", "prefer", "with", "call", "in favour of", "in favor of", "should be", "instead use", "recommended"];
-const TRAILING_POS = /^\s*(instead\b|(is|are)\s+(preferred|recommended))/i;
+const TRAILING_POS = /^\s*(instead\b|rather\s+than\b|(is|are)\s+(preferred|recommended))/i;
 const NEGATED = /(?<![\w'])(never|not|don't|dont|avoid|stop|no longer)(\s+\w+)?\s*$/;
 const REGEX_META = /[\\.*+?[\](){}|^$]/;
 
@@ -108,6 +110,27 @@ function asRegexLiteral(s: string): { source: string; flags: string } | null {
   return { source: m[1]!, flags: m[2]! };
 }
 
+/**
+ * Code-like names in prose (a body without code spans or regexes): dotted or namespaced names
+ * (`os.system`, `subprocess.run()`), calls (`print()`, `print(`), snake_case and camelCase or
+ * PascalCase names with an inner capital (`get_env_value`, `legacyFetch`, `ValueError`). Words and
+ * abbreviations (`e.g.`) are not taken. A call's needle is its name and the opening parenthesis.
+ */
+const PROSE_CODE =
+  /(?<![\w$./-])(?:[A-Za-z_$][\w$]+(?:(?:\.|::|->)[A-Za-z_$][\w$]+)+(?:\(\)?)?|[A-Za-z_$][\w$]*\(\)?|[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_]*[A-Za-z0-9]|[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*)(?![\w$(])/g;
+const FILE_NAME = /\.(ts|tsx|js|jsx|py|go|rs|java|rb|md|json|ya?ml|toml|txt|css|html)$/i;
+
+function proseSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  PROSE_CODE.lastIndex = 0;
+  for (let m = PROSE_CODE.exec(text); m; m = PROSE_CODE.exec(text)) {
+    const token = m[0];
+    if (FILE_NAME.test(token)) continue;
+    spans.push({ start: m.index, end: m.index + token.length, content: token.replace(/\(\)$/, "("), regex: null });
+  }
+  return spans;
+}
+
 function findSpans(text: string): Span[] {
   const spans: Span[] = [];
   const re = /(`+)([\s\S]+?)\1|(?<=^|[\s(])\/((?:\\.|[^/\\\n])+)\/([gimsuy]*)(?=$|[\s).,;:!?])/g;
@@ -121,7 +144,7 @@ function findSpans(text: string): Span[] {
       spans.push({ start: m.index, end: m.index + m[0].length, content: m[0], regex: { source, flags: m[4]! } });
     }
   }
-  return spans;
+  return spans.length > 0 ? spans : proseSpans(text);
 }
 
 /** Needles of a PATTERN body (see the module comment), plus messages for rejected regexes. */
@@ -164,6 +187,26 @@ export function patternNeedles(body: string): { needles: Needle[]; errors: strin
     if (needles.length >= MAX_NEEDLES) break;
   }
   return { needles: dedupeNeedles(needles), errors };
+}
+
+/**
+ * Why a custom context can never match a change without a chat model, or null: a PATTERN with no
+ * needle (nothing in backticks, no /regex/, no code-like name outside the code it recommends) or
+ * with a regex the safe engine refuses. The creation of such a context is answered with it.
+ */
+export function patternWarning(type: string, body: string): string | null {
+  if (type !== "PATTERN") return null;
+  const { needles, errors } = patternNeedles(body);
+  const parts: string[] = [];
+  if (errors.length > 0) parts.push(`Refused regular expression${errors.length > 1 ? "s" : ""}: ${errors.join("; ")}.`);
+  if (needles.length === 0) {
+    parts.push(
+      "This PATTERN can never match a change: it has no code in backticks (like `console.log`), no /regex/ and no code-like name " +
+        "(like legacyFetch or os.system) outside the code it recommends. Put the code to flag in backticks. Until then, reviews give it " +
+        "to the chat model when one is configured, and otherwise list it in the summary for a human to check.",
+    );
+  }
+  return parts.length > 0 ? parts.join(" ") : null;
 }
 
 function dedupeNeedles(needles: Needle[]): Needle[] {

@@ -4,6 +4,10 @@
  * worker, read back through HTTP and the read models.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { gql, gqlData } from "../graphql/support.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { githubExample } from "../support/host-fixtures.ts";
 import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
@@ -15,6 +19,7 @@ let server: TestServer;
 let host: ReturnType<typeof createHostRepo>;
 let orgId: string;
 let baseSha = "";
+let mcp: Client;
 const ctx = () => ({ orgId, actor: "test", correlationId: "c" });
 
 /** A branch off main with these files, opened as pull request `number`. */
@@ -50,8 +55,11 @@ beforeAll(async () => {
   host.push("main");
   server = await startTestServer({ env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url } });
   orgId = server.loupe.services.keys.organisations()[0]!.orgId;
+  mcp = new Client({ name: "review-defects", version: "1.0.0" });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${server.adminKey}` } } }));
 });
 afterAll(async () => {
+  await mcp?.close();
   await server?.stop({ remove: true });
   host?.remove();
 });
@@ -72,5 +80,88 @@ describe("a file with two or more comments", () => {
     ]);
     const { events } = await server.loupe.services.eventStore.readStream(`codereview-${id}`);
     expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
+  });
+});
+
+async function callTool(name: string, args: Record<string, unknown>) {
+  const result = (await mcp.callTool({ name, arguments: args })) as { structuredContent: Record<string, any>; isError?: boolean };
+  expect(result.isError ?? false).toBe(false);
+  return result.structuredContent;
+}
+
+describe("custom context that can never match", () => {
+  const unmatchable = "Do not use print statements.";
+
+  it("is answered with a warning over HTTP, MCP and GraphQL; a matchable one is not", async () => {
+    const http = await server.api("/v2/custom-context", { method: "POST", json: { type: "PATTERN", body: unmatchable, status: "INACTIVE" } });
+    expect(http.status).toBe(201);
+    const created = await http.json();
+    expect(created.customContext).toMatchObject({ type: "PATTERN", body: unmatchable });
+    expect(created.warning).toMatch(/can never match/);
+    const fine = await (await server.api("/v2/custom-context", { method: "POST", json: { type: "PATTERN", body: "Avoid `print(`.", status: "INACTIVE" } })).json();
+    expect(fine.warning).toBeUndefined();
+
+    const viaMcp = await callTool("create_custom_context", { type: "PATTERN", body: unmatchable, status: "INACTIVE" });
+    expect(viaMcp.warning).toMatch(/can never match/);
+    expect((await callTool("create_custom_context", { type: "PATTERN", body: "Never call legacyFetch.", status: "INACTIVE" })).warning).toBeUndefined();
+
+    const data = await gqlData(server, `mutation($body: String!) { createCustomContext(body: $body, type: PATTERN, status: INACTIVE) { id warning } }`, { body: unmatchable });
+    expect(data.createCustomContext.warning).toMatch(/can never match/);
+    const ok = await gqlData(server, `mutation { createCustomContext(body: "Avoid \`eval(\`", type: PATTERN, status: INACTIVE) { warning } }`);
+    expect(ok.createCustomContext.warning).toBeNull();
+  });
+});
+
+describe("a FAILED review", () => {
+  it("says why over HTTP, MCP and GraphQL", async () => {
+    const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
+      action: "opened", repo: REPO, number: 2, head: "gone", headSha: "f".repeat(40), base: "main", baseSha, updatedAt: "2024-05-01T10:00:00Z",
+    });
+    await deliverGitHub(server, "pull_request", opened);
+    const id = await review(2);
+    const detail = await (await server.api(`/v2/code-reviews/${id}`)).json();
+    expect(detail.codeReview.status).toBe("FAILED");
+    expect(detail.codeReview.reason).toMatch(/head of pull request #2 \(gone\) is not in the repository/);
+    const viaMcp = await callTool("get_code_review", { codeReviewId: id });
+    expect(viaMcp.codeReview.reason).toBe(detail.codeReview.reason);
+    const data = await gqlData(server, `query($id: ID!) { codeReview(id: $id) { status reason } }`, { id });
+    expect(data.codeReview).toEqual({ status: "FAILED", reason: detail.codeReview.reason });
+    // A completed review has no reason.
+    const done = serviceComments(1).find((c) => c.filePath === null)!;
+    expect(done).toBeDefined();
+    const completed = server.loupe.services.reviews.list(orgId, { ...repoArgs, prNumber: 1 }).codeReviews[0]!;
+    expect((await (await server.api(`/v2/code-reviews/${completed.id}`)).json()).codeReview.reason).toBeNull();
+  });
+});
+
+describe("trigger_code_review over MCP", () => {
+  it("takes an optional strictness 1-5; out of range is -32602 naming strictness, and nothing is recorded", async () => {
+    const before = server.loupe.services.reviews.list(orgId, { ...repoArgs, prNumber: 1 }).total;
+    for (const strictness of [0, 6, 2.5]) {
+      const error = await mcp.callTool({ name: "trigger_code_review", arguments: { ...repoArgs, prNumber: 1, strictness } }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(McpError);
+      expect((error as McpError).code).toBe(-32602);
+      expect((error as McpError).message).toContain("strictness");
+      expect((error as McpError).data).toMatchObject({ field: "strictness" });
+    }
+    expect(server.loupe.services.reviews.list(orgId, { ...repoArgs, prNumber: 1 }).total).toBe(before);
+    const triggered = await callTool("trigger_code_review", { ...repoArgs, prNumber: 1, strictness: 5 });
+    await server.loupe.services.reviews.idle();
+    expect(server.loupe.services.reviews.record(orgId, triggered.codeReviewId)!.metadata.strictness).toBe(5);
+  });
+});
+
+describe("reviewCompleteness", () => {
+  it("counts inline comments only, not summaries", async () => {
+    await openPullRequest(3, "one-finding", { "app/jobs.py": "import os\n\n\ndef clean():\n    os.system('make clean')\n" });
+    await review(3);
+    const { reviewAnalysis, comments } = server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: 3 }).mergeRequest;
+    expect(comments.greptile.filter((c) => c.filePath === null)).toHaveLength(1);
+    expect(comments.greptile.filter((c) => c.filePath !== null)).toHaveLength(1);
+    expect(reviewAnalysis.reviewCompleteness).toBe("0/1 service comments addressed");
+    expect(reviewAnalysis.unaddressedComments.map((c) => c.filePath)).toEqual(["app/jobs.py"]);
   });
 });

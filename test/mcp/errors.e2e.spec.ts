@@ -51,7 +51,7 @@ const VALID: Record<string, Record<string, unknown>> = {
   list_merge_request_comments: { ...REPO_ARGS, prNumber: 1, greptileGenerated: false, addressed: false, createdAfter: "2024-01-01", createdBefore: "2030-01-01T00:00:00Z" },
   list_code_reviews: { ...REPO_ARGS, prNumber: 1, status: "COMPLETED", limit: 5, offset: 0 },
   get_code_review: { codeReviewId: "00000000-0000-4000-8000-000000000000" },
-  trigger_code_review: { ...REPO_ARGS, prNumber: 1, branch: "feature/logging" },
+  trigger_code_review: { ...REPO_ARGS, prNumber: 1, branch: "feature/logging", strictness: 3 },
   search_greptile_comments: { query: "key", limit: 5, includeAddressed: true, createdAfter: "2024-01-01T00:00:00Z" },
   list_custom_context: { type: "PATTERN", greptileGenerated: false, limit: 5, offset: 0 },
   get_custom_context: { customContextId: "00000000-0000-4000-8000-000000000000" },

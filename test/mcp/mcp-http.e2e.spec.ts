@@ -137,7 +137,7 @@ describe("MCP session (official SDK client, streamable HTTP)", () => {
       ["addressed", "createdAfter", "createdBefore", "defaultBranch", "greptileGenerated", "name", "prNumber", "remote"].sort(),
     );
     expect(Object.keys(props("list_code_reviews")).sort()).toEqual(["defaultBranch", "limit", "name", "offset", "prNumber", "remote", "status"].sort());
-    expect(Object.keys(props("trigger_code_review")).sort()).toEqual(["branch", "defaultBranch", "name", "prNumber", "remote"].sort());
+    expect(Object.keys(props("trigger_code_review")).sort()).toEqual(["branch", "defaultBranch", "name", "prNumber", "remote", "strictness"].sort());
     expect(Object.keys(props("search_greptile_comments")).sort()).toEqual(["createdAfter", "includeAddressed", "limit", "query"]);
     expect(Object.keys(props("list_custom_context")).sort()).toEqual(["greptileGenerated", "limit", "offset", "type"]);
     expect(Object.keys(props("create_custom_context")).sort()).toEqual(["body", "metadata", "scopes", "status", "type"]);
@@ -157,7 +157,8 @@ describe("every tool with valid parameters", () => {
 
   it("get_code_review: detail fields", async () => {
     const { codeReview } = await call("get_code_review", { codeReviewId });
-    expect(sortedKeys(codeReview)).toEqual(["body", "completedAt", "createdAt", "id", "mergeRequest", "metadata", "status"]);
+    expect(sortedKeys(codeReview)).toEqual(["body", "completedAt", "createdAt", "id", "mergeRequest", "metadata", "reason", "status"]);
+    expect(codeReview.reason).toBeNull();
     expect(codeReview.id).toBe(codeReviewId);
     expect(codeReview.status).toBe("COMPLETED");
     expect(codeReview.createdAt).toMatch(ISO);
@@ -294,10 +295,12 @@ describe("every tool with valid parameters", () => {
     expect(analysis.totalGreptileComments).toBe(greptile.length);
     expect(analysis.totalHumanComments).toBe(1);
     expect(analysis.addressedComments).toEqual([]);
-    expect(analysis.unaddressedComments).toHaveLength(greptile.length);
+    // Summaries are never addressed: the lists and completeness count the inline comments.
+    const inline = greptile.filter((c: { filePath: string | null }) => c.filePath !== null);
+    expect(analysis.unaddressedComments).toHaveLength(inline.length);
     expect(analysis.commitsSinceLastReview).toEqual([]);
     expect(analysis.lastReviewDate).toMatch(ISO);
-    expect(analysis.reviewCompleteness).toBe(`0/${greptile.length} service comments addressed`);
+    expect(analysis.reviewCompleteness).toBe(`0/${inline.length} service comments addressed`);
     expect(analysis.hasNewCommitsSinceReview).toBe(false);
   });
 

@@ -23,6 +23,8 @@ export type CodeReviewListItem = {
 
 export type CodeReviewDetail = Omit<CodeReviewListItem, "mergeRequest"> & {
   body: string;
+  /** Why the review ended FAILED or SKIPPED; null otherwise (additive to interface.md 2.5). */
+  reason: string | null;
   mergeRequest: MergeRequestRef & {
     description: string;
     authorLogin: string;
@@ -44,6 +46,7 @@ export function createCodeReviewQueries(readStore: ReadStore, pullRequests: Pull
       completedAt: r.completedAt,
       metadata: r.metadata,
       body: r.body,
+      reason: r.status === "FAILED" || r.status === "SKIPPED" ? r.reason : null,
       mergeRequest: {
         ...mergeRequestRef(r.orgId, r),
         description: pr?.description ?? "",

@@ -14,7 +14,9 @@ import { customContextDecider, type CustomContextStatus, type CustomContextType 
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
 import { ScopeSchema, type Scope } from "../../review/scope.ts";
-import type { CustomContextLike } from "../../review/patterns.ts";
+import { patternWarning, type CustomContextLike } from "../../review/patterns.ts";
+
+export { patternWarning };
 import { learnPatterns } from "../../review/learned-patterns.ts";
 import { customContextStream } from "./decider.ts";
 import { uuidFrom } from "../../ids.ts";
@@ -128,7 +130,10 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
       return { customContexts: matches.slice(0, limit).map((m) => customContextListItem(m.r)), query, total: matches.length };
     },
 
-    /** create_custom_context. Defaults: CUSTOM_INSTRUCTION, ACTIVE, scopes {}. */
+    /**
+     * create_custom_context. Defaults: CUSTOM_INSTRUCTION, ACTIVE, scopes {}. A PATTERN that can never
+     * match a change (no needle, a refused regex) is still created, and the answer carries `warning`.
+     */
     async create(orgId: string, input: CreateCustomContextInput, context: CommandContext) {
       const id = randomUUID();
       const metadata = metadataSchema.safeParse(input.metadata ?? {});
@@ -151,7 +156,12 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
       );
       await settle(lastPosition);
       const r = record(orgId, id)!;
-      return { customContext: { id: r.id, type: r.type, body: r.body, scopes: r.scopes, status: r.status, metadata: r.metadata, createdAt: r.createdAt } };
+      const warning = patternWarning(r.type, r.body);
+      return {
+        customContext: { id: r.id, type: r.type, body: r.body, scopes: r.scopes, status: r.status, metadata: r.metadata, createdAt: r.createdAt },
+        // Additive to interface.md 4.2: present when the context can never match a change offline.
+        ...(warning ? { warning } : {}),
+      };
     },
 
     /** Status change (the way to disable a pattern: INACTIVE; there is no delete). */

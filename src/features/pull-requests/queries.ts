@@ -141,7 +141,9 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
   function reviewAnalysis(pr: PullRequestRecord, all: CommentRecord[], codeReviews: PullRequestReview[]): MergeRequestDetail["reviewAnalysis"] {
     const service = all.filter((c) => c.isGreptileComment);
     const human = all.filter((c) => !c.isGreptileComment);
-    const addressed = service.filter((c) => c.addressed);
+    // A summary is never "addressed": completeness and the addressed/unaddressed lists count inline comments.
+    const inline = service.filter((c) => c.kind !== "summary");
+    const addressed = inline.filter((c) => c.addressed);
     const lastReview = [...codeReviews].filter((r) => r.status === "COMPLETED").sort((a, b) => ((a.completedAt ?? "") < (b.completedAt ?? "") ? -1 : 1)).pop();
     let commitsSince: Commit[] = [];
     let hasNew = false;
@@ -160,10 +162,10 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
       totalGreptileComments: service.length,
       totalHumanComments: human.length,
       addressedComments: addressed.map(toReviewComment),
-      unaddressedComments: service.filter((c) => !c.addressed).map(toReviewComment),
+      unaddressedComments: inline.filter((c) => !c.addressed).map(toReviewComment),
       commitsSinceLastReview: commitsSince,
       lastReviewDate: lastReview?.completedAt ?? null,
-      reviewCompleteness: `${addressed.length}/${service.length} service comments addressed`,
+      reviewCompleteness: `${addressed.length}/${inline.length} service comments addressed`,
       hasNewCommitsSinceReview: hasNew,
     };
   }

@@ -67,6 +67,11 @@ export const CodeReview = builder.objectRef<CodeReviewItem>("CodeReview").implem
       description: "The summary (empty until the review completes).",
       resolve: (r, _args, ctx) => (isDetail(r) ? r.body : (ctx.services.reviews.record(ctx.principal.orgId, r.id)?.body ?? null)),
     }),
+    reason: t.string({
+      nullable: true,
+      description: "Why the review ended FAILED or SKIPPED; null otherwise.",
+      resolve: (r, _args, ctx) => (isDetail(r) ? r.reason : ctx.services.reviews.get(ctx.principal.orgId, r.id).codeReview.reason),
+    }),
     comments: t.field({
       type: [ReviewComment],
       description: "The comments this review produced (inline ones and its summary), oldest first; empty until it reviews a file.",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { customContextListItem, type CustomContextListItem } from "../../../features/custom-context/service.ts";
+import { customContextListItem, patternWarning, type CustomContextListItem } from "../../../features/custom-context/service.ts";
 import type { CustomContextRecord } from "../../../features/custom-context/projection.ts";
 import { DomainError } from "../../../eventstore/decider.ts";
 import { builder, commandContextOf } from "../builder.ts";
@@ -21,6 +21,11 @@ export const CustomContext = builder.objectRef<CustomContextListItem>("CustomCon
     commentsCount: t.exposeInt("commentsCount"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     learned: t.boolean({ description: "Suggested by the service from review comments.", resolve: (c) => c.greptileGenerated }),
+    warning: t.string({
+      nullable: true,
+      description: "Why this pattern can never match a change without a chat model (no code in backticks, no /regex/, a refused regex); null when it can.",
+      resolve: (c) => patternWarning(c.type, c.body),
+    }),
   }),
 });
 

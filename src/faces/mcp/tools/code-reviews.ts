@@ -50,7 +50,7 @@ export const getCodeReviewOutput = z.object({ codeReview: codeReviewDetail });
 export const getCodeReview = defineTool({
   name: "get_code_review",
   title: "Get a code review",
-  description: "One code review with its status, progress metadata, summary body and the pull request it reviewed.",
+  description: "One code review with its status, progress metadata, summary body, the reason when it FAILED or was SKIPPED, and the pull request it reviewed.",
   input: getCodeReviewInput,
   output: getCodeReviewOutput,
   readOnly: true,
@@ -61,6 +61,8 @@ export const triggerCodeReviewInput = z.strictObject({
   ...repositoryFields,
   prNumber,
   branch: z.string().min(1).max(500).optional().describe("Working branch to review (defaults to the pull request's source branch)"),
+  /** Additive to interface.md 4.2 (POST /v2/code-reviews takes it too). */
+  strictness: z.number().int().min(1).max(5).optional().describe("1 (critical findings only) to 5 (everything, info included); default 3"),
 });
 
 export const triggerCodeReviewOutput = z.object({ codeReviewId: z.string(), status: reviewStatus, message: z.string() });

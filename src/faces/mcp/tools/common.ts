@@ -140,6 +140,8 @@ export const codeReviewListItem = z.object({
 
 export const codeReviewDetail = codeReviewListItem.extend({
   body: z.string(),
+  /** Additive: why a FAILED or SKIPPED review ended so (null otherwise). */
+  reason: z.string().nullable(),
   mergeRequest: commentMergeRequestRef.extend({
     description: z.string(),
     authorLogin: z.string(),

@@ -76,14 +76,19 @@ export const createCustomContextInput = z.strictObject({
   ),
   metadata: z.record(z.string(), z.unknown()).optional().describe("Free-form data, e.g. {subtype, includeUris}"),
 });
-export const createCustomContextOutput = z.object({ customContext: customContextBase });
+export const createCustomContextOutput = z.object({
+  customContext: customContextBase,
+  /** Additive: why the pattern can never match a change without a chat model (absent when it can). */
+  warning: z.string().optional(),
+});
 
 export const createCustomContext = defineTool({
   name: "create_custom_context",
   title: "Create custom context",
   description:
     "Record a coding pattern or custom review instruction for your organisation. There is no delete: " +
-    "disable an entry by creating it with (or changing it to) status INACTIVE.",
+    "disable an entry by creating it with (or changing it to) status INACTIVE. A PATTERN whose body holds no code to " +
+    "match (put it in backticks, or write a /regex/) is answered with a warning.",
   input: createCustomContextInput,
   output: createCustomContextOutput,
   readOnly: false,
