@@ -165,3 +165,18 @@ describe("reviewCompleteness", () => {
     expect(reviewAnalysis.unaddressedComments.map((c) => c.filePath)).toEqual(["app/jobs.py"]);
   });
 });
+
+describe("a custom PATTERN and a built-in analyser on the same line", () => {
+  it("make one comment, the team's", async () => {
+    const pattern = await server.loupe.services.customContext.create(
+      orgId,
+      { type: "PATTERN", body: "Avoid `print(` in services: use the logger.", scopes: { AND: [{ field: "filepath", operator: "MATCHES", value: "svc/**" }] } },
+      ctx(),
+    );
+    await openPullRequest(4, "print-in-service", { "svc/worker.py": "def run(job):\n    print(job)\n    return job.result\n" });
+    await review(4, 5);
+    const inline = serviceComments(4).filter((c) => c.filePath !== null);
+    expect(inline.map((c) => [c.filePath, c.lineStart])).toEqual([["svc/worker.py", 2]]);
+    expect(inline[0]!.linkedMemory).toMatchObject({ id: pattern.customContext.id });
+  });
+});

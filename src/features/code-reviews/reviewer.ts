@@ -4,7 +4,7 @@
  * in-scope CUSTOM_INSTRUCTIONs. Only findings on added lines survive; strictness filters them.
  */
 import type { DiffFile } from "../../review/diff.ts";
-import { isSeverity, isValidFindingLocation, compareFindings, type Finding } from "../../review/findings.ts";
+import { isSeverity, isValidFindingLocation, compareFindings, severityRank, type Finding } from "../../review/findings.ts";
 import { runAnalysers } from "../../review/analysers/index.ts";
 import { contextForModel, matchPatterns, type CustomContextLike } from "../../review/patterns.ts";
 import { repoRuleAsContext, type RepoRuleSet } from "../../review/repo-rules.ts";
@@ -40,7 +40,20 @@ export async function reviewFile(input: FileReviewInput): Promise<Finding[]> {
       input.logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "model review of a file failed; deterministic findings only");
     }
   }
-  return filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), input.strictness).sort(compareFindings);
+  return oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), input.strictness)).sort(compareFindings);
+}
+
+/**
+ * A team's own rule (a PATTERN, an instruction, a `.loupe/` rule) and a built-in analyser that flag the
+ * same line make one comment, the team's: the analyser's finding is dropped unless it is more severe.
+ */
+export function oneCommentPerLine(findings: readonly Finding[]): Finding[] {
+  const teams = findings.filter((f) => f.customContextId !== undefined);
+  return findings.filter(
+    (f) =>
+      f.customContextId !== undefined ||
+      !teams.some((t) => t.lineStart <= f.lineEnd && f.lineStart <= t.lineEnd && severityRank(f.severity) >= severityRank(t.severity)),
+  );
 }
 
 /** Asks the model for findings on the added lines; anything not on an added line is dropped. */
