@@ -10,9 +10,13 @@
  *     line ("lines-changed"; "suggestion-applied" when, in addition, the suggested code now stands
  *     in the rewritten region of the new content).
  * Otherwise it is unaddressed and relocated: its path follows renames and its lines shift with the
- * lines added or removed above it.
+ * lines added or removed above it. With the file's new content, a rewrite that leaves the flagged
+ * construct in place does not address the comment: the rule that made it still fires on the rewritten
+ * lines (`stillFlagged`, from ./still-flagged.ts), or, for a rule that cannot be re-run (a model's),
+ * only comments and whitespace changed around it.
  */
 import type { DiffFile } from "./diff.ts";
+import { languageOf, splitCode, type Language } from "./analysers/context.ts";
 
 export type CommentAnchor = {
   path: string;
@@ -111,13 +115,68 @@ export function suggestionApplied(file: DiffFile, start: number, end: number, su
   return false;
 }
 
-export function isCommentAddressed(comment: CommentAnchor, files: readonly DiffFile[], newContent?: string | null): AddressedResult {
+/**
+ * Where the flagged construct still stands in the rewritten region lo..hi of the new file (1-based
+ * line), or null when it is gone: the caller re-runs the rule that made the comment (./still-flagged.ts).
+ */
+export type StillFlagged = (newLines: readonly string[], lo: number, hi: number) => number | null;
+
+/** Old-side lines around start..end that the diff deleted or rewrote (the block replacementRegion replaces). */
+function oldBlock(file: DiffFile, start: number, end: number): { lo: number; hi: number } {
+  let lo = start;
+  while (lo > 1 && mapLineThroughDiff(lo - 1, file) === null) lo--;
+  let hi = end;
+  while (mapLineThroughDiff(hi + 1, file) === null && file.hunks.some((h) => hi + 1 < h.oldStart + h.oldLines)) hi++;
+  return { lo, hi };
+}
+
+/** The code of lines (comments and blank lines dropped, whitespace normalised), for comparing two versions. */
+function codeOf(lines: readonly string[], language: Language | null): string {
+  return lines
+    .map((l) => {
+      const { comment } = splitCode(l, language);
+      return (comment >= 0 ? l.slice(0, comment) : l).replace(/\s+/g, " ").trim();
+    })
+    .filter((l) => l !== "")
+    .join("\n");
+}
+
+/**
+ * With no rule to re-run: the new line of the comment when only comments or whitespace changed in the
+ * block around it (the flagged code is still there), else null.
+ */
+function codeUnchangedLine(file: DiffFile, start: number, end: number, newLines: readonly string[], lo: number, hi: number): number | null {
+  const block = oldBlock(file, start, end);
+  const oldText = new Map<number, string>();
+  for (const h of file.hunks) for (const l of h.lines) if (l.oldLine !== null) oldText.set(l.oldLine, l.text);
+  const before: string[] = [];
+  for (let n = block.lo; n <= block.hi; n++) {
+    const text = oldText.get(n);
+    if (text === undefined) return null;
+    before.push(text);
+  }
+  const language = languageOf(file.newPath ?? file.path);
+  const after = newLines.slice(lo - 1, Math.max(lo - 1, hi));
+  const oldCode = codeOf(before, language);
+  if (oldCode === "" || oldCode !== codeOf(after, language)) return null;
+  return Math.min(hi, lo + (start - block.lo));
+}
+
+export function isCommentAddressed(comment: CommentAnchor, files: readonly DiffFile[], newContent?: string | null, stillFlagged?: StillFlagged): AddressedResult {
   const file = findFileChange(files, comment.path);
   if (!file) return { addressed: false, path: comment.path, lineStart: comment.lineStart, lineEnd: comment.lineEnd };
   if (file.status === "deleted") return { addressed: true, reason: "file-deleted" };
   if (file.status === "added" || rangeTouched(file, comment.lineStart, comment.lineEnd)) {
     if (comment.suggestedCode !== null && typeof newContent === "string" && file.status !== "added") {
       if (suggestionApplied(file, comment.lineStart, comment.lineEnd, comment.suggestedCode, newContent)) return { addressed: true, reason: "suggestion-applied" };
+    }
+    // An edit around the flagged code (a comment on its line, say) that leaves it in place does not address it.
+    if (typeof newContent === "string" && file.status !== "added") {
+      const newLines = newContent.split("\n");
+      if (newLines[newLines.length - 1] === "") newLines.pop();
+      const { lo, hi } = replacementRegion(file, comment.lineStart, comment.lineEnd, newLines.length);
+      const line = stillFlagged ? stillFlagged(newLines, lo, hi) : codeUnchangedLine(file, comment.lineStart, comment.lineEnd, newLines, lo, hi);
+      if (line !== null) return { addressed: false, path: file.newPath ?? comment.path, lineStart: line, lineEnd: line + (comment.lineEnd - comment.lineStart) };
     }
     return { addressed: true, reason: "lines-changed" };
   }

@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { DiffFile } from "./diff.ts";
 import type { Finding } from "./findings.ts";
+import { languageOf, splitCode } from "./analysers/context.ts";
 
 export function normalizeLineText(text: string): string {
   return text.replace(/\s+/g, " ").trim();
@@ -52,4 +53,26 @@ export function dedupeFindings<F extends { fingerprint: string }>(findings: read
     out.push(f);
   }
   return out;
+}
+
+/** Rules about the text of comments or literals, where a comment edit can be the fix. */
+const TEXT_RULES = /^(todo-comment|secrets\/)/;
+
+/**
+ * Fingerprint of the code a finding flags, its lines' comments and whitespace dropped: an edit of a
+ * comment on the line keeps it. Null for rules about comment text and for lines without code. A
+ * re-review skips a finding whose code fingerprint an open earlier comment carries.
+ */
+export function codeFingerprint(finding: Pick<Finding, "ruleId" | "path" | "customContextId" | "lineStart" | "lineEnd">, file: DiffFile): string | null {
+  if (TEXT_RULES.test(finding.ruleId)) return null;
+  const language = languageOf(finding.path);
+  const code = findingText(file, finding.lineStart, finding.lineEnd)
+    .split("\n")
+    .map((l) => {
+      const { comment } = splitCode(l, language);
+      return comment >= 0 ? l.slice(0, comment) : l;
+    })
+    .join("\n");
+  if (normalizeLineText(code) === "") return null;
+  return fingerprint({ ...finding, ruleId: `code\0${finding.ruleId}` }, code);
 }

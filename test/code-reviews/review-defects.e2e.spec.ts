@@ -180,3 +180,35 @@ describe("a custom PATTERN and a built-in analyser on the same line", () => {
     expect(inline[0]!.linkedMemory).toMatchObject({ id: pattern.customContext.id });
   });
 });
+
+describe("addressed detection", () => {
+  async function push(number: number, branch: string, files: Record<string, string>, message: string, updatedAt: string) {
+    host.checkout(branch);
+    for (const [path, content] of Object.entries(files)) host.write(path, content);
+    const headSha = host.commit(message);
+    host.push(branch);
+    const sync = pullRequestPayload(githubExample("pull_request", "synchronize"), {
+      action: "synchronize", repo: REPO, number, head: branch, headSha, base: "main", baseSha, updatedAt,
+    });
+    await deliverGitHub(server, "pull_request", sync);
+    await server.loupe.services.reviews.idle();
+    return headSha;
+  }
+  const source = (handler: string) => `def load(path):\n    try:\n        return open(path).read()\n    ${handler}\n        return None\n`;
+
+  it("an edit of the line's comment that leaves the flagged code keeps the comment open, and the re-review does not repeat it", async () => {
+    await openPullRequest(5, "bare-except", { "app/load.py": source("except:") });
+    await review(5);
+    const [flagged] = serviceComments(5).filter((c) => c.filePath !== null);
+    expect(flagged).toMatchObject({ filePath: "app/load.py", lineStart: 4, addressed: false });
+
+    await push(5, "bare-except", { "app/load.py": source("except:  # best effort") }, "explain the handler", "2024-05-02T10:00:00Z");
+    expect(serviceComments(5).find((c) => c.id === flagged!.id)!.addressed).toBe(false);
+    await review(5);
+    expect(serviceComments(5).filter((c) => c.filePath !== null).map((c) => c.id)).toEqual([flagged!.id]);
+
+    // Changing the flagged code itself addresses it.
+    await push(5, "bare-except", { "app/load.py": source("except OSError:  # best effort") }, "narrow the handler", "2024-05-03T10:00:00Z");
+    expect(serviceComments(5).find((c) => c.id === flagged!.id)!.addressed).toBe(true);
+  });
+});

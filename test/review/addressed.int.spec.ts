@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isCommentAddressed, mapLineThroughDiff } from "../../src/review/addressed.ts";
+import { stillFlaggedBy } from "../../src/review/still-flagged.ts";
 import { gitDiffArgs, parseGitDiff } from "../../src/review/diff.ts";
 import { makeRepo, type TempRepo } from "./helpers.ts";
 
@@ -71,5 +72,34 @@ describe("addressed detection through real follow-up commits", () => {
     const diff = await diffTo(head);
     expect(isCommentAddressed(comment(7), diff)).toEqual({ addressed: false, path: "src/renamed.ts", lineStart: 7, lineEnd: 7 });
     expect(isCommentAddressed({ ...comment(1), path: "src/b.ts" }, diff)).toEqual({ addressed: true, reason: "file-deleted" });
+  });
+
+  it("a comment-only edit of the flagged line leaves it open (relocated); a code edit or a fixed construct addresses it", async () => {
+    await repo.git("checkout", "-q", "-b", "comment-only", c0);
+    const lines = [...base];
+    lines.splice(1, 0, "// inserted above");
+    lines[10] = "const v10 = 10; // explained now";
+    lines[16] = "const v16 = sixteen(); // and changed";
+    const content = lines.join("\n") + "\n";
+    await repo.write("src/a.ts", content);
+    const diff = await diffTo(await repo.commit("comments"));
+    // No rule to re-run (a model's comment): only comments changed on line 10, which is line 11 now.
+    expect(isCommentAddressed(comment(10), diff, content)).toEqual({ addressed: false, path: "src/a.ts", lineStart: 11, lineEnd: 11 });
+    expect(isCommentAddressed(comment(16), diff, content)).toEqual({ addressed: true, reason: "lines-changed" });
+    // Without the new content nothing can be compared: changed lines address the comment, as before.
+    expect(isCommentAddressed(comment(10), diff)).toEqual({ addressed: true, reason: "lines-changed" });
+  });
+
+  it("re-runs the comment's rule: a TODO removed from a comment addresses it, a bare except with a new comment does not", async () => {
+    await repo.git("checkout", "-q", "-b", "rules", c0);
+    await repo.write("app/x.py", "def f():\n    try:\n        g()  # TODO handle\n    except:\n        pass\n");
+    const c1 = await repo.commit("python");
+    const next = "def f():\n    try:\n        g()  # handled by the caller\n    except:  # the caller retries\n        pass\n";
+    await repo.write("app/x.py", next);
+    const diff = parseGitDiff(await repo.git(...gitDiffArgs(c1, await repo.commit("edit comments"), { threeDot: false })));
+    const anchor = (line: number) => ({ path: "app/x.py", lineStart: line, lineEnd: line, suggestedCode: null, commitSha: c1 });
+    const rerun = (ruleId: string) => stillFlaggedBy({ path: "app/x.py", ruleId }, { repository: "a/b", contexts: [] });
+    expect(isCommentAddressed(anchor(3), diff, next, rerun("todo-comment"))).toEqual({ addressed: true, reason: "lines-changed" });
+    expect(isCommentAddressed(anchor(4), diff, next, rerun("python/bare-except"))).toEqual({ addressed: false, path: "app/x.py", lineStart: 4, lineEnd: 4 });
   });
 });

@@ -21,7 +21,7 @@ import type { Remote } from "../../hosts/types.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { foldStream } from "../../eventstore/decider.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
-import { fingerprintFindings, dedupeFindings } from "../../review/dedupe.ts";
+import { codeFingerprint, fingerprintFindings, dedupeFindings } from "../../review/dedupe.ts";
 import { renderInlineComment, renderSummary } from "../../review/summary.ts";
 import { isSkippedPath } from "../../review/analysers/context.ts";
 import type { Finding } from "../../review/findings.ts";
@@ -83,7 +83,7 @@ export function createReviewEngine(deps: EngineDeps) {
       .pop();
 
   const postToHost = createReviewPoster({ config, logger, hosts, queries, git });
-  const refresh = createPullRequestRefresh({ eventStore, runner, mirrors, queries, git, lastCompletedReview });
+  const refresh = createPullRequestRefresh({ eventStore, runner, mirrors, queries, git, lastCompletedReview, activeContexts: (orgId) => customContext.activeContexts(orgId) });
 
   /** Runs (or resumes) a code review until a terminal status, or throws ReviewInterrupted. */
   async function runReview(orgId: string, codeReviewId: string, shouldStop: () => boolean): Promise<void> {
@@ -192,13 +192,15 @@ export function createReviewEngine(deps: EngineDeps) {
           const findings = file
             ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, ...(related ? { relatedCode: related } : {}) })
             : [];
-          const known = new Set(
-            queries
-              .commentsOf(orgId, key)
-              .filter((c) => c.isGreptileComment && c.fingerprint)
-              .map((c) => c.fingerprint!),
-          );
-          const fresh = file ? dedupeFindings(fingerprintFindings(findings, file), known) : [];
+          const earlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment);
+          const known = new Set(earlier.filter((c) => c.fingerprint).map((c) => c.fingerprint!));
+          // An open comment on the same code (its line's comment edited since) is not made again.
+          const openCode = new Set(earlier.filter((c) => !c.addressed && c.codeFingerprint).map((c) => c.codeFingerprint!));
+          const fresh = file
+            ? dedupeFindings(fingerprintFindings(findings, file), known)
+                .map((f) => ({ ...f, codeFingerprint: codeFingerprint(f, file) }))
+                .filter((f) => f.codeFingerprint === null || !openCode.has(f.codeFingerprint))
+            : [];
           const now = new Date().toISOString();
           const comments = fresh.map((f) => {
             const inline = renderInlineComment(f);
@@ -226,6 +228,8 @@ export function createReviewEngine(deps: EngineDeps) {
                   fingerprint: f.fingerprint,
                   kind: "inline" as const,
                   severity: f.severity,
+                  ruleId: f.ruleId,
+                  codeFingerprint: f.codeFingerprint,
                 },
             };
           });

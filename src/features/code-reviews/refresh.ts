@@ -10,13 +10,24 @@ import type { Remote } from "../../hosts/types.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { parseGitDiff } from "../../review/diff.ts";
 import { isCommentAddressed } from "../../review/addressed.ts";
+import { stillFlaggedBy } from "../../review/still-flagged.ts";
+import type { CustomContextLike } from "../../review/patterns.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import { pullRequestDecider, pullRequestStateOf, pullRequestStream, type PullRequestStreamEvent } from "../pull-requests/decider.ts";
 import type { ReviewGit } from "./review-git.ts";
 
 type LastReview = (orgId: string, key: string, exceptId: string) => { headSha: string | null } | undefined;
 
-export function createPullRequestRefresh(deps: { eventStore: EventStore; runner: ProjectionRunner; mirrors: GitMirrors; queries: PullRequestQueries; git: ReviewGit; lastCompletedReview: LastReview }) {
+export function createPullRequestRefresh(deps: {
+  eventStore: EventStore;
+  runner: ProjectionRunner;
+  mirrors: GitMirrors;
+  queries: PullRequestQueries;
+  git: ReviewGit;
+  lastCompletedReview: LastReview;
+  /** The organisation's ACTIVE custom context (a PATTERN's comment is checked against its pattern again). */
+  activeContexts: (orgId: string) => CustomContextLike[];
+}) {
   const { eventStore, runner, mirrors, queries, lastCompletedReview } = deps;
   const { openMirror, resolveHead, hasCommit, readFileAt } = deps.git;
   /**
@@ -37,14 +48,17 @@ export function createPullRequestRefresh(deps: { eventStore: EventStore; runner:
     const state = pullRequestStateOf(pr);
     const trees = new Map<string, Map<string, string>>();
     const addressed: string[] = [];
+    const contexts = deps.activeContexts(orgId);
     for (const c of open) {
       if (c.commitSha === head || !(await hasCommit(dir, c.commitSha))) continue;
       const files = parseGitDiff(await mirrors.diff(dir, c.commitSha!, head, { range: "two-dot" }));
-      const newContent = c.suggestedCode !== null ? await readFileAt(dir, head, c.filePath!, trees) : null;
+      const touched = files.some((f) => f.oldPath === c.filePath || f.newPath === c.filePath);
+      const newContent = touched ? await readFileAt(dir, head, c.filePath!, trees).catch(() => null) : null;
       const result = isCommentAddressed(
         { path: c.filePath!, lineStart: c.lineStart!, lineEnd: c.lineEnd ?? c.lineStart!, suggestedCode: c.suggestedCode, commitSha: c.commitSha! },
         files,
         newContent,
+        stillFlaggedBy({ path: c.filePath!, ruleId: c.ruleId, customContextId: c.linkedMemory?.id }, { repository: pr.repository.name, contexts }),
       );
       if (result.addressed) {
         addressed.push(c.id);

@@ -38,6 +38,10 @@ export const reviewCommentSchema = z.object({
   fingerprint: z.string().max(100).nullable(),
   kind: z.enum(["inline", "summary", "human"]),
   severity: z.string().max(20).nullable(),
+  /** Service inline comments: the rule that made it (addressed detection re-runs it). Absent on older comments. */
+  ruleId: z.string().max(200).optional(),
+  /** Service inline comments: fingerprint of the flagged code without its comments (src/review/dedupe.ts codeFingerprint). */
+  codeFingerprint: z.string().max(100).nullable().optional(),
 });
 
 const commentEventData = z.object({ ...prRef, comment: reviewCommentSchema, deliveryId: z.string().max(300).nullable() });

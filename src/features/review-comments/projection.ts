@@ -32,6 +32,8 @@ export type CommentRecord = {
   codeReviewId: string | null;
   fingerprint: string | null;
   severity: string | null;
+  ruleId?: string;
+  codeFingerprint?: string | null;
   resolved: boolean;
   addressedReason: string | null;
   addressedAt: string | null;
