@@ -8,7 +8,9 @@
  * joins the existing group with the highest average Jaccard similarity to the group's members when
  * that average is >= `threshold` (default 0.5), else starts a new group. Groups spanning enough
  * distinct pull requests are returned with a representative sentence (from the member most similar
- * to the others). Fully deterministic for a given input set, whatever its order.
+ * to the others). A comment never joins a group holding opposite advice ("return None instead of
+ * raising ValueError" and "raise ValueError instead of returning None"; see adviceOf). Fully
+ * deterministic for a given input set, whatever its order.
  */
 
 export type HumanComment = { id: string; prNumber: number; body: string; path?: string | null };
@@ -83,14 +85,47 @@ export function representativeSentence(body: string): string {
   return /[.!?…]$/.test(s) ? s : `${s}.`;
 }
 
-type Group = { members: { c: HumanComment; words: Set<string> }[] };
+/** A word's root for comparing advice: stemmed, a final "e" dropped (raise / raising -> rais). */
+const root = (w: string) => w.replace(/e$/, "");
+
+const INSTEAD = /\b(instead of|rather than|in place of)\b/i;
+const AGAINST = /\b(avoid|avoiding|don't|do not|dont|never|stop|no longer)\b/i;
+
+/**
+ * What a comment recommends and what it advises against, as word roots: "X instead of Y" and "X
+ * rather than Y" recommend X over Y; "avoid Y", "don't Y", "never Y" advise against Y.
+ */
+export function adviceOf(body: string): { preferred: Set<string>; unwanted: Set<string> } {
+  const text = stripMarkup(body).split(/(?<=[.!?])\s/)[0] ?? "";
+  const roots = (part: string) => new Set([...contentWords(part)].map(root));
+  const instead = INSTEAD.exec(text);
+  if (instead) return { preferred: roots(text.slice(0, instead.index)), unwanted: roots(text.slice(instead.index + instead[0].length)) };
+  const against = AGAINST.exec(text);
+  if (against) return { preferred: new Set(), unwanted: roots(text.slice(against.index + against[0].length)) };
+  return { preferred: roots(text), unwanted: new Set() };
+}
+
+const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length;
+
+/**
+ * Two comments give opposite advice when more of what one recommends the other advises against (and
+ * the reverse) than they agree on: topic words may sit on either side of "instead of".
+ */
+export function opposite(a: ReturnType<typeof adviceOf>, b: ReturnType<typeof adviceOf>): boolean {
+  const cross = shared(a.preferred, b.unwanted) + shared(a.unwanted, b.preferred);
+  const same = shared(a.preferred, b.preferred) + shared(a.unwanted, b.unwanted);
+  return cross > same;
+}
+
+type Member = { c: HumanComment; words: Set<string>; advice: ReturnType<typeof adviceOf> };
+type Group = { members: Member[] };
 
 export function learnPatterns(comments: readonly HumanComment[], options: { threshold?: number; minPullRequests?: number } = {}): LearnedPattern[] {
   const threshold = options.threshold ?? 0.5;
   const minPrs = options.minPullRequests ?? 2;
   const items = [...comments]
     .sort((a, b) => a.prNumber - b.prNumber || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .map((c) => ({ c, words: contentWords(c.body) }))
+    .map((c) => ({ c, words: contentWords(c.body), advice: adviceOf(c.body) }))
     .filter((x) => x.words.size >= 3)
     .slice(0, MAX_LEARNING_COMMENTS);
   const groups: Group[] = [];
@@ -98,6 +133,7 @@ export function learnPatterns(comments: readonly HumanComment[], options: { thre
     let best: Group | null = null;
     let bestScore = threshold;
     for (const g of groups) {
+      if (g.members.some((m) => opposite(item.advice, m.advice))) continue; // opposite advice never merges
       let sum = 0;
       for (const m of g.members) sum += jaccard(item.words, m.words);
       const avg = sum / g.members.length;

@@ -145,7 +145,8 @@ describe("learned patterns", () => {
     }
     const { customContexts } = server.loupe.services.customContext.list(orgId, { greptileGenerated: true });
     expect(customContexts).toHaveLength(1);
-    expect(customContexts[0]).toMatchObject({ type: "PATTERN", status: "SUGGESTED", evidenceCount: 2, commentsCount: 2, greptileGenerated: true });
+    // Prose with no code in it: suggested as an instruction, since no review could match it as a pattern.
+    expect(customContexts[0]).toMatchObject({ type: "CUSTOM_INSTRUCTION", status: "SUGGESTED", evidenceCount: 2, commentsCount: 2, greptileGenerated: true });
     const { customContext } = server.loupe.services.customContext.get(orgId, customContexts[0]!.id);
     expect(customContext.linkedComments.map((l) => l.prNumber).sort()).toEqual([10, 11]);
     expect(server.loupe.services.customContext.search(orgId, { query: "transaction" }).total).toBe(1);

@@ -43,3 +43,24 @@ describe("learned patterns", () => {
     expect(jaccard(contentWords("rename variable"), contentWords("fix typo"))).toBe(0);
   });
 });
+
+describe("opposite advice", () => {
+  const opposed: HumanComment[] = [
+    { id: "o1", prNumber: 20, body: "Return None instead of raising ValueError when the key is missing." },
+    { id: "o2", prNumber: 21, body: "Raise ValueError instead of returning None when the key is missing." },
+  ];
+
+  it("is never merged into one pattern", () => {
+    const learned = learnPatterns(opposed);
+    expect(learned.some((p) => p.commentIds.includes("o1") && p.commentIds.includes("o2"))).toBe(false);
+    expect(learned).toEqual([]); // each point was made on one pull request only
+  });
+
+  it("the same advice in other words still groups, and an opposite third comment stays out", () => {
+    const learned = learnPatterns([
+      ...opposed,
+      { id: "o3", prNumber: 22, body: "Please return None rather than raising ValueError if the key is missing." },
+    ]);
+    expect(learned.map((p) => [p.commentIds, p.evidenceCount])).toEqual([[["o1", "o3"], 2]]);
+  });
+});

@@ -262,7 +262,9 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
           {
             type: "CreateCustomContext",
             id,
-            contextType: "PATTERN",
+            // Prose with no code to match is an instruction (the model weighs it; offline, summaries list it
+            // for a human), not a PATTERN that could never match.
+            contextType: patternWarning("PATTERN", pattern.body) === null ? "PATTERN" : "CUSTOM_INSTRUCTION",
             body: pattern.body,
             status: "SUGGESTED",
             scopes: {},
