@@ -108,13 +108,15 @@ export function adviceOf(body: string): { preferred: Set<string>; unwanted: Set<
 const shared = (a: ReadonlySet<string>, b: ReadonlySet<string>) => [...a].filter((w) => b.has(w)).length;
 
 /**
- * Two comments give opposite advice when more of what one recommends the other advises against (and
- * the reverse) than they agree on: topic words may sit on either side of "instead of".
+ * Two comments give opposite advice when each advises against some of what the other recommends, and
+ * these crossings outnumber what they agree on (topic words may sit on either side of "instead of";
+ * "... to avoid partial writes" names an outcome, not a rival).
  */
 export function opposite(a: ReturnType<typeof adviceOf>, b: ReturnType<typeof adviceOf>): boolean {
-  const cross = shared(a.preferred, b.unwanted) + shared(a.unwanted, b.preferred);
+  const forward = shared(a.preferred, b.unwanted);
+  const backward = shared(a.unwanted, b.preferred);
   const same = shared(a.preferred, b.preferred) + shared(a.unwanted, b.unwanted);
-  return cross > same;
+  return forward > 0 && backward > 0 && forward + backward > same;
 }
 
 type Member = { c: HumanComment; words: Set<string>; advice: ReturnType<typeof adviceOf> };
