@@ -1,10 +1,15 @@
 /**
- * Markdown for the review: the summary comment (overview, findings by severity, file table,
- * confidence line) and inline comment bodies with GitHub/GitLab-style ```suggestion blocks.
+ * Markdown for the review: the summary comment (overview, what the change does, findings by
+ * severity, what was checked, what a human should check, file table, confidence line) and inline
+ * comment bodies with GitHub/GitLab-style ```suggestion blocks.
  */
 import type { DiffFile } from "./diff.ts";
 import { SEVERITIES, severityRank, type Finding, type Severity } from "./findings.ts";
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
+import { confidenceFor } from "./confidence.ts";
+import type { DefinitionChange, FileOutline } from "./change-outline.ts";
+
+export { confidenceFor, type Confidence } from "./confidence.ts";
 
 export const MAX_SUMMARY_FILES = 100;
 export const MAX_SUMMARY_FINDINGS = 20;
@@ -17,26 +22,67 @@ export type SummaryInput = {
   title?: string;
   /** Files left out of the review, e.g. ignored by `.loupe` rules or too large. */
   skipped?: readonly { path: string; reason: string }[];
+  /** The definitions each changed file adds, changes and removes (./change-outline.ts). */
+  outline?: readonly FileOutline[];
+  /** What the review ran. Absent: the built-in checks only, no model. */
+  checks?: ReviewChecks;
+  /** Custom instructions in scope that no automatic check applied: for a human, with the changed files they scope. */
+  humanChecks?: readonly { id: string; body: string; files: readonly string[] }[];
+  /** A re-review: service comments from earlier reviews still open. */
+  openEarlier?: number;
 };
 
-export type Confidence = { score: 1 | 2 | 3 | 4 | 5; reason: string };
+export type ReviewChecks = {
+  /** Files the checks ran on. */
+  reviewedFiles: number;
+  /** Team PATTERNs and `.loupe/` rules matched against the added lines. */
+  patterns: number;
+  /** Whether a chat model read every reviewed file, some, or none. */
+  model: "all" | "some" | "none";
+};
 
-/**
- * Confidence that the change is safe to merge, from the findings alone:
- * 1 any critical; 2 two or more high; 3 one high or three or more medium; 4 one or two medium;
- * 5 nothing above low.
- */
-export function confidenceFor(findings: readonly Pick<Finding, "severity">[]): Confidence {
-  const count = (s: Severity) => findings.filter((f) => f.severity === s).length;
-  const critical = count("critical");
-  const high = count("high");
-  const medium = count("medium");
-  if (critical > 0) return { score: 1, reason: `${critical} critical issue${critical > 1 ? "s" : ""} must be fixed before merging` };
-  if (high >= 2) return { score: 2, reason: `${high} high-severity issues need attention` };
-  if (high === 1) return { score: 3, reason: "one high-severity issue needs attention" };
-  if (medium >= 3) return { score: 3, reason: `${medium} medium-severity issues` };
-  if (medium > 0) return { score: 4, reason: `${medium} medium-severity issue${medium > 1 ? "s" : ""}, otherwise looks safe` };
-  return { score: 5, reason: "no issues above low severity found" };
+const MAX_OUTLINE_LINES = 30;
+
+const definitionLabel = (d: DefinitionChange) => `${d.parent ? `${d.parent}.` : ""}${d.name}${d.kind === "function" || d.kind === "method" ? "()" : ""}`;
+
+/** "What the change does": per file, the definitions added, changed (signature marked) and removed. */
+function outlineSection(outline: readonly FileOutline[]): string[] {
+  const lines: string[] = [];
+  const unparsed: string[] = [];
+  for (const f of outline) {
+    if (!f.parsed) {
+      unparsed.push(f.path);
+      continue;
+    }
+    if (f.changes.length === 0) continue;
+    const part = (kind: DefinitionChange["change"], verb: string) => {
+      const list = f.changes.filter((c) => c.change === kind);
+      if (list.length === 0) return null;
+      const names = list.slice(0, 8).map((c) => `${code(definitionLabel(c))}${c.signatureChanged ? " (signature)" : ""}`);
+      return `${verb} ${names.join(", ")}${list.length > 8 ? ` and ${list.length - 8} more` : ""}`;
+    };
+    const parts = [part("added", "adds"), part("changed", "changes"), part("removed", "removes")].filter((p): p is string => p !== null);
+    lines.push(`- ${code(f.path)}: ${parts.join("; ")}`);
+  }
+  const out = lines.slice(0, MAX_OUTLINE_LINES);
+  if (lines.length > MAX_OUTLINE_LINES) out.push(`- …and ${lines.length - MAX_OUTLINE_LINES} more files`);
+  const parsed = outline.length - unparsed.length;
+  if (lines.length === 0 && parsed > 0) out.push("- No function, class or other definition is added, changed or removed.");
+  if (unparsed.length > 0) out.push(`- Not parsed (no grammar for the language, or too large): ${unparsed.slice(0, 10).map(code).join(", ")}${unparsed.length > 10 ? ` and ${unparsed.length - 10} more` : ""}.`);
+  return out;
+}
+
+function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined): string[] {
+  const out = [
+    `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
+  ];
+  if (checks.patterns > 0) out.push(`- ${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"} and repository rule${checks.patterns === 1 ? "" : "s"} matched against the added lines.`);
+  if (checks.model === "all") out.push("- A chat model read every reviewed file with its diff, the pull request's description and the code before the change.");
+  else if (checks.model === "some") out.push("- A chat model read some of the files; for the others it failed, and only the checks above ran.");
+  else out.push("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
+  const interfaceChanges = (outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
+  if (interfaceChanges > 0) out.push("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed.");
+  return out;
 }
 
 export function escapeTableCell(text: string): string {
@@ -74,10 +120,14 @@ export function renderSummary(input: SummaryInput): string {
   out.push(input.title ? `## Review: ${input.title}` : "## Review summary");
   out.push("");
   const counts = SEVERITIES.filter((s) => bySeverity.has(s)).map((s) => `${bySeverity.get(s)} ${s}`);
+  const open = input.openEarlier ?? 0;
+  const none = open > 0 ? `**No new findings**; ${open} earlier comment${open === 1 ? " is" : "s are"} still open.` : "**No findings.**";
   out.push(
     `**${files.length} file${files.length === 1 ? "" : "s"} changed** (+${additions} / -${deletions}). ` +
-      (findings.length === 0 ? "**No findings.**" : `**${findings.length} finding${findings.length === 1 ? "" : "s"}**: ${counts.join(", ")}.`),
+      (findings.length === 0 ? none : `**${findings.length} finding${findings.length === 1 ? "" : "s"}**: ${counts.join(", ")}.`),
   );
+
+  if (input.outline && input.outline.length > 0) out.push("", "### What the change does", "", ...outlineSection(input.outline));
 
   if (findings.length > 0) {
     out.push("", "### Findings", "");
@@ -87,6 +137,19 @@ export function renderSummary(input: SummaryInput): string {
       out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${firstLine(f.message)}`);
     }
     if (sorted.length > MAX_SUMMARY_FINDINGS) out.push(`- …and ${sorted.length - MAX_SUMMARY_FINDINGS} more (see the inline comments)`);
+  }
+
+  const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
+  out.push("", "### What was checked", "", ...checksSection(checks, input.outline));
+
+  const human = input.humanChecks ?? [];
+  if (human.length > 0) {
+    out.push("", "### For a human to check", "");
+    out.push(checks.model === "none" ? "No chat model is configured, so these team instructions were not checked in the files they cover:" : "Team instructions the model may not have covered:");
+    for (const h of human.slice(0, 20)) {
+      const files = h.files.slice(0, 5).map(code).join(", ") + (h.files.length > 5 ? ` and ${h.files.length - 5} more` : "");
+      out.push(`- ${escapeTableCell(firstLine(h.body))} (in ${files})`);
+    }
   }
 
   if (files.length > 0) {
@@ -105,7 +168,8 @@ export function renderSummary(input: SummaryInput): string {
     out.push("", "</details>");
   }
 
-  const confidence = confidenceFor(findings);
+  const interfaceChanges = (input.outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
+  const confidence = confidenceFor(findings, { model: checks.model, humanChecks: human.length, interfaceChanges });
   out.push("", `**Confidence score: ${confidence.score}/5**: ${confidence.reason}.`);
   out.push("", `<sub>Strictness ${strictness}: showing ${minSeverityFor(strictness)} and above.</sub>`);
   return `${out.join("\n")}\n`;

@@ -212,3 +212,53 @@ describe("addressed detection", () => {
     expect(serviceComments(5).find((c) => c.id === flagged!.id)!.addressed).toBe(true);
   });
 });
+
+describe("re-reviewing an unchanged head", () => {
+  it("posts no second summary while the earlier comments are open, and says so in the review's body", async () => {
+    await openPullRequest(6, "unchanged-head", { "app/jobs.py": "import os\n\n\ndef clean():\n    os.system('make distclean')\n" });
+    await review(6);
+    const first = serviceComments(6);
+    expect(first.filter((c) => c.filePath === null)).toHaveLength(1);
+    const again = await review(6);
+    const record = server.loupe.services.reviews.record(orgId, again)!;
+    expect(record.status).toBe("COMPLETED");
+    expect(record.summaryCommentId).toBeNull();
+    expect(serviceComments(6).map((c) => c.id).sort()).toEqual(first.map((c) => c.id).sort());
+    expect(record.body).toMatch(/No new findings/);
+    expect(record.body).toMatch(/1 earlier comment is still open/);
+  });
+});
+
+describe("an honest summary, without a chat model", () => {
+  it("says what the change does, what was checked, lists the instructions for a human, and does not claim 5/5", async () => {
+    const instruction = await server.loupe.services.customContext.create(
+      orgId,
+      { type: "CUSTOM_INSTRUCTION", body: "Jobs must be idempotent: running one twice changes nothing.", scopes: { AND: [{ field: "filepath", operator: "MATCHES", value: "app/**" }] } },
+      ctx(),
+    );
+    await server.loupe.services.customContext.create(orgId, { type: "CUSTOM_INSTRUCTION", body: "Kotlin needs KDoc.", scopes: { AND: [{ field: "filepath", operator: "MATCHES", value: "**/*.kt" }] } }, ctx());
+    await openPullRequest(7, "honest-summary", {
+      "app/jobs.py": "import os\n\n\ndef clean(force=False):\n    if force:\n        return None\n\n\ndef archive(path):\n    return path\n",
+      "app/settings.py": 'SECRET_KEY = "dev-secret-key"\nDEBUG = False\n',
+    });
+    const id = await review(7);
+    const record = server.loupe.services.reviews.record(orgId, id)!;
+    expect(record.status).toBe("COMPLETED");
+    const body = record.body;
+    expect(body).toContain("### What the change does");
+    expect(body).toContain("- `app/jobs.py`: adds `archive()`; changes `clean()` (signature)");
+    expect(body).toContain("### What was checked");
+    expect(body).toContain("on the added lines of 2 files");
+    expect(body).toContain("Not reviewed: the change's logic and behaviour (no chat model is configured).");
+    expect(body).toContain("### For a human to check");
+    expect(body).toContain(`- ${instruction.customContext.body} (in \`app/jobs.py\`, \`app/settings.py\`)`);
+    expect(body).not.toContain("Kotlin needs KDoc");
+    expect(body).toMatch(/\*\*Confidence score: [1-3]\/5\*\*/);
+    // The hard-coded SECRET_KEY of the issue is a comment at the default strictness.
+    const inline = serviceComments(7).filter((c) => c.filePath !== null);
+    expect(inline.map((c) => [c.filePath, c.lineStart])).toEqual([["app/settings.py", 1]]);
+    expect(inline[0]!.body).toContain("`SECRET_KEY` names a secret");
+    expect(inline[0]!.body).not.toContain("dev-secret-key");
+    await server.loupe.services.customContext.setStatus(orgId, instruction.customContext.id, "INACTIVE", ctx());
+  });
+});

@@ -21,7 +21,7 @@ const MONEY = [
 ].join("\n");
 const CART_BASE = ['import { formatPrice } from "./money";', "", "export function total(items: number[]): number {", "  return items.reduce((a, b) => a + b, 0);", "}", ""].join("\n");
 const CART_HEAD =
-  CART_BASE +
+  CART_BASE.replace("return items.reduce((a, b) => a + b, 0);", "return items.reduce((sum, n) => sum + n, 0);") +
   [
     "",
     "export function label(items: number[]): string {",
@@ -44,7 +44,7 @@ const modelAnswer = (user: string) => {
     JSON.stringify({
       findings: [
         { line: 9, severity: "high", message: "Raw toFixed for money: use formatPrice.", suggestion: "  return \"Total: \" + formatPrice(sum);", contextId: instructionId },
-        { line: 4, severity: "critical", message: "Finding on an unchanged line (must be dropped)." },
+        { line: 3, severity: "critical", message: "Finding on an unchanged line (must be dropped)." },
         { line: 13, severity: "low", message: "Consider naming this pricedTotal." },
         { line: 400, severity: "high", message: "Out of the file (must be dropped)." },
       ],
@@ -67,8 +67,14 @@ beforeAll(async () => {
   host.push("main");
   host.checkout("feature", true);
   host.write("src/cart.ts", CART_HEAD);
+  host.write("src/labels.md", "Labels for the cart.\n");
   headSha = host.commit("labels");
   host.push("feature");
+  // main moves on after the branch point: the index holds this version, the review must not show it as "before".
+  host.checkout("main");
+  host.write("src/cart.ts", `${CART_BASE}// main moved on\n`);
+  host.commit("main moves on");
+  host.push("main");
   chat = await startFakeChat(modelAnswer);
   server = await startTestServer({
     env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url, LOUPE_CHAT_URL: chat.base, LOUPE_CHAT_MODEL: "review-model" },
@@ -106,12 +112,18 @@ describe("review with the chat model", () => {
 
     // The request to the model.
     const prompts = chat.prompts();
-    expect(prompts).toHaveLength(1);
-    const { system, user } = prompts[0]!;
+    expect(prompts).toHaveLength(2); // one per reviewed file
+    const { system, user } = prompts.find((p) => p.user.includes("File: src/cart.ts"))!;
     expect(chat.requests[0]!.url).toBe("/v1/chat/completions");
     expect((chat.requests[0]!.body as { model: string }).model).toBe("review-model");
     expect(system).toContain('"findings"');
     expect(user).toContain("File: src/cart.ts");
+    // The pull request as a whole: title, description, the other files it changes.
+    expect(user).toContain("Pull request: Add widgets\nAdds the widget helpers");
+    expect(user).toContain("Other files this pull request changes: src/labels.md");
+    // The deleted line (old numbering) beside the added ones.
+    expect(user).toContain("-    4   return items.reduce((a, b) => a + b, 0);");
+    expect(user).toContain("+    4   return items.reduce((sum, n) => sum + n, 0);");
     expect(user).toContain(`+    9   return "Total: " + (sum / 100).toFixed(2);`);
     expect(user).toContain("+   13   return formatPrice(total(items));");
     expect(user).toContain(`[${instructionId}] Money must always be formatted with formatPrice`);
@@ -121,12 +133,15 @@ describe("review with the chat model", () => {
     expect(user).toContain("Related code elsewhere in the repository:");
     expect(user).toMatch(/--- src\/money\.ts:\d+-\d+ \(function formatPrice\)/);
     expect(user).toContain("return `EUR ${(cents / 100).toFixed(2)}`;");
-    expect(user).toContain("The file src/cart.ts before the change:");
+    // The file before the change comes from the pull request's base commit, not from the indexed branch.
+    expect(user).toContain("The file src/cart.ts before the change (the pull request's base, old numbering):");
+    expect(user).toContain('    1 import { formatPrice } from "./money";');
+    expect(user).not.toContain("main moved on");
 
     // Only the finding on an added line at or above the strictness threshold is a comment.
     const service = server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: 4 }).mergeRequest.comments.greptile;
     const inline = service.filter((c) => c.filePath !== null);
-    expect(inline).toHaveLength(1);
+    expect(inline.map((c) => [c.filePath, c.lineStart])).toEqual([["src/cart.ts", 9]]);
     expect(inline[0]).toMatchObject({ filePath: "src/cart.ts", lineStart: 9, lineEnd: 9, hasSuggestion: true, suggestedCode: '  return "Total: " + formatPrice(sum);', linkedMemory: { id: instructionId } });
     expect(inline[0]!.body).toContain("Raw toFixed for money");
     expect(service.some((c) => c.body.includes("must be dropped"))).toBe(false);

@@ -25,18 +25,58 @@ describe("summary comment", () => {
     expect(md).toContain("Strictness 4: showing low and above.");
   });
 
-  it("says so when there is nothing to report", () => {
+  it("says so when there is nothing to report, without claiming 5/5 for what was not checked", () => {
     const md = renderSummary({ files: [added("a.md", ["x"])], findings: [] });
     expect(md).toContain("**No findings.**");
-    expect(md).toContain("**Confidence score: 5/5**");
+    expect(md).toContain("**Confidence score: 4/5**: no issues above low severity found; no chat model read the change, so its logic was not reviewed.");
+    expect(md).not.toContain("5/5");
+    expect(md).toContain("### What was checked");
+    expect(md).toContain("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
     expect(md).toContain("Strictness 3: showing medium and above.");
   });
 
-  it("scores confidence from the most severe findings", () => {
+  it("scores confidence from the most severe findings, capped by what could not be checked", () => {
+    const all = { model: "all" as const, humanChecks: 0, interfaceChanges: 0 };
     expect(confidenceFor([{ severity: "critical" }]).score).toBe(1);
     expect(confidenceFor([{ severity: "high" }, { severity: "high" }]).score).toBe(2);
     expect(confidenceFor([{ severity: "medium" }]).score).toBe(4);
-    expect(confidenceFor([{ severity: "low" }, { severity: "info" }]).score).toBe(5);
+    // Nothing found: 5 only when a model read every file and nothing is left unchecked.
+    expect(confidenceFor([{ severity: "low" }, { severity: "info" }]).score).toBe(4);
+    expect(confidenceFor([], all).score).toBe(5);
+    expect(confidenceFor([], { ...all, model: "some" }).score).toBe(4);
+    expect(confidenceFor([], { ...all, humanChecks: 2 })).toEqual({ score: 3, reason: "no issues above low severity found; 2 team instructions can only be checked by a human here" });
+    expect(confidenceFor([], { ...all, interfaceChanges: 1 }).reason).toContain("1 definition changed signature or was removed, and its callers elsewhere were not checked");
+    expect(confidenceFor([{ severity: "critical" }], { ...all, humanChecks: 1 }).score).toBe(1);
+  });
+
+  it("says what the change does, what was checked and what a human should check", () => {
+    const md = renderSummary({
+      files: [diffOf("app/store.py", ["a"], ["b"]), added("notes.txt", ["x"])],
+      findings: [],
+      outline: [
+        {
+          path: "app/store.py",
+          parsed: true,
+          changes: [
+            { change: "added", path: "app/store.py", name: "clear", kind: "method", parent: "Store", line: 17, signatureBefore: null, signatureAfter: "def clear(self):", signatureChanged: false },
+            { change: "changed", path: "app/store.py", name: "save", kind: "function", parent: null, line: 7, signatureBefore: "def save(p):", signatureAfter: "def save(p, m):", signatureChanged: true },
+            { change: "removed", path: "app/store.py", name: "unused", kind: "function", parent: null, line: 16, signatureBefore: "def unused():", signatureAfter: null, signatureChanged: false },
+          ],
+        },
+        { path: "notes.txt", parsed: false, changes: [] },
+      ],
+      checks: { reviewedFiles: 2, patterns: 1, model: "none" },
+      humanChecks: [{ id: "i1", body: "Handlers must validate input with zod.\nMore.", files: ["app/store.py"] }],
+    });
+    expect(md).toContain("### What the change does");
+    expect(md).toContain("- `app/store.py`: adds `Store.clear()`; changes `save()` (signature); removes `unused()`");
+    expect(md).toContain("- Not parsed (no grammar for the language, or too large): `notes.txt`.");
+    expect(md).toContain("on the added lines of 2 files.");
+    expect(md).toContain("- 1 team pattern and repository rule matched against the added lines.");
+    expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed.");
+    expect(md).toContain("### For a human to check");
+    expect(md).toContain("- Handlers must validate input with zod. (in `app/store.py`)");
+    expect(md).toContain("**Confidence score: 3/5**");
   });
 });
 

@@ -22,7 +22,7 @@ export type CodeReviewCommand =
   | { type: "RequestReview"; request: Data<"CodeReviewRequested"> }
   | { type: "StartReview"; started: Omit<Data<"CodeReviewStarted">, "codeReviewId"> }
   /** A file reviewed, with the service comments it got (appended with the step). */
-  | { type: "RecordFileReviewed"; path: string; comments: CommentCreated["data"][]; findings: FindingSummary[] }
+  | { type: "RecordFileReviewed"; path: string; comments: CommentCreated["data"][]; findings: FindingSummary[]; model?: "reviewed" | "failed" | "none" }
   | { type: "GenerateSummary" }
   | { type: "RequestPost"; post: Omit<Data<"ReviewPostRequested">, "codeReviewId" | "repository" | "prNumber"> }
   /** The summary comment (none for a quiet re-review), the host's ids of what was posted (if it was), the outcome. */
@@ -36,6 +36,9 @@ export type CodeReviewState = {
   reviewed: ReadonlySet<string>;
   findings: FindingSummary[];
   commentIds: string[];
+  /** Files the chat model reviewed, and files it was asked about but failed on. */
+  modelReviewed: number;
+  modelFailed: number;
   /** ReviewPostRequested seen: posting may have reached the host before a crash. */
   postRequested: boolean;
 };
@@ -43,7 +46,7 @@ export type CodeReviewState = {
 const TERMINAL = new Set(["COMPLETED", "FAILED", "SKIPPED"]);
 
 export const codeReviewDecider: Decider<CodeReviewCommand, CodeReviewState, ReviewStreamEvent> = {
-  initialState: () => ({ status: "NONE", requested: null, started: null, reviewed: new Set(), findings: [], commentIds: [], postRequested: false }),
+  initialState: () => ({ status: "NONE", requested: null, started: null, reviewed: new Set(), findings: [], commentIds: [], modelReviewed: 0, modelFailed: 0, postRequested: false }),
   evolve(state, event) {
     switch (event.type) {
       case "CodeReviewRequested":
@@ -58,6 +61,8 @@ export const codeReviewDecider: Decider<CodeReviewCommand, CodeReviewState, Revi
           reviewed: new Set([...state.reviewed, event.data.path]),
           findings: [...state.findings, ...event.data.findings],
           commentIds: [...state.commentIds, ...event.data.commentIds],
+          modelReviewed: state.modelReviewed + (event.data.model === "reviewed" ? 1 : 0),
+          modelFailed: state.modelFailed + (event.data.model === "failed" ? 1 : 0),
         };
       case "CodeReviewSummaryGenerating":
         return { ...state, status: "GENERATING_SUMMARY" };
@@ -97,7 +102,14 @@ export const codeReviewDecider: Decider<CodeReviewCommand, CodeReviewState, Revi
           ...command.comments.map((comment): ReviewStreamEvent => ({ type: "ReviewCommentCreated", data: comment })),
           {
             type: "CodeReviewFileReviewed",
-            data: { codeReviewId, path: command.path, completedFiles: state.reviewed.size + 1, commentIds: command.comments.map((c) => c.comment.id), findings: command.findings },
+            data: {
+              codeReviewId,
+              path: command.path,
+              completedFiles: state.reviewed.size + 1,
+              commentIds: command.comments.map((c) => c.comment.id),
+              findings: command.findings,
+              ...(command.model ? { model: command.model } : {}),
+            },
           },
         ];
       }

@@ -38,6 +38,7 @@ import { relatedCodeFor } from "./related-code.ts";
 import { createReviewGit } from "./review-git.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
+import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -180,18 +181,22 @@ export function createReviewEngine(deps: EngineDeps) {
       const files = await diffOf(started.diffBase, started.headSha, started.incremental);
       const byPath = new Map(files.map((f) => [f.path, f]));
 
+      const trees = new Map<string, Map<string, string>>();
+      const readAt = (sha: string, path: string) => git.readFileAt(dir, sha, path, trees);
+      const rules = await repoRules(dir, started.headSha);
+      const contexts = customContext.activeContexts(orgId);
       if (state.status === "REVIEWING_FILES") {
-        const rules = await repoRules(dir, started.headSha);
-        const contexts = customContext.activeContexts(orgId);
+        const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
         for (const path of started.files) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
           const file = byPath.get(path);
           const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
-          const findings = file
-            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, ...(related ? { relatedCode: related } : {}) })
-            : [];
+          const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
+          const { findings, model } = file
+            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, ...(related ? { relatedCode: related } : {}) })
+            : { findings: [], model: "none" as const };
           const earlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment);
           const known = new Set(earlier.filter((c) => c.fingerprint).map((c) => c.fingerprint!));
           // An open comment on the same code (its line's comment edited since) is not made again.
@@ -238,6 +243,7 @@ export function createReviewEngine(deps: EngineDeps) {
             path,
             comments,
             findings: fresh.map((f) => ({ ruleId: f.ruleId, severity: f.severity, path: f.path, lineStart: f.lineStart, lineEnd: f.lineEnd, message: f.message.slice(0, 20_000) })),
+            model,
           });
           if (config.reviews.throttleMs > 0) await sleep(config.reviews.throttleMs);
         }
@@ -246,17 +252,25 @@ export function createReviewEngine(deps: EngineDeps) {
       }
 
       // GENERATING_SUMMARY
+      const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
+      const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
+      const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
       const body = renderSummary({
         files,
         findings: state.findings,
         strictness: req.strictness,
         title: pr.title,
         skipped: started.skippedFiles,
+        outline: await outlineOf(files, started.diffBase, started.headSha, readAt),
+        checks,
+        humanChecks,
+        openEarlier,
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();
-      // A re-review that found nothing new completes quietly: no second summary comment.
-      const quiet = started.incremental && state.findings.length === 0;
+      // A re-review that found nothing new (new commits, or the same head again) completes quietly: no second summary comment.
+      const sameHead = lastCompletedReview(orgId, key, codeReviewId)?.headSha === started.headSha;
+      const quiet = (started.incremental || sameHead) && state.findings.length === 0;
       const summary = {
             repository: req.repository,
             prNumber: req.prNumber,

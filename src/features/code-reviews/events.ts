@@ -76,6 +76,8 @@ export const CodeReviewFileReviewed = defineEvent(
     commentIds: z.array(z.string().max(200)).max(5000),
     /** Findings posted for this file (for the summary). */
     findings: z.array(findingSummary).max(5000),
+    /** Whether the chat model reviewed the file (absent in older events: unknown). */
+    model: z.enum(["reviewed", "failed", "none"]).optional(),
   }),
 );
 

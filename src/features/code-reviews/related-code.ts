@@ -1,15 +1,15 @@
 /**
  * Related code for the chat model's review of one file, from the code index of the pull request's
- * repository (its indexed target/default branch): the indexed chunks of the changed file that the
- * change touches (or its first chunks), and the definitions of identifiers used on added lines that
- * live elsewhere in the repository. Bounded: a few chunks, a few definitions, MAX_CHARS in all.
+ * repository (its indexed target/default branch): the definitions of identifiers used on added lines
+ * that live elsewhere in the repository. Bounded: a few definitions, MAX_CHARS in all. (The changed
+ * file as it was before the change comes from the pull request's base commit, not from the index:
+ * see reviewer.ts.)
  */
 import type { DiffFile } from "../../review/diff.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 
 const MAX_CHARS = 6000;
 const MAX_CHUNK_CHARS = 1500;
-const MAX_FILE_CHUNKS = 3;
 const MAX_IDENTIFIERS = 16;
 const MAX_DEFINITIONS = 6;
 
@@ -38,11 +38,6 @@ export function identifiersOnAddedLines(file: DiffFile, max = MAX_IDENTIFIERS): 
     }
   }
   return [...seen];
-}
-
-/** Old-side line ranges the diff touches (the index holds the target branch's version of the file). */
-function touchedOldRanges(file: DiffFile): [number, number][] {
-  return file.hunks.map((h) => [h.oldStart, h.oldStart + Math.max(h.oldLines, 1) - 1]);
 }
 
 const block = (doc: ChunkDocument) =>
@@ -80,13 +75,5 @@ export async function relatedCodeFor(
     for (const d of definitions) if (!add(d)) break;
   }
 
-  // The changed file as indexed: chunks overlapping the change first.
-  const chunks = await codeIndex.getFileChunks(target.repoId, target.branch, file.path);
-  if (chunks.length > 0) {
-    const ranges = touchedOldRanges(file);
-    const overlaps = (c: ChunkDocument) => ranges.some(([a, b]) => c.startLine <= b && c.endLine >= a);
-    const chosen = [...chunks.filter(overlaps), ...chunks.filter((c) => !overlaps(c))].slice(0, MAX_FILE_CHUNKS);
-    if (add(`The file ${file.path} before the change:`)) for (const c of chosen) if (!add(block(c))) break;
-  }
   return parts.length > 0 ? parts.join("\n") : undefined;
 }

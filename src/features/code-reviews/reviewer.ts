@@ -22,25 +22,41 @@ export type FileReviewInput = {
   logger: Logger;
   /** Extra context for the model (e.g. related code from the index); optional. */
   relatedCode?: string;
+  /** The pull request as the model sees it: title, description, and the other files it changes. */
+  pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
+  /** The file at the pull request's base (the diff's base commit); null for an added file. */
+  baseContent?: string | null;
+};
+
+export type FileReview = {
+  findings: Finding[];
+  /** Whether the chat model reviewed the file ("none": no model, or nothing for it to read). */
+  model: "reviewed" | "failed" | "none";
 };
 
 const MAX_MODEL_LINES = 800;
 
-export async function reviewFile(input: FileReviewInput): Promise<Finding[]> {
+export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   const { file, repository } = input;
-  if (file.binary || file.status === "deleted") return [];
+  if (file.binary || file.status === "deleted") return { findings: [], model: "none" };
   const ruleContexts = input.rules ? input.rules.rulesFor(file.path, { repository }).rules.map(repoRuleAsContext) : [];
   const contexts = [...input.contexts, ...ruleContexts];
   const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository })];
+  let model: FileReview["model"] = "none";
   if (input.chat) {
     const instructions = contextForModel(contexts, { repository, filepath: file.path });
     try {
-      findings.push(...(await modelFindings(input.chat, file, instructions, input.relatedCode)));
+      const answer = await modelFindings(input.chat, { ...input, instructions });
+      if (answer) {
+        findings.push(...answer);
+        model = "reviewed";
+      }
     } catch (error) {
+      model = "failed";
       input.logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "model review of a file failed; deterministic findings only");
     }
   }
-  return oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), input.strictness)).sort(compareFindings);
+  return { findings: oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), input.strictness)).sort(compareFindings), model };
 }
 
 /**
@@ -56,27 +72,71 @@ export function oneCommentPerLine(findings: readonly Finding[]): Finding[] {
   );
 }
 
-/** Asks the model for findings on the added lines; anything not on an added line is dropped. */
-async function modelFindings(chat: ChatModel, file: DiffFile, instructions: readonly CustomContextLike[], relatedCode?: string): Promise<Finding[]> {
+const MAX_BASE_CHARS = 4000;
+const BASE_MARGIN = 15;
+
+/** The base version's lines around the hunks (old numbering), bounded: the code as it was before the change. */
+function baseExcerpt(file: DiffFile, content: string): string {
+  const lines = content.split("\n");
+  const keep = new Set<number>();
+  for (const h of file.hunks) {
+    const from = Math.max(1, h.oldStart - BASE_MARGIN);
+    const to = Math.min(lines.length, h.oldStart + Math.max(h.oldLines, 1) - 1 + BASE_MARGIN);
+    for (let n = from; n <= to; n++) keep.add(n);
+  }
+  const out: string[] = [];
+  let used = 0;
+  let last = 0;
+  for (const n of [...keep].sort((a, b) => a - b)) {
+    const line = `${String(n).padStart(5)} ${lines[n - 1] ?? ""}`;
+    if (used + line.length > MAX_BASE_CHARS) {
+      out.push("  ...");
+      break;
+    }
+    if (last && n > last + 1) out.push("  ...");
+    out.push(line);
+    used += line.length + 1;
+    last = n;
+  }
+  return out.join("\n");
+}
+
+/**
+ * Asks the model for findings on the added lines; anything not on an added line is dropped. The
+ * model sees the pull request's title and description, the other files it changes, the file's
+ * diff with its deleted lines (old numbering) and added lines (new numbering), the file as it was
+ * at the pull request's base, the team rules in scope and related code from the index. Null when
+ * there is nothing for it to read.
+ */
+async function modelFindings(
+  chat: ChatModel,
+  input: FileReviewInput & { instructions: readonly CustomContextLike[] },
+): Promise<Finding[] | null> {
+  const { file, instructions, relatedCode, pullRequest } = input;
   const lines: string[] = [];
   for (const h of file.hunks) {
+    if (lines.length > 0) lines.push("@@");
     for (const l of h.lines) {
-      if (l.kind === "del") continue;
-      lines.push(`${l.kind === "add" ? "+" : " "}${String(l.newLine).padStart(5)} ${l.text}`);
+      if (l.kind === "del") lines.push(`-${String(l.oldLine).padStart(5)} ${l.text}`);
+      else lines.push(`${l.kind === "add" ? "+" : " "}${String(l.newLine).padStart(5)} ${l.text}`);
       if (lines.length >= MAX_MODEL_LINES) break;
     }
   }
-  if (!lines.some((l) => l.startsWith("+"))) return [];
+  if (!lines.some((l) => l.startsWith("+"))) return null;
   const rules = instructions.map((c) => `- [${c.id}] ${c.body.slice(0, 2000)}`).join("\n");
   const system =
-    "You review one file of a pull request. Report only real problems on added lines (marked +). " +
+    "You review one file of a pull request. Report only real problems on added lines (marked +); lines marked - were deleted (old numbering). " +
     'Answer with JSON only: {"findings":[{"line":N,"endLine":N,"severity":"critical|high|medium|low|info","message":"...","suggestion":"replacement code for exactly those lines, optional","contextId":"id of the team rule it follows, optional"}]}. ' +
     'No findings: {"findings":[]}.';
+  const others = pullRequest?.otherFiles.filter((p) => p !== file.path) ?? [];
   const prompt =
-    `File: ${file.path}\n` +
+    (pullRequest ? `Pull request: ${pullRequest.title}\n${pullRequest.description.trim() ? `${pullRequest.description.trim().slice(0, 3000)}\n` : ""}` : "") +
+    (others.length > 0 ? `Other files this pull request changes: ${others.slice(0, 50).join(", ")}${others.length > 50 ? ` and ${others.length - 50} more` : ""}\n` : "") +
+    `File: ${file.path}${file.status === "renamed" && file.oldPath ? ` (renamed from ${file.oldPath})` : ""}\n` +
     (rules ? `Team rules that apply to this file:\n${rules}\n` : "") +
     (relatedCode ? `Related code elsewhere in the repository:\n${relatedCode.slice(0, 6000)}\n` : "") +
-    `Lines (new numbering):\n${lines.join("\n")}`;
+    (input.baseContent ? `The file ${file.oldPath ?? file.path} before the change (the pull request's base, old numbering):\n${baseExcerpt(file, input.baseContent)}\n` : "") +
+    `Changes (- deleted, old numbering; + added and context, new numbering):\n${lines.join("\n")}`;
   const answer = await chat.complete({ system, messages: [{ role: "user", content: prompt }], maxTokens: 1500, temperature: 0 });
   const json = /\{[\s\S]*\}/.exec(answer)?.[0];
   if (!json) return [];
