@@ -3,7 +3,7 @@
  * that answer it with their exact lines (the best first, then a few others), then the code of the best
  * one or two spans. When the best span holds few of the question's words, it says so plainly.
  */
-import { answerSpans, type AnswerSource, type AnswerSpan, type NamedLines } from "./spans.ts";
+import { answerSpans, firstSentence, type AnswerSource, type AnswerSpan, type NamedLines } from "./spans.ts";
 import { questionTerms } from "./terms.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
@@ -16,11 +16,11 @@ const WELL_MATCHED = 0.5;
 
 const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–${b}`);
 
-function what(span: AnswerSpan, withRepository: boolean): string {
+function what(span: AnswerSpan, withRepository: boolean, docChars: number): string {
   const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${range(span.linestart, span.lineend)}`;
   const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.kind}) `}in ${where}` : where;
   const members = span.members.length ? `; see ${span.members.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
-  return `${head}${members}${span.doc ? `: ${span.doc}` : ""}`;
+  return `${head}${members}${span.doc ? `: ${firstSentence(span.doc, docChars)}` : ""}`;
 }
 
 const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
@@ -47,13 +47,13 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   if (best.coverage < WELL_MATCHED) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");
-    for (const s of spans) out.push(`- ${what(s, withRepository)}`);
+    for (const s of spans) out.push(`- ${what(s, withRepository, 110)}`);
   } else {
-    out.push(`Best match: ${sentence(what(best, withRepository))}`);
+    out.push(`Best match: ${sentence(what(best, withRepository, 200))}`);
     if (others.length) {
       out.push("");
       out.push("Also relevant:");
-      for (const s of others) out.push(`- ${what(s, withRepository)}`);
+      for (const s of others) out.push(`- ${what(s, withRepository, 110)}`);
     }
   }
   // The code of the best span (its best-matching inner definition when it has one), then the next one.
