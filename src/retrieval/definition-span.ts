@@ -92,6 +92,8 @@ const DEFINITION_LINES: RegExp[] = [
   /^[ \t]*(?:(?:export|const|let|var|static)\s+)*(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/,
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
   /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)[^;{}]*\{\s*$/,
+  // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
+  /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
 ];
 
 const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);

@@ -119,3 +119,10 @@ describe("definitionsIn: calls that take a function are not definitions", () => 
     expect(definitionsIn("\n" + text, 0, "javascript")).toEqual([]);
   });
 });
+
+describe("definitionsIn: named function expressions", () => {
+  it("finds a getter defined through a call", () => {
+    const text = at(["", "defineGetter(req, 'ip', function ip(){", "  return this.socket.remoteAddress;", "});"]);
+    expect(definitionsIn(text, 339, "javascript")).toEqual([{ name: "ip", startLine: 340, endLine: 342 }]);
+  });
+});
