@@ -7,7 +7,7 @@ import { chunkText } from "./text-chunker.ts";
  * Version of the chunker's output. Bump it whenever chunk boundaries, fields or summaries change, so
  * stored chunks made by an older version are recomputed.
  */
-export const CHUNKER_VERSION = "1";
+export const CHUNKER_VERSION = "2";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
