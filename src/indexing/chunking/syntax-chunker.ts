@@ -10,6 +10,7 @@ import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
+import { extractGraph } from "../graph/extract.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
 
@@ -78,6 +79,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         emitUnits(em, units, null);
         coverGaps(em, lines.length);
         const symbols = collectSymbols(units);
+        const graph = extractGraph(root, language.id, units);
         return {
           path,
           language: language.id,
@@ -91,6 +93,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
           }),
           symbols: symbols.map(({ name, kind, parent, startLine, endLine }) => ({ name, kind, parent, startLine, endLine })),
           chunks: em.drafts.map((d) => finalize(ctx, d)),
+          ...(graph ? { graph } : {}),
         };
       } finally {
         tree?.delete();
