@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { errors, type Client, type estypes } from "@elastic/elasticsearch";
-import type { BranchFile, BranchFileGraph, DefinitionHit, FileGraph, FileGraphContent, IndexFilter, ReferenceHit } from "./port.ts";
+import type { BranchFile, BranchFileGraph, DefinitionHit, FileGraphContent, FileGraphRecord, IndexFilter, ReferenceHit } from "./port.ts";
+import { decodeGraph } from "./graph/codec.ts";
 import { createBranchGraphCache } from "./graph/cache.ts";
 import { resolveBranchGraph, type BranchGraph, type ResolverFile } from "./graph/resolve.ts";
 
@@ -118,9 +119,10 @@ export function createElasticsearchGraph(deps: ElasticsearchGraphDeps) {
       writes.clear();
     },
 
-    async upsertGraphs(graphs: FileGraph[]): Promise<void> {
-      if (graphs.length === 0) return;
+    async upsertGraphs(records: FileGraphRecord[]): Promise<void> {
+      if (records.length === 0) return;
       await ensureIndices();
+      const graphs = records.map((r) => ({ ...r, ...decodeGraph(r.graph) }));
       const operations = graphs.flatMap((g) => {
         const key = fileKey(g.repoId, g.path, g.blobId);
         const source: GraphSource = {

@@ -169,6 +169,12 @@ export type FileGraph = FileGraphContent & {
   language: string;
 };
 
+/**
+ * A file's graph as written: its place and its canonical encoding (encodeGraph in
+ * src/codeindex/graph/codec.ts), made where the file is parsed and stored as it is.
+ */
+export type FileGraphRecord = { orgId: string; repoId: string; path: string; blobId: string; language: string; graph: string };
+
 /** An import of a file on a branch, with the branch's files it points to (empty when none could be found). */
 export type ResolvedImport = GraphImport & { targets: string[] };
 
@@ -202,7 +208,7 @@ export type CodeIndex = {
    * Code graph: replaces the graph of each (repoId, path, blobId); idempotent (an unchanged graph
    * is not rewritten). deleteBlob, deleteRepository and truncate remove graphs too.
    */
-  upsertGraphs(graphs: FileGraph[]): Promise<void>;
+  upsertGraphs(graphs: FileGraphRecord[]): Promise<void>;
   /** The graph of the file at `path` on a branch, its imports resolved on that branch; null when none. */
   getFileGraph(repoId: string, branch: string, path: string): Promise<BranchFileGraph | null>;
   /**

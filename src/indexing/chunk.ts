@@ -1,4 +1,4 @@
-import type { DocumentTerms, FileGraphContent } from "../codeindex/port.ts";
+import type { DocumentTerms } from "../codeindex/port.ts";
 
 /** A piece of a source file, cut along its syntax tree (or by sections/lines for plain text). */
 export type ChunkKind =
@@ -45,6 +45,6 @@ export type ChunkedFile = {
   parseError?: string;
   /** Index terms of the file's code-index documents (documents.ts fileTerms), when the pool was asked for them. */
   terms?: DocumentTerms;
-  /** The file's code graph (src/indexing/graph/), for the languages that have graph rules. */
-  graph?: FileGraphContent;
+  /** The file's code graph (src/indexing/graph/), encoded (src/codeindex/graph/codec.ts), for the languages that have graph rules. */
+  graph?: string;
 };

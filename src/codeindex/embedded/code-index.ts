@@ -55,14 +55,14 @@ export type EmbeddedCodeIndex = CodeIndex & {
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const layout = openLayout(options.dir);
   const generations = createGenerations(options);
-  const graph = createGraphStore(layout, generations);
-  const writer = createIndexWriter(layout, generations, graph);
   const reader = createIndexReader(layout, generations, {
     maxQueryTerms: options.maxQueryTerms ?? 32,
     k1: options.k1 ?? 1.2,
     minQueryIdf: options.minQueryIdf ?? 0.2,
     postingCacheBytes: options.postingCacheBytes ?? 32 * 1024 * 1024,
   });
+  const graph = createGraphStore(layout, generations, reader.filesWithTerms);
+  const writer = createIndexWriter(layout, generations, graph);
   let closed = false;
   const ensureOpen = (): void => {
     if (closed) throw new Error("code index is closed");

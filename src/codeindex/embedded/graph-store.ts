@@ -1,92 +1,52 @@
 /**
  * The code graph in the embedded index (layout.ts: graphs, graphimports, graphnames). A file's graph is
- * stored under its blob key, like its chunks; each name it defines or uses gets one key under the
- * repository, so a lookup by name is one range read per target branch, checked against the branch's
- * file set (`branches`). Imports are resolved per branch (../graph/resolve.ts) from the raw specs and
- * the branch's files, cached until the repository's generation moves.
+ * stored under its blob key, like its chunks, in its canonical encoding (../graph/codec.ts) as the parse
+ * worker made it. Each name a file defines gets one key under the repository, so finding definitions is
+ * one range read per name and target. References get no keys of their own (they were most of the
+ * graph's writes): the chunks' postings of the name's words give the candidate files (every non-blank
+ * line of a file is in one of its chunks), whose graphs are then read. Imports are resolved per branch
+ * (../graph/resolve.ts), cached until the repository's generation moves.
  */
-import type {
-  BranchFileGraph,
-  DefinitionHit,
-  FileGraph,
-  GraphDefinition,
-  GraphImport,
-  IndexFilter,
-  ReferenceHit,
-} from "../port.ts";
+import type { BranchFileGraph, DefinitionHit, FileGraphRecord, IndexFilter, ReferenceHit } from "../port.ts";
+import { forEachWord, wordTokens } from "../tokenize.ts";
 import { createBranchGraphCache } from "../graph/cache.ts";
+import { decodeGraph, decodeGraphOutline, referencesNamed } from "../graph/codec.ts";
 import { resolveBranchGraph, type BranchGraph, type ResolverFile } from "../graph/resolve.ts";
-import {
-  SEP,
-  blobKey,
-  branchKey,
-  rangeWithPrefix,
-  type Generations,
-  type IndexLayout,
-  type StoredGraph,
-  type StoredGraphImports,
-  type StoredGraphName,
-} from "./layout.ts";
+import { SEP, blobKey, branchKey, rangeWithPrefix, type Generations, type IndexLayout, type StoredGraph } from "./layout.ts";
 
 const DEFAULT_LIMIT = 1000;
 
-const nameKey = (repoId: string, tag: "d" | "r", name: string, path: string, blobId: string) =>
-  `${repoId}${SEP}${tag}${name}${SEP}${path}${SEP}${blobId}`;
+const nameKey = (repoId: string, name: string, path: string, blobId: string) => `${repoId}${SEP}${name}${SEP}${path}${SEP}${blobId}`;
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Stored form with a fixed key order, so an unchanged graph compares equal and is not rewritten. */
-export function storedGraph(graph: FileGraph): StoredGraph {
-  return {
-    orgId: graph.orgId,
-    language: graph.language,
-    package: graph.package ?? null,
-    definitions: graph.definitions.map((d) => ({
-      name: d.name,
-      kind: d.kind,
-      label: d.label,
-      parent: d.parent ?? null,
-      startLine: d.startLine,
-      endLine: d.endLine,
-      params: d.params ? d.params.map((p) => ({ name: p.name, hasDefault: p.hasDefault })) : null,
-      paramsText: d.paramsText ?? null,
-    })),
-    references: graph.references.map((r) => ({ name: r.name, line: r.line, call: r.call })),
-    imports: graph.imports.map((i): GraphImport => ({ spec: i.spec, kind: i.kind, line: i.line, ...(i.names ? { names: [...i.names] } : {}) })),
-  };
+/** Index terms that every chunk holding `name` as written also holds (none when its words give none). */
+function termsOfName(name: string): string[] {
+  const terms = new Set<string>();
+  forEachWord(name, (word) => {
+    const tokens = wordTokens(word);
+    const whole = word.toLowerCase();
+    const term = tokens.includes(whole) ? whole : tokens[0];
+    if (term !== undefined) terms.add(term);
+  });
+  return [...terms];
 }
 
-/** The name keys of a stored graph and their values. */
-function nameEntries(repoId: string, path: string, blobId: string, graph: StoredGraph): Map<string, StoredGraphName> {
-  const defs = new Map<string, GraphDefinition[]>();
-  for (const def of graph.definitions) {
-    const list = defs.get(def.name);
-    if (list) list.push(def);
-    else defs.set(def.name, [def]);
-  }
-  const refs = new Map<string, number[]>();
-  for (const ref of graph.references) {
-    const code = ref.line * 2 + (ref.call ? 1 : 0);
-    const list = refs.get(ref.name);
-    if (list) list.push(code);
-    else refs.set(ref.name, [code]);
-  }
-  const out = new Map<string, StoredGraphName>();
-  for (const [name, d] of defs) out.set(nameKey(repoId, "d", name, path, blobId), { o: graph.orgId, d });
-  for (const [name, l] of refs) out.set(nameKey(repoId, "r", name, path, blobId), { o: graph.orgId, l: [...new Set(l)].sort((a, b) => a - b) });
-  return out;
-}
+type Place = { target: number; repoId: string; path: string; blobId: string };
 
-export function createGraphStore(layout: IndexLayout, generations: Generations) {
+/** What the files-with-terms lookup of the chunk reader (reader.ts) gives. */
+export type CandidateFiles = (terms: readonly string[], filter: IndexFilter) => Place[];
+
+export function createGraphStore(layout: IndexLayout, generations: Generations, candidateFiles: CandidateFiles) {
   const { root, graphs, graphImports, graphNames, branches } = layout;
   const cache = createBranchGraphCache();
 
-  /** Inside a write transaction: removes the graph of one blob and its names. */
+  /** Inside a write transaction: removes the graph of one blob and its name keys. */
   function removeGraphSync(repoId: string, path: string, blobId: string): void {
     const key = blobKey(repoId, path, blobId);
     const old = graphs.get(key);
     if (!old) return;
-    for (const name of nameEntries(repoId, path, blobId, old).keys()) graphNames.removeSync(name);
+    for (const def of decodeGraphOutline(old.graph).definitions) graphNames.removeSync(nameKey(repoId, def.name, path, blobId));
     graphs.removeSync(key);
     graphImports.removeSync(key);
   }
@@ -99,7 +59,6 @@ export function createGraphStore(layout: IndexLayout, generations: Generations) 
     for (const key of [...rangeWithPrefix(graphNames, prefix)].map((e) => e.key)) graphNames.removeSync(key);
   }
 
-  /** True when `path` is on the branch with that blob. */
   const onBranch = (repoId: string, branch: string, path: string, blobId: string): boolean => branches.get(branchKey(repoId, branch, path)) === blobId;
 
   function branchGraph(repoId: string, branch: string): Promise<BranchGraph> {
@@ -110,31 +69,32 @@ export function createGraphStore(layout: IndexLayout, generations: Generations) 
       for (const { key, value: blobId } of rangeWithPrefix(branches, prefix)) {
         const path = key.slice(prefix.length);
         paths.push(path);
-        const record: StoredGraphImports | undefined = graphImports.get(blobKey(repoId, path, blobId));
+        const record = graphImports.get(blobKey(repoId, path, blobId));
         if (record) files.push({ path, language: record.language, package: record.package, imports: record.imports });
       }
       return resolveBranchGraph(paths, files);
     });
   }
 
-  /** Entries of `tag`+`name` visible through the filter's targets (first target wins), in target, path order. */
-  function namedEntries(filter: IndexFilter, tag: "d" | "r", name: string) {
-    const out: { target: number; repoId: string; branch: string; path: string; blobId: string; value: StoredGraphName }[] = [];
+  /** The stored graph of a place when it belongs to the filter's organisation. */
+  function graphAt(filter: IndexFilter, place: { repoId: string; path: string; blobId: string }): StoredGraph | null {
+    const stored = graphs.get(blobKey(place.repoId, place.path, place.blobId));
+    return stored && stored.orgId === filter.orgId ? stored : null;
+  }
+
+  /** Places of the filter's branches, every file (a name that yields no index term). */
+  function branchPlaces(filter: IndexFilter): Place[] {
+    const out: Place[] = [];
     const seen = new Set<string>();
     filter.targets.forEach(({ repoId, branch }, target) => {
-      const prefix = `${repoId}${SEP}${tag}${name}${SEP}`;
-      for (const { key, value } of rangeWithPrefix(graphNames, prefix)) {
-        if (value.o !== filter.orgId) continue;
-        const rest = key.slice(prefix.length);
-        const cut = rest.lastIndexOf(SEP);
-        const path = rest.slice(0, cut);
-        const blobId = rest.slice(cut + 1);
-        if (filter.pathPrefix && !path.startsWith(filter.pathPrefix)) continue;
-        if (!onBranch(repoId, branch, path, blobId)) continue;
-        const id = `${repoId}${SEP}${path}${SEP}${blobId}`;
+      const prefix = branchKey(repoId, branch, filter.pathPrefix ?? "");
+      const start = branchKey(repoId, branch, "").length;
+      for (const { key, value: blobId } of rangeWithPrefix(branches, prefix)) {
+        const path = key.slice(start);
+        const id = blobKey(repoId, path, blobId);
         if (seen.has(id)) continue;
         seen.add(id);
-        out.push({ target, repoId, branch, path, blobId, value });
+        out.push({ target, repoId, path, blobId });
       }
     });
     return out;
@@ -145,22 +105,22 @@ export function createGraphStore(layout: IndexLayout, generations: Generations) 
     removeRepositorySync,
     dropCaches: () => cache.clear(),
 
-    async upsertGraphs(input: FileGraph[]): Promise<void> {
+    async upsertGraphs(input: FileGraphRecord[]): Promise<void> {
       if (input.length === 0) return;
       const repoIds = new Set<string>();
       await root.transaction(() => {
-        for (const graph of input) {
-          const key = blobKey(graph.repoId, graph.path, graph.blobId);
-          const stored = storedGraph(graph);
+        for (const record of input) {
+          const key = blobKey(record.repoId, record.path, record.blobId);
           const old = graphs.get(key);
-          if (old && JSON.stringify(old) === JSON.stringify(stored)) continue;
-          if (old) removeGraphSync(graph.repoId, graph.path, graph.blobId);
-          graphs.putSync(key, stored);
-          if (stored.imports.length > 0 || stored.package !== null) {
-            graphImports.putSync(key, { language: stored.language, package: stored.package, imports: stored.imports });
+          if (old && old.graph === record.graph && old.orgId === record.orgId && old.language === record.language) continue;
+          if (old) removeGraphSync(record.repoId, record.path, record.blobId);
+          const outline = decodeGraphOutline(record.graph);
+          graphs.putSync(key, { orgId: record.orgId, language: record.language, graph: record.graph });
+          if (outline.imports.length > 0 || outline.package !== null) {
+            graphImports.putSync(key, { language: record.language, package: outline.package, imports: outline.imports });
           }
-          for (const [name, value] of nameEntries(graph.repoId, graph.path, graph.blobId, stored)) graphNames.putSync(name, value);
-          repoIds.add(graph.repoId);
+          for (const name of new Set(outline.definitions.map((d) => d.name))) graphNames.putSync(nameKey(record.repoId, name, record.path, record.blobId), 1);
+          repoIds.add(record.repoId);
         }
       });
       for (const repoId of repoIds) generations.touch(repoId);
@@ -172,29 +132,45 @@ export function createGraphStore(layout: IndexLayout, generations: Generations) 
       const stored = graphs.get(blobKey(repoId, path, blobId));
       if (!stored) return null;
       const targets = (await branchGraph(repoId, branch)).targets.get(path) ?? [];
-      const { orgId, language, package: pkg, definitions, references, imports } = stored;
+      const graph = decodeGraph(stored.graph);
       return {
-        orgId,
+        orgId: stored.orgId,
         repoId,
         branch,
         path,
         blobId,
-        language,
-        package: pkg,
-        definitions,
-        references,
-        imports: imports.map((imp, i) => ({ ...imp, targets: targets[i] ?? [] })),
+        language: stored.language,
+        package: graph.package,
+        definitions: graph.definitions,
+        references: graph.references,
+        imports: graph.imports.map((imp, i) => ({ ...imp, targets: targets[i] ?? [] })),
       };
     },
 
     async findDefinitions(filter: IndexFilter, names: string[], limit = DEFAULT_LIMIT): Promise<DefinitionHit[]> {
-      const hits: (DefinitionHit & { target: number })[] = [];
-      for (const name of [...new Set(names)]) {
-        for (const entry of namedEntries(filter, "d", name)) {
-          const language = graphs.get(blobKey(entry.repoId, entry.path, entry.blobId))?.language ?? "";
-          for (const def of entry.value.d ?? []) {
-            hits.push({ target: entry.target, repoId: entry.repoId, branch: entry.branch, path: entry.path, blobId: entry.blobId, language, def });
+      const wanted = new Set(names);
+      const places = new Map<string, Place>();
+      filter.targets.forEach(({ repoId, branch }, target) => {
+        for (const name of wanted) {
+          const prefix = `${repoId}${SEP}${name}${SEP}`;
+          for (const { key } of rangeWithPrefix(graphNames, prefix)) {
+            const rest = key.slice(prefix.length);
+            const cut = rest.lastIndexOf(SEP);
+            const path = rest.slice(0, cut);
+            const blobId = rest.slice(cut + 1);
+            const id = blobKey(repoId, path, blobId);
+            if (places.has(id) || (filter.pathPrefix && !path.startsWith(filter.pathPrefix)) || !onBranch(repoId, branch, path, blobId)) continue;
+            places.set(id, { target, repoId, path, blobId });
           }
+        }
+      });
+      const hits: (DefinitionHit & { target: number })[] = [];
+      for (const place of places.values()) {
+        const stored = graphAt(filter, place);
+        if (!stored) continue;
+        for (const def of decodeGraphOutline(stored.graph).definitions) {
+          if (!wanted.has(def.name)) continue;
+          hits.push({ target: place.target, repoId: place.repoId, branch: filter.targets[place.target]!.branch, path: place.path, blobId: place.blobId, language: stored.language, def });
         }
       }
       hits.sort((a, b) => a.target - b.target || byText(a.path, b.path) || a.def.startLine - b.def.startLine || byText(a.def.name, b.def.name));
@@ -202,10 +178,15 @@ export function createGraphStore(layout: IndexLayout, generations: Generations) 
     },
 
     async findReferences(filter: IndexFilter, name: string, limit = DEFAULT_LIMIT): Promise<ReferenceHit[]> {
+      const terms = termsOfName(name);
+      const places = terms.length > 0 ? candidateFiles(terms, filter) : branchPlaces(filter);
       const hits: (ReferenceHit & { target: number })[] = [];
-      for (const entry of namedEntries(filter, "r", name)) {
-        for (const code of entry.value.l ?? []) {
-          hits.push({ target: entry.target, repoId: entry.repoId, branch: entry.branch, path: entry.path, blobId: entry.blobId, line: code >> 1, call: (code & 1) === 1 });
+      for (const place of places) {
+        const stored = graphAt(filter, place);
+        if (!stored) continue;
+        const branch = filter.targets[place.target]!.branch;
+        for (const code of referencesNamed(stored.graph, name)) {
+          hits.push({ target: place.target, repoId: place.repoId, branch, path: place.path, blobId: place.blobId, line: code >> 1, call: (code & 1) === 1 });
         }
       }
       hits.sort((a, b) => a.target - b.target || byText(a.path, b.path) || a.line - b.line || Number(a.call) - Number(b.call));

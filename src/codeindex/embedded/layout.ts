@@ -9,17 +9,16 @@
  *   blobs     `${repoId}\x1f${path}\x1f${blobId}` -> { orgId, ordinals }
  *   branches  `${repoId}\x1f${branch}\x1f${path}` -> blobId (one small key per file: replacing a set
  *             writes only the changed paths, a membership check is one lookup)
- *   graphs        blob key -> the file's code graph (see graph-store.ts)
+ *   graphs        blob key -> { orgId, language, graph } (the file's encoded code graph, graph-store.ts)
  *   graphimports  blob key -> its language, package and raw imports (what branch resolution reads)
- *   graphnames    `${repoId}\x1f${"d"|"r"}${name}\x1f${path}\x1f${blobId}` -> the file's definitions
- *                 or reference lines of that name
+ *   graphnames    `${repoId}\x1f${name}\x1f${path}\x1f${blobId}` -> 1, per name the file defines
  * and the generations that key the read caches.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
-import type { ChunkDocument, FileGraphContent, GraphDefinition, GraphImport } from "../port.ts";
+import type { ChunkDocument, GraphImport } from "../port.ts";
 import { FIELD_COUNT } from "../fields.ts";
 
 /** Bump when the tokenizer, fields or posting format change: an index of another format must be rebuilt. */
@@ -28,10 +27,9 @@ export const EMBEDDED_INDEX_FORMAT = 2;
 export type Stats = { format: number; nextOrdinal: number; docCount: number; lengthSums: number[] };
 export type StoredDoc = Omit<ChunkDocument, "vector">;
 export type BlobEntry = { orgId: string; ordinals: number[] };
-export type StoredGraph = FileGraphContent & { orgId: string; language: string };
+/** A file's graph: `graph` is its canonical encoding (../graph/codec.ts). */
+export type StoredGraph = { orgId: string; language: string; graph: string };
 export type StoredGraphImports = { language: string; package: string | null; imports: GraphImport[] };
-/** A name's entry: `o` the orgId; `d` the definitions of that name, or `l` the reference lines (line * 2 + 1 when a call). */
-export type StoredGraphName = { o: string; d?: GraphDefinition[]; l?: number[] };
 
 export const SEP = "\x1f";
 export const APPEND = { append: true };
@@ -81,7 +79,7 @@ export type IndexLayout = {
   branches: Database<string, string>;
   graphs: Database<StoredGraph, string>;
   graphImports: Database<StoredGraphImports, string>;
-  graphNames: Database<StoredGraphName, string>;
+  graphNames: Database<number, string>;
   all: { clearSync(): void }[];
   /** The collection statistics as stored (empty ones for a new index). */
   readStats(): Stats;
@@ -104,7 +102,7 @@ export function openLayout(dir: string): IndexLayout {
   const branches: Database<string, string> = root.openDB({ name: "branches", encoding: "string" });
   const graphs: Database<StoredGraph, string> = root.openDB({ name: "graphs", compression: DOCS_COMPRESSION });
   const graphImports: Database<StoredGraphImports, string> = root.openDB({ name: "graphimports" });
-  const graphNames: Database<StoredGraphName, string> = root.openDB({ name: "graphnames" });
+  const graphNames: Database<number, string> = root.openDB({ name: "graphnames" });
   const all = [meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames];
 
   const emptyStats = (): Stats => ({

@@ -11,6 +11,7 @@ import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
+import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
 
@@ -93,7 +94,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
           }),
           symbols: symbols.map(({ name, kind, parent, startLine, endLine }) => ({ name, kind, parent, startLine, endLine })),
           chunks: em.drafts.map((d) => finalize(ctx, d)),
-          ...(graph ? { graph } : {}),
+          ...(graph ? { graph: encodeGraph(graph) } : {}),
         };
       } finally {
         tree?.delete();
