@@ -351,8 +351,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
       for (const { entry } of files) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
-      await codeIndex.upsertChunks(docs, terms ? { terms } : {});
-      await codeIndex.upsertGraphs(filesGraphs(placed));
+      // Started in the same turn: the embedded index commits both in one transaction.
+      await Promise.all([codeIndex.upsertChunks(docs, terms ? { terms } : {}), codeIndex.upsertGraphs(filesGraphs(placed))]);
       counters.indexWriteMs += performance.now() - writeStart;
       for (const { entry, file, language } of files) {
         counters.filesParsed++;

@@ -104,8 +104,7 @@ export async function rebuildCodeIndex(deps: {
       const vectors = await deps.embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)));
       docs.forEach((d, i) => (d.vector = vectors[i]));
     }
-    await codeIndex.upsertChunks(docs, terms ? { terms } : {});
-    await codeIndex.upsertGraphs(filesGraphs(placed));
+    await Promise.all([codeIndex.upsertChunks(docs, terms ? { terms } : {}), codeIndex.upsertGraphs(filesGraphs(placed))]);
     report.blobsRechunked += missing.length;
   }
 }
