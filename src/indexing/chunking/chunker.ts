@@ -9,7 +9,7 @@ import { chunkText } from "./text-chunker.ts";
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
  * submitted again even at the same commit. 2: the code graph.
  */
-export const CHUNKER_VERSION = "2";
+export const CHUNKER_VERSION = "3";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
