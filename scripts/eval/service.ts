@@ -27,8 +27,19 @@ export async function startService(dataDir: string, hostDir: string): Promise<Se
   const loupe = await createLoupe(config, { logger: createLogger("warn", sink), announce: () => {} });
   const served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
   const base = `http://127.0.0.1:${served.port}`;
+  // A connection the server closed while the client reused it (keep-alive, a loaded machine) fails the
+  // request before it is sent: such a request is tried again, up to twice.
+  const send = async (path: string, init: RequestInit, tries = 3): Promise<Response> => {
+    try {
+      return await fetch(base + path, init);
+    } catch (error) {
+      if (tries <= 1 || !(error instanceof TypeError)) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+      return send(path, init, tries - 1);
+    }
+  };
   const api = async (path: string, body?: unknown): Promise<unknown> => {
-    const res = await fetch(base + path, {
+    const res = await send(path, {
       method: body === undefined ? "GET" : "POST",
       headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),

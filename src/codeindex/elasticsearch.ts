@@ -1,8 +1,9 @@
 /**
  * Elasticsearch code index (scaled mode), on @elastic/elasticsearch 9.4 and the basic licence.
  *
- * Indices: `${prefix}chunks` (schema/elasticsearch/chunks.json) and `${prefix}branches`
- * (schema/elasticsearch/branches.json).
+ * Indices: `${prefix}chunks` (schema/elasticsearch/chunks.json), `${prefix}branches`
+ * (schema/elasticsearch/branches.json) and `${prefix}graph` (schema/elasticsearch/graph.json, the code
+ * graph: ./elasticsearch-graph.ts).
  *
  * Branch membership: chunks carry `fileKey` = `${repoId}|${blobId}|${path}`; a branch is one document in the
  * branches index listing the fileKeys of its files. Searches filter chunks with a terms lookup on that
@@ -19,6 +20,8 @@ import { Client, errors } from "@elastic/elasticsearch";
 import type { estypes } from "@elastic/elasticsearch";
 import chunksIndexDefinition from "../../schema/elasticsearch/chunks.json" with { type: "json" };
 import branchesIndexDefinition from "../../schema/elasticsearch/branches.json" with { type: "json" };
+import graphIndexDefinition from "../../schema/elasticsearch/graph.json" with { type: "json" };
+import { createElasticsearchGraph } from "./elasticsearch-graph.ts";
 import { FIELDS } from "./fields.ts";
 import type { BranchFile, ChunkDocument, CodeIndex, IndexFilter, IndexHit } from "./port.ts";
 
@@ -51,6 +54,7 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
   const prefix = options.indexPrefix ?? "loupe-";
   const chunksIndex = `${prefix}chunks`;
   const branchesIndex = `${prefix}branches`;
+  const graphIndex = `${prefix}graph`;
   const refresh = options.refresh ?? "wait_for";
   const maxQueryChars = options.maxQueryChars ?? 8000;
   const client = options.client ?? new Client({ node: options.node });
@@ -82,6 +86,7 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
     if (options.vectorDims) chunks.mappings.properties.vector!.dims = options.vectorDims;
     await createIndex(chunksIndex, chunks);
     await createIndex(branchesIndex, branchesIndexDefinition);
+    await createIndex(graphIndex, graphIndexDefinition);
   }
 
   /** Chunks visible through one target: its repository and the files of its branch document. */
@@ -120,7 +125,24 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
     await client.deleteByQuery({ index, query, refresh: true, conflicts: "proceed", slices: "auto" });
   }
 
+  const graph = createElasticsearchGraph({
+    client,
+    index: graphIndex,
+    refresh,
+    ensureIndices,
+    fileKey,
+    targetQuery: (target) => targetQuery(target),
+    getBranchFiles: (repoId, branch) => index.getBranchFiles(repoId, branch),
+  });
+
   const index: CodeIndex = {
+    upsertGraphs: graph.upsertGraphs,
+    getFileGraph: graph.getFileGraph,
+    findDefinitions: graph.findDefinitions,
+    findReferences: graph.findReferences,
+    importsOf: graph.importsOf,
+    importersOf: graph.importersOf,
+
     async upsertChunks(docs) {
       if (docs.length === 0) return;
       await ensureIndices();
@@ -135,6 +157,8 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
     async deleteBlob(repoId, path, blobId) {
       await ensureIndices();
       await deleteByQuery(chunksIndex, { term: { fileKey: fileKey(repoId, path, blobId) } });
+      await deleteByQuery(graphIndex, { term: { fileKey: fileKey(repoId, path, blobId) } });
+      graph.wrote(repoId);
     },
 
     async hasBlob(repoId, path, blobId) {
@@ -252,12 +276,16 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
       await ensureIndices();
       await deleteByQuery(chunksIndex, { term: { repoId } });
       await deleteByQuery(branchesIndex, { term: { repoId } });
+      await deleteByQuery(graphIndex, { term: { repoId } });
+      graph.wrote(repoId);
     },
 
     async truncate() {
       await ensureIndices();
       await deleteByQuery(chunksIndex, { match_all: {} });
       await deleteByQuery(branchesIndex, { match_all: {} });
+      await deleteByQuery(graphIndex, { match_all: {} });
+      graph.dropCaches();
     },
 
     async close() {

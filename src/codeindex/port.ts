@@ -94,6 +94,97 @@ export type LexicalQuery = {
   wholeWords?: boolean;
 };
 
+/**
+ * The code graph of one file (see docs/code-index.md), content-addressed like its chunks: it belongs to
+ * (repoId, path, blobId), so every branch holding that blob shares it. Made from the parse the chunker
+ * already does (src/indexing/graph/), written with the chunks.
+ */
+export type GraphDefinitionKind = "function" | "method" | "class" | "interface" | "enum" | "type";
+
+export type GraphParam = {
+  /** As written, with its marker for rest/keyword parameters (`*args`, `**kw`, `...rest`, `&self`); `_` for unnamed ones. */
+  name: string;
+  /** True when the parameter has a default value or is optional (`x=1`, `x?: T`, C++ `int x = 0`). */
+  hasDefault: boolean;
+};
+
+export type GraphDefinition = {
+  name: string;
+  kind: GraphDefinitionKind;
+  /** The language's word: "struct", "trait", "interface", "typedef", "constructor"... */
+  label: string;
+  /** Enclosing class, struct, impl, interface or namespace (a Go receiver's type; C++ `A::f` -> "A"), or null. */
+  parent: string | null;
+  /** 1-based inclusive lines of the definition itself (without leading comments or decorators). */
+  startLine: number;
+  endLine: number;
+  /** Functions and methods: the parameters in order (a receiver such as Python's `self` included as written). Null for others. */
+  params: GraphParam[] | null;
+  /** Functions and methods: the parameter list as written, whitespace collapsed, e.g. "(self, a, b=1)". */
+  paramsText: string | null;
+};
+
+export type GraphReference = {
+  /** A called name, a member name (`x.foo` -> "foo") or a type name. */
+  name: string;
+  /** 1-based line. */
+  line: number;
+  /** True when the name is called (or constructed) on that line. */
+  call: boolean;
+};
+
+export type GraphImportKind = "import" | "module" | "include" | "system-include";
+
+export type GraphImport = {
+  /**
+   * The spec as written: Python "pkg.mod" or "..mod" (from-imports carry `names`), JS/TS "./x" (import,
+   * export-from, require, dynamic import), Go "example.com/m/pkg", Rust `use` path "crate::a::{b, c}" or
+   * `mod` name (kind "module"), Java "com.x.Foo" / "com.x.*" / static "com.x.Foo.bar", C/C++ include path.
+   */
+  spec: string;
+  kind: GraphImportKind;
+  /** 1-based line. */
+  line: number;
+  /** Python `from spec import a, b`: the names imported. */
+  names?: string[];
+};
+
+/** What the parse of one file yields; the same for every place the blob appears. */
+export type FileGraphContent = {
+  /** Java package or Go package name, or null. */
+  package: string | null;
+  /** In file order (start line, then name). */
+  definitions: GraphDefinition[];
+  /** Sorted by line, then name; one entry per (name, line, call). */
+  references: GraphReference[];
+  /** In file order. */
+  imports: GraphImport[];
+};
+
+export type FileGraph = FileGraphContent & {
+  orgId: string;
+  repoId: string;
+  path: string;
+  blobId: string;
+  language: string;
+};
+
+/**
+ * A file's graph as written: its place and its canonical encoding (encodeGraph in
+ * src/codeindex/graph/codec.ts), made where the file is parsed and stored as it is.
+ */
+export type FileGraphRecord = { orgId: string; repoId: string; path: string; blobId: string; language: string; graph: string };
+
+/** An import of a file on a branch, with the branch's files it points to (empty when none could be found). */
+export type ResolvedImport = GraphImport & { targets: string[] };
+
+/** A file's graph as seen from a branch: its imports resolved against the branch's files. */
+export type BranchFileGraph = Omit<FileGraph, "imports"> & { branch: string; imports: ResolvedImport[] };
+
+export type DefinitionHit = { repoId: string; branch: string; path: string; blobId: string; language: string; def: GraphDefinition };
+
+export type ReferenceHit = { repoId: string; branch: string; path: string; blobId: string; line: number; call: boolean };
+
 export type CodeIndex = {
   /** True when upsertChunks uses precomputed `terms` (so producing them is worth it). */
   readonly takesDocumentTerms?: boolean;
@@ -113,6 +204,24 @@ export type CodeIndex = {
   searchVector(vector: number[], filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Documents of one file on a branch, in ordinal order. */
   getFileChunks(repoId: string, branch: string, path: string): Promise<ChunkDocument[]>;
+  /**
+   * Code graph: replaces the graph of each (repoId, path, blobId); idempotent (an unchanged graph
+   * is not rewritten). deleteBlob, deleteRepository and truncate remove graphs too.
+   */
+  upsertGraphs(graphs: FileGraphRecord[]): Promise<void>;
+  /** The graph of the file at `path` on a branch, its imports resolved on that branch; null when none. */
+  getFileGraph(repoId: string, branch: string, path: string): Promise<BranchFileGraph | null>;
+  /**
+   * Definitions named exactly `names` (case-sensitive) in the filter's branches (path prefix honoured),
+   * ordered by target, path, start line. At most `limit` (default 1000).
+   */
+  findDefinitions(filter: IndexFilter, names: string[], limit?: number): Promise<DefinitionHit[]>;
+  /** Where `name` is used (called, accessed as a member or used as a type), ordered by target, path, line. At most `limit` (default 1000). */
+  findReferences(filter: IndexFilter, name: string, limit?: number): Promise<ReferenceHit[]>;
+  /** The branch's files that `path` imports (resolved), sorted. */
+  importsOf(repoId: string, branch: string, path: string): Promise<string[]>;
+  /** The branch's files that import `path`, sorted. */
+  importersOf(repoId: string, branch: string, path: string): Promise<string[]>;
   /** Remove everything of a repository (all branches). */
   deleteRepository(repoId: string): Promise<void>;
   /** Drop everything (projection rebuild). */

@@ -45,4 +45,6 @@ export type ChunkedFile = {
   parseError?: string;
   /** Index terms of the file's code-index documents (documents.ts fileTerms), when the pool was asked for them. */
   terms?: DocumentTerms;
+  /** The file's code graph (src/indexing/graph/), encoded (src/codeindex/graph/codec.ts), for the languages that have graph rules. */
+  graph?: string;
 };

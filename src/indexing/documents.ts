@@ -6,7 +6,7 @@
 import { analyseDocuments } from "../codeindex/analysis.ts";
 import type { DocumentTerms } from "../codeindex/port.ts";
 import type { IndexedFields } from "../codeindex/fields.ts";
-import type { ChunkDocument } from "../codeindex/port.ts";
+import type { ChunkDocument, FileGraphRecord } from "../codeindex/port.ts";
 import type { Chunk, ChunkedFile } from "./chunk.ts";
 import { chunkId } from "./repo-id.ts";
 
@@ -56,4 +56,14 @@ export function filesDocuments(files: readonly { file: ChunkedFile; at: Document
     else complete = false;
   }
   return complete ? { docs, terms } : { docs };
+}
+
+/** The code graphs of several chunked files (those whose language has graph rules), in order. */
+export function filesGraphs(files: readonly { file: ChunkedFile; at: DocumentPlace }[]): FileGraphRecord[] {
+  const graphs: FileGraphRecord[] = [];
+  for (const { file, at } of files) {
+    if (file.graph === undefined) continue;
+    graphs.push({ orgId: at.orgId, repoId: at.repoId, path: at.path, blobId: at.blobId, language: file.language, graph: file.graph });
+  }
+  return graphs;
 }

@@ -84,3 +84,45 @@ export function definitionSpan(text: string, startLine: number, name: string, la
   }
   return null;
 }
+
+/** Shapes of a definition's first line across languages, capturing the defined name. */
+const DEFINITION_LINES: RegExp[] = [
+  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|extern|synchronized|open|suspend)\s+)*(?:def|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/,
+  // Functions bound to a name: `obj.name = function`, `name: (a) =>`, `const name = async (`.
+  /^[ \t]*(?:(?:export|const|let|var|static)\s+)*(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/,
+  // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)[^;{}]*\{\s*$/,
+  // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
+  /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
+];
+
+const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);
+
+/**
+ * The definitions a chunk holds below its first line (methods of a class chunk, functions of a block),
+ * each with its 1-based lines; those whose end cannot be found are left out.
+ */
+export function definitionsIn(text: string, startLine: number, language: string): { name: string; startLine: number; endLine: number }[] {
+  const out: { name: string; startLine: number; endLine: number }[] = [];
+  const seen = new Set<string>();
+  const lines = text.split("\n");
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (/^\s*(?:\/\/|#(?!\[)|\*|\/\*)/.test(line)) continue;
+    let name: string | undefined;
+    const shapes = INDENTED_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
+    for (let k = 0; k < shapes.length && !name; k++) {
+      name = shapes[k]!.exec(line)?.[1];
+      // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
+      if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
+    }
+    if (!name || NOT_NAMES.has(name) || seen.has(name)) continue;
+    const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
+    if (last === null) continue;
+    let first = i;
+    while (first > 1 && /^\s*(?:@|#\[)/.test(lines[first - 1]!)) first--;
+    seen.add(name);
+    out.push({ name, startLine: startLine + first, endLine: startLine + last });
+  }
+  return out;
+}

@@ -12,6 +12,7 @@ import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { definitionSpan } from "./definition-span.ts";
+import { withSourcesOfTests } from "./test-sources.ts";
 import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 
 export type SearchTarget = {
@@ -171,7 +172,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
     async search(request) {
       const query = request.query.slice(0, MAX_QUERY_CHARS);
       const contextText = (request.context ?? []).join("\n").slice(0, MAX_QUERY_CHARS / 2);
-      const analysis = withExtraPaths(analyzeQuery(query), query);
+      const analysis = withSourcesOfTests(withExtraPaths(analyzeQuery(query), query));
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
       const deep = request.genius === true;
       const chunkLimit = deep ? 400 : 150;

@@ -8,13 +8,14 @@
 import { Client } from "@elastic/elasticsearch";
 import { describe } from "vitest";
 import { createElasticsearchCodeIndex } from "../../src/codeindex/elasticsearch.ts";
-import { codeIndexContract } from "../contract/codeindex.contract.ts";
+import { codeIndexContract, type CodeIndexFixture } from "../contract/codeindex.contract.ts";
+import { codeGraphContract } from "../contract/codegraph.contract.ts";
 
 const url = process.env.LOUPE_TEST_ELASTICSEARCH_URL;
 
 describe.skipIf(!url)("Elasticsearch code index", () => {
   let run = 0;
-  codeIndexContract("elasticsearch", async () => {
+  const fixture = async (): Promise<CodeIndexFixture> => {
     const indexPrefix = `loupe-test-${process.pid}-${Date.now()}-${run++}-`;
     const index = createElasticsearchCodeIndex({ node: url!, indexPrefix, refresh: true });
     return {
@@ -30,5 +31,7 @@ describe.skipIf(!url)("Elasticsearch code index", () => {
         await admin.close();
       },
     };
-  });
+  };
+  codeIndexContract("elasticsearch", fixture);
+  codeGraphContract("elasticsearch", fixture);
 });

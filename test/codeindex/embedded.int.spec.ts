@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import { analyseDocuments } from "../../src/codeindex/analysis.ts";
 import { createEmbeddedCodeIndex, type EmbeddedCodeIndex, type EmbeddedCodeIndexOptions } from "../../src/codeindex/embedded/code-index.ts";
 import type { CodeIndex } from "../../src/codeindex/port.ts";
-import { chunk, codeIndexContract } from "../contract/codeindex.contract.ts";
+import { chunk, codeIndexContract, type CodeIndexFixture } from "../contract/codeindex.contract.ts";
+import { codeGraphContract } from "../contract/codegraph.contract.ts";
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "loupe-codeindex-"));
@@ -40,7 +41,7 @@ async function withWriterAndReader(fn: (writer: EmbeddedCodeIndex, reader: Embed
   }
 }
 
-codeIndexContract("embedded (lmdb)", async () => {
+const embeddedFixture = async (): Promise<CodeIndexFixture> => {
   const dir = tempDir();
   let index: CodeIndex = createEmbeddedCodeIndex({ dir });
   return {
@@ -55,7 +56,10 @@ codeIndexContract("embedded (lmdb)", async () => {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-});
+};
+
+codeIndexContract("embedded (lmdb)", embeddedFixture);
+codeGraphContract("embedded (lmdb)", embeddedFixture);
 
 describe("embedded code index specifics", () => {
   it("keeps long queries bounded to the highest-IDF terms and still finds the rare identifier", async () => {

@@ -213,6 +213,39 @@ module.exports = { Queue, drain };
     expect(file.chunks[0]!.summary).toContain("node:events");
   });
 
+  it("JavaScript: functions assigned to properties are methods of their object", async () => {
+    const src = [
+      "'use strict';",
+      "var res = Object.create(http.ServerResponse.prototype);",
+      "",
+      "/**",
+      " * Set cookie `name` to `value`.",
+      " */",
+      "res.cookie = function (name, value, options) {",
+      "  var opts = { ...options };",
+      "  if (opts.signed) value = sign(value, this.req.secret);",
+      "  return this.append('Set-Cookie', value);",
+      "};",
+      "",
+      "View.prototype.lookup = function lookup(name) {",
+      "  return resolve(this.root, name);",
+      "};",
+      "",
+      "exports.compileTrust = (val) => val;",
+      "",
+      "module.exports = function createApplication() {",
+      "  return app;",
+      "};",
+      "",
+    ].join("\n");
+    const file = await chunker.chunkFile("lib/response.js", src);
+    expectWellFormed(file, src);
+    expect(symbolOf(file, "cookie")).toMatchObject({ kind: "method", parent: "res", startLine: 4, endLine: 11 });
+    expect(symbolOf(file, "lookup")).toMatchObject({ kind: "method", parent: "View", startLine: 13, endLine: 15 });
+    expect(symbolOf(file, "compileTrust")).toMatchObject({ kind: "function", parent: null });
+    expect(symbolOf(file, "createApplication")).toMatchObject({ kind: "function", startLine: 19, endLine: 21 });
+  });
+
   it("Python: docstrings, decorators, methods, module docstring", async () => {
     const src = `"""Tiny expression parser."""
 import re

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { definitionSpan } from "../../src/retrieval/definition-span.ts";
+import { definitionSpan, definitionsIn } from "../../src/retrieval/definition-span.ts";
 
 const at = (lines: string[]) => lines.join("\n");
 
@@ -68,5 +68,61 @@ describe("definitionSpan: a named definition's lines inside a chunk", () => {
     expect(definitionSpan(whole, 1, "apply_discount", "python")).toBeNull();
     const call = at(["function main() {", "  return compose([a, b]);", "}"]);
     expect(definitionSpan(call, 1, "compose", "javascript")).toBeNull();
+  });
+});
+
+describe("definitionsIn: the definitions inside a chunk", () => {
+  it("lists a Python class's methods with their lines, not the calls in their bodies", () => {
+    const text = at([
+      "class Interface:",
+      "    @staticmethod",
+      "    def sign(app):",
+      "        print(app)",
+      "        return make(app)",
+      "",
+      "    def open(self, request):",
+      "        return None",
+    ]);
+    expect(definitionsIn(text, 10, "python")).toEqual([
+      { name: "sign", startLine: 11, endLine: 14 },
+      { name: "open", startLine: 16, endLine: 17 },
+    ]);
+  });
+
+  it("lists JavaScript methods, assigned functions and C-family functions with bodies", () => {
+    const text = at([
+      "// helpers",
+      "res.cookie = function (name, value) {",
+      "  sign(value);",
+      "};",
+      "class Router {",
+      "  route(path) {",
+      "    return path;",
+      "  }",
+      "}",
+      "static int parse(const char *s) {",
+      "  return atoi(s);",
+      "}",
+    ]);
+    expect(definitionsIn(text, 1, "javascript").map((d) => [d.name, d.startLine, d.endLine])).toEqual([
+      ["cookie", 2, 4],
+      ["Router", 5, 9],
+      ["route", 6, 8],
+      ["parse", 10, 12],
+    ]);
+  });
+});
+
+describe("definitionsIn: calls that take a function are not definitions", () => {
+  it("skips test blocks and route handlers", () => {
+    const text = at(["describe('res', function () {", "  it('sends', function () {", "    send();", "  });", "  app.get('/', (req, res) => {", "  });", "});"]);
+    expect(definitionsIn("\n" + text, 0, "javascript")).toEqual([]);
+  });
+});
+
+describe("definitionsIn: named function expressions", () => {
+  it("finds a getter defined through a call", () => {
+    const text = at(["", "defineGetter(req, 'ip', function ip(){", "  return this.socket.remoteAddress;", "});"]);
+    expect(definitionsIn(text, 339, "javascript")).toEqual([{ name: "ip", startLine: 340, endLine: 342 }]);
   });
 });

@@ -12,6 +12,7 @@ import type { CodeIndex } from "../port.ts";
 import { createGenerations, openLayout } from "./layout.ts";
 import { createIndexReader } from "./reader.ts";
 import { createIndexWriter } from "./writer.ts";
+import { createGraphStore } from "./graph-store.ts";
 
 export { EMBEDDED_INDEX_FORMAT, IndexFormatError } from "./layout.ts";
 
@@ -54,13 +55,14 @@ export type EmbeddedCodeIndex = CodeIndex & {
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
   const layout = openLayout(options.dir);
   const generations = createGenerations(options);
-  const writer = createIndexWriter(layout, generations);
   const reader = createIndexReader(layout, generations, {
     maxQueryTerms: options.maxQueryTerms ?? 32,
     k1: options.k1 ?? 1.2,
     minQueryIdf: options.minQueryIdf ?? 0.2,
     postingCacheBytes: options.postingCacheBytes ?? 32 * 1024 * 1024,
   });
+  const graph = createGraphStore(layout, generations, reader.filesWithTerms);
+  const writer = createIndexWriter(layout, generations, graph);
   let closed = false;
   const ensureOpen = (): void => {
     if (closed) throw new Error("code index is closed");
@@ -110,6 +112,30 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       ensureOpen();
       return reader.getFileChunks(repoId, branch, path);
     },
+    async upsertGraphs(graphs) {
+      ensureOpen();
+      await graph.upsertGraphs(graphs);
+    },
+    async getFileGraph(repoId, branch, path) {
+      ensureOpen();
+      return graph.getFileGraph(repoId, branch, path);
+    },
+    async findDefinitions(filter, names, limit) {
+      ensureOpen();
+      return graph.findDefinitions(filter, names, limit);
+    },
+    async findReferences(filter, name, limit) {
+      ensureOpen();
+      return graph.findReferences(filter, name, limit);
+    },
+    async importsOf(repoId, branch, path) {
+      ensureOpen();
+      return graph.importsOf(repoId, branch, path);
+    },
+    async importersOf(repoId, branch, path) {
+      ensureOpen();
+      return graph.importersOf(repoId, branch, path);
+    },
     async deleteRepository(repoId) {
       ensureOpen();
       await writer.deleteRepository(repoId);
@@ -121,6 +147,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
         generations.truncated();
       } finally {
         reader.dropCaches();
+        graph.dropCaches();
       }
     },
     async close() {

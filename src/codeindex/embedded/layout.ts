@@ -9,13 +9,16 @@
  *   blobs     `${repoId}\x1f${path}\x1f${blobId}` -> { orgId, ordinals }
  *   branches  `${repoId}\x1f${branch}\x1f${path}` -> blobId (one small key per file: replacing a set
  *             writes only the changed paths, a membership check is one lookup)
+ *   graphs        blob key -> { orgId, language, graph } (the file's encoded code graph, graph-store.ts)
+ *   graphimports  blob key -> its language, package and raw imports (what branch resolution reads)
+ *   graphnames    `${repoId}\x1f${name}\x1f${path}\x1f${blobId}` -> 1, per name the file defines
  * and the generations that key the read caches.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
-import type { ChunkDocument } from "../port.ts";
+import type { ChunkDocument, GraphImport } from "../port.ts";
 import { FIELD_COUNT } from "../fields.ts";
 
 /** Bump when the tokenizer, fields or posting format change: an index of another format must be rebuilt. */
@@ -24,6 +27,9 @@ export const EMBEDDED_INDEX_FORMAT = 2;
 export type Stats = { format: number; nextOrdinal: number; docCount: number; lengthSums: number[] };
 export type StoredDoc = Omit<ChunkDocument, "vector">;
 export type BlobEntry = { orgId: string; ordinals: number[] };
+/** A file's graph: `graph` is its canonical encoding (../graph/codec.ts). */
+export type StoredGraph = { orgId: string; language: string; graph: string };
+export type StoredGraphImports = { language: string; package: string | null; imports: GraphImport[] };
 
 export const SEP = "\x1f";
 export const APPEND = { append: true };
@@ -71,6 +77,9 @@ export type IndexLayout = {
   dfs: Database<number, string>;
   blobs: Database<BlobEntry, string>;
   branches: Database<string, string>;
+  graphs: Database<StoredGraph, string>;
+  graphImports: Database<StoredGraphImports, string>;
+  graphNames: Database<number, string>;
   all: { clearSync(): void }[];
   /** The collection statistics as stored (empty ones for a new index). */
   readStats(): Stats;
@@ -91,7 +100,10 @@ export function openLayout(dir: string): IndexLayout {
   const dfs: Database<number, string> = root.openDB({ name: "df" });
   const blobs: Database<BlobEntry, string> = root.openDB({ name: "blobs" });
   const branches: Database<string, string> = root.openDB({ name: "branches", encoding: "string" });
-  const all = [meta, docs, vectors, ids, postings, dfs, blobs, branches];
+  const graphs: Database<StoredGraph, string> = root.openDB({ name: "graphs", compression: DOCS_COMPRESSION });
+  const graphImports: Database<StoredGraphImports, string> = root.openDB({ name: "graphimports" });
+  const graphNames: Database<number, string> = root.openDB({ name: "graphnames" });
+  const all = [meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames];
 
   const emptyStats = (): Stats => ({
     format: EMBEDDED_INDEX_FORMAT,
@@ -101,7 +113,7 @@ export function openLayout(dir: string): IndexLayout {
   });
   const existing = meta.get("stats");
   if (existing && existing.format !== EMBEDDED_INDEX_FORMAT) throw new IndexFormatError(existing.format);
-  return { root, meta, docs, vectors, ids, postings, dfs, blobs, branches, all, readStats: () => meta.get("stats") ?? emptyStats() };
+  return { root, meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames, all, readStats: () => meta.get("stats") ?? emptyStats() };
 }
 
 export function* rangeWithPrefix<V>(db: Database<V, string>, prefix: string): Generator<{ key: string; value: V }> {

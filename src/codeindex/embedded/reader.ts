@@ -9,6 +9,7 @@ import { termFrequencies, wholeWordFrequencies } from "../tokenize.ts";
 import { blobKey, branchKey, rangeWithPrefix, type Generations, type IndexLayout, type Stats, type StoredDoc } from "./layout.ts";
 import { createScorer, type Ranked, type ScoredTerm } from "./scoring.ts";
 import { decodeVector, nearestVectors } from "./vector.ts";
+import { decodeBlock, postingKeyPrefix } from "./postings.ts";
 
 export type ReaderOptions = {
   /** Distinct query terms scored, highest IDF first (bounds latency of bug-report-sized queries). */
@@ -210,6 +211,38 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
       const cachedFilter = filterFor(filter, stats.nextOrdinal);
       if (cachedFilter.size === 0) return [];
       return hitsFor(nearestVectors(vectors, cachedFilter.allowed, vector, limit), cachedFilter, filter.targets);
+    },
+
+    /**
+     * The files (first target through which each is visible) of the chunks holding every one of `terms`
+     * (index terms, see tokenize.ts), straight from the postings, unscored: the candidates of a lookup
+     * by name that checks each file itself (the code graph's references).
+     */
+    filesWithTerms(terms: readonly string[], filter: IndexFilter): { target: number; repoId: string; path: string; blobId: string }[] {
+      if (terms.length === 0 || filter.targets.length === 0) return [];
+      const cached = filterFor(filter, readStats().nextOrdinal);
+      let current: Set<number> | null = null;
+      for (const term of terms) {
+        const next = new Set<number>();
+        const prefix = postingKeyPrefix(term);
+        for (const { key, value } of rangeWithPrefix(layout.postings, prefix)) {
+          for (const { ordinal } of decodeBlock(value, parseInt(key.slice(prefix.length), 36))) {
+            if (cached.allowed[ordinal] && (current === null || current.has(ordinal))) next.add(ordinal);
+          }
+        }
+        current = next;
+        if (current.size === 0) return [];
+      }
+      const files = new Map<string, { target: number; repoId: string; path: string; blobId: string }>();
+      for (const ordinal of [...current!].sort((a, b) => a - b)) {
+        const target = cached.allowed[ordinal]! - 1;
+        const doc = cachedDoc(ordinal, filter.targets[target]!.repoId);
+        if (!doc) continue;
+        const id = blobKey(doc.repoId, doc.path, doc.blobId);
+        const seen = files.get(id);
+        if (!seen || target < seen.target) files.set(id, { target, repoId: doc.repoId, path: doc.path, blobId: doc.blobId });
+      }
+      return [...files.values()];
     },
 
     hasBlob: (repoId: string, path: string, blobId: string): boolean => blobs.doesExist(blobKey(repoId, path, blobId)),

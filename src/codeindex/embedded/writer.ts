@@ -27,7 +27,13 @@ type PostingChanges = Map<string, { add: Posting[]; remove: Set<number> }>;
 /** A write's segment arena larger than this is dropped after the write rather than kept for the next. */
 const ARENA_KEEP_BYTES = 32 * 1024 * 1024;
 
-export function createIndexWriter(layout: IndexLayout, generations: Generations) {
+/** Removal of what other stores keep per blob or repository (the code graph), inside the writer's transactions. */
+export type BlobCompanions = {
+  removeGraphSync(repoId: string, path: string, blobId: string): void;
+  removeRepositorySync(repoId: string): void;
+};
+
+export function createIndexWriter(layout: IndexLayout, generations: Generations, companions: BlobCompanions) {
   const { root, meta, docs, vectors, ids, postings, dfs, blobs, branches, readStats } = layout;
   const { touch } = generations;
 
@@ -234,6 +240,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations)
     async deleteBlob(repoId: string, path: string, blobId: string): Promise<void> {
       const key = blobKey(repoId, path, blobId);
       await root.transaction(() => {
+        companions.removeGraphSync(repoId, path, blobId);
         const entry = blobs.get(key);
         if (!entry) return;
         const stats = readStats();
@@ -275,6 +282,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations)
         applyPostingChanges(changes);
         for (const key of blobKeys) blobs.removeSync(key);
         for (const key of [...rangeWithPrefix(branches, prefix)].map((e) => e.key)) branches.removeSync(key);
+        companions.removeRepositorySync(repoId);
         meta.putSync("stats", stats);
       });
       touch(repoId);

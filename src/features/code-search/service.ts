@@ -12,7 +12,8 @@
 import type { Hosts, Remote } from "../../hosts/index.ts";
 import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
 import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
-import type { AnswerSource } from "../../retrieval/answer.ts";
+import type { AnswerSource } from "../../retrieval/answer/spans.ts";
+import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 import type { RepositoryRecord } from "../repositories/projection.ts";
 import { createAccessChecker } from "./permissions.ts";
@@ -194,8 +195,8 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
         const record = recordOf(f, repos);
         const spans = f.references.length > 0 ? f.references : [{ linestart: f.linestart ?? 0, lineend: f.lineend ?? 0, score: f.score }];
         return spans.map((r) => {
-          const chunk = f.chunks.find((c) => c.startLine === r.linestart && c.endLine === r.lineend) ?? f.chunks.find((c) => c.startLine <= r.linestart && c.endLine >= r.lineend);
-          const lines = (chunk?.text ?? "").split("\n");
+          const chunk = chunkOf(f.chunks, r.linestart, r.lineend);
+          const lines = (chunk ? spanCode(chunk, r.linestart, r.lineend) : "").split("\n");
           const code = lines.slice(0, MAX_CODE_LINES).join("\n") + (lines.length > MAX_CODE_LINES ? `\n… ${lines.length - MAX_CODE_LINES} more lines` : "");
           return {
             repository: record.repository,

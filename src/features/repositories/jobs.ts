@@ -13,7 +13,7 @@ import type { CodeIndex, BranchFile } from "../../codeindex/port.ts";
 import type { Embedder } from "../../models/embedder.ts";
 import type { Remote } from "../../hosts/index.ts";
 import type { ChunkedFile } from "../../indexing/chunk.ts";
-import { filesDocuments } from "../../indexing/documents.ts";
+import { filesDocuments, filesGraphs } from "../../indexing/documents.ts";
 import { CHUNKER_VERSION } from "../../indexing/chunking/chunker.ts";
 import type { ParsePool } from "../../indexing/chunking/pool.ts";
 import { sourceText } from "../../indexing/chunking/source.ts";
@@ -340,7 +340,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
         deps.metrics?.recordIndexedBytes(entry.size);
         return { entry, file, language: file.language || language };
       }));
-      const { docs, terms } = filesDocuments(files.map(({ entry, file, language }) => ({ file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language } })));
+      const placed = files.map(({ entry, file, language }) => ({ file, at: { orgId, repoId: indexRepo, path: entry.path, blobId: entry.blobId, language } }));
+      const { docs, terms } = filesDocuments(placed);
       if (embedder && docs.length > 0) {
         const vectors = await embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)), { signal: job.abort.signal });
         docs.forEach((d, i) => (d.vector = vectors[i]));
@@ -350,7 +351,8 @@ export function createJobRunner(deps: JobRunnerDeps) {
       for (const { entry } of files) {
         if (await codeIndex.hasBlob(indexRepo, entry.path, entry.blobId)) await codeIndex.deleteBlob(indexRepo, entry.path, entry.blobId);
       }
-      await codeIndex.upsertChunks(docs, terms ? { terms } : {});
+      // Started in the same turn: the embedded index commits both in one transaction.
+      await Promise.all([codeIndex.upsertChunks(docs, terms ? { terms } : {}), codeIndex.upsertGraphs(filesGraphs(placed))]);
       counters.indexWriteMs += performance.now() - writeStart;
       for (const { entry, file, language } of files) {
         counters.filesParsed++;

@@ -1,12 +1,13 @@
 /**
  * Rebuilding the code index from the log and the mirrors: the blobs named by RepositoryFilesIndexed
- * events that are missing from the index are chunked again, and each branch's file set restored.
+ * events that are missing from the index are chunked again (their code graphs made by the same parse),
+ * and each branch's file set restored.
  */
 import type { Logger } from "../../logging.ts";
 import type { EventStore } from "../../eventstore/port.ts";
 import type { CodeIndex, BranchFile } from "../../codeindex/port.ts";
 import type { Embedder } from "../../models/embedder.ts";
-import { filesDocuments } from "../../indexing/documents.ts";
+import { filesDocuments, filesGraphs } from "../../indexing/documents.ts";
 import { createParsePool, type ParsePool } from "../../indexing/chunking/pool.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 import type { GitMirrors } from "../../git/mirrors.ts";
@@ -94,15 +95,16 @@ export async function rebuildCodeIndex(deps: {
     const blobs = await mirrors.readBlobs(dir, missing.map((m) => m.blobId));
     const sources = missing.map((m) => ({ path: m.path, content: (blobs.get(m.blobId) ?? Buffer.alloc(0)).toString("utf8") }));
     const chunked = await pool.chunkFiles(sources, { terms: codeIndex.takesDocumentTerms === true });
-    const { docs, terms } = filesDocuments(missing.map((m, i) => {
+    const placed = missing.map((m, i) => {
       const file = chunked[i]!;
       return { file, at: { orgId: entry.orgId, repoId: indexRepo, path: m.path, blobId: m.blobId, language: file.language } };
-    }));
+    });
+    const { docs, terms } = filesDocuments(placed);
     if (deps.embedder && docs.length > 0) {
       const vectors = await deps.embedder.embed(docs.map((d) => `${d.path}\n${d.summary}\n${d.text}`.slice(0, 8000)));
       docs.forEach((d, i) => (d.vector = vectors[i]));
     }
-    await codeIndex.upsertChunks(docs, terms ? { terms } : {});
+    await Promise.all([codeIndex.upsertChunks(docs, terms ? { terms } : {}), codeIndex.upsertGraphs(filesGraphs(placed))]);
     report.blobsRechunked += missing.length;
   }
 }

@@ -4,10 +4,12 @@ import { createSyntaxChunker, type SyntaxChunkerOptions } from "./syntax-chunker
 import { chunkText } from "./text-chunker.ts";
 
 /**
- * Version of the chunker's output. Bump it whenever chunk boundaries, fields or summaries change, so
- * stored chunks made by an older version are recomputed.
+ * Version of the chunker's output (chunks and the code graph made from the same parse). Bump it
+ * whenever chunk boundaries, fields, summaries or the graph change, so stored chunks and graphs made by
+ * an older version are recomputed, and a repository indexed by an older version is re-indexed when
+ * submitted again even at the same commit. 2: the code graph.
  */
-export const CHUNKER_VERSION = "1";
+export const CHUNKER_VERSION = "3";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

@@ -18,6 +18,8 @@ export type Definition = {
   doc: string | null;
   /** Member units when the definition has a body with definitions in it (classes, impls, namespaces). */
   members: Unit[];
+  /** The definition's node (valid until the tree is deleted; read by the code graph). */
+  node: Node;
 };
 
 export type Unit = {
@@ -156,6 +158,7 @@ const definitionOf = (ctx: FileContext, outer: Node, outerType: string, defNode:
     signature: signatureOf(ctx, outer, outerType, defNode, body),
     doc: doc ? truncate(doc, DOC_MAX_CHARS) : null,
     members: [],
+    node: defNode,
   };
   if (body && kind !== "function" && kind !== "method" && kind !== "variable") {
     def.members = unitsOf(ctx, memberNodesOf(defNode, body), def);

@@ -10,6 +10,8 @@ import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
+import { extractGraph } from "../graph/extract.ts";
+import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
 
@@ -78,6 +80,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         emitUnits(em, units, null);
         coverGaps(em, lines.length);
         const symbols = collectSymbols(units);
+        const graph = extractGraph(root, language.id, units);
         return {
           path,
           language: language.id,
@@ -91,6 +94,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
           }),
           symbols: symbols.map(({ name, kind, parent, startLine, endLine }) => ({ name, kind, parent, startLine, endLine })),
           chunks: em.drafts.map((d) => finalize(ctx, d)),
+          ...(graph ? { graph: encodeGraph(graph) } : {}),
         };
       } finally {
         tree?.delete();

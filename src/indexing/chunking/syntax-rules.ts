@@ -170,6 +170,10 @@ export const bodyOf = (node: Node): Node | null => {
     const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
     return value && FUNCTION_VALUE_TYPES.has(value.type) ? (value.childForFieldName("body") ?? null) : null;
   }
+  if (type === "expression_statement") {
+    const assigned = assignedFunction(node);
+    if (assigned) return assigned.right.childForFieldName("body") ?? null;
+  }
   const body = node.childForFieldName("body");
   if (body && body.type !== "expression_statement") return body;
   return firstNamedOfType(node, BODY_TYPES);
@@ -183,10 +187,23 @@ const pythonAssignmentTarget = (node: Node): Node | null => {
   return left && left.type === "identifier" ? left : null;
 };
 
+/**
+ * JavaScript/TypeScript: a function or class assigned to a name or property (`res.send = function`,
+ * `Foo.prototype.bar = (x) => ...`, `exports.parse = function`), the way much JavaScript defines methods.
+ */
+const assignedFunction = (node: Node): { left: Node; right: Node } | null => {
+  const inner = node.namedChild(0);
+  if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
+  const left = inner.childForFieldName("left");
+  const right = inner.childForFieldName("right");
+  if (!left || !right || !FUNCTION_VALUE_TYPES.has(right.type)) return null;
+  return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
+};
+
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
 export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
   if (nodeType === "expression_statement") {
-    if (pythonAssignmentTarget(node)) return node;
+    if (pythonAssignmentTarget(node) || assignedFunction(node)) return node;
     const inner = node.namedChild(0);
     return inner && inner.type === "internal_module" ? inner : null;
   }
@@ -213,7 +230,11 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
 /** Kind and language word of a definition node. */
 export const definitionTypeOf = (node: Node, nodeType: string = node.type): DefinitionType => {
   if (FUNCTION_VALUE_TYPES.has(nodeType)) return nodeType.includes("class") ? cls() : fn();
-  if (nodeType === "expression_statement") return { kind: "variable", label: "variable" };
+  if (nodeType === "expression_statement") {
+    const assigned = assignedFunction(node);
+    if (assigned) return assigned.right.type.includes("class") ? cls() : fn();
+    return { kind: "variable", label: "variable" };
+  }
   const base = DEFINITION_TYPES[nodeType] ?? { kind: "block", label: "block" };
   switch (nodeType) {
     case "type_declaration": {
@@ -274,8 +295,14 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
       const type = node.childForFieldName("type");
       return type ? type.text : null;
     }
-    case "expression_statement":
-      return pythonAssignmentTarget(node)?.text ?? null;
+    case "expression_statement": {
+      const assigned = assignedFunction(node);
+      if (!assigned) return pythonAssignmentTarget(node)?.text ?? null;
+      const property = assigned.left.type === "member_expression" ? assigned.left.childForFieldName("property")?.text : assigned.left.text;
+      // `module.exports = function parse()` is named by the function.
+      if (property === "exports") return assigned.right.childForFieldName("name")?.text ?? assigned.left.text;
+      return property ?? null;
+    }
   }
   const name = node.childForFieldName("name");
   if (name) return stripQuotes(name.text);
@@ -290,6 +317,12 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
 
 /** Go method receivers: `func (p *Parser) Parse()` belongs to `Parser`. */
 export const receiverTypeOf = (node: Node, nodeType: string = node.type): string | null => {
+  if (nodeType === "expression_statement") {
+    // `Foo.prototype.bar = function` and `res.send = function` belong to `Foo` and `res`.
+    const left = assignedFunction(node)?.left;
+    const object = left?.type === "member_expression" ? left.childForFieldName("object")?.text.replace(/\.prototype$/, "") : null;
+    return object && object !== "module" && object !== "exports" && /^[\w$.]{1,60}$/.test(object) ? object : null;
+  }
   if (nodeType !== "method_declaration") return null;
   const receiver = node.childForFieldName("receiver");
   if (!receiver) return null;

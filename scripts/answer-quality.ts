@@ -1,0 +1,106 @@
+/**
+ * Offline answer quality: questions about real repositories (scripts/answer-quality/questions.jsonl, each
+ * with the definitions that answer it at a pinned commit), asked through POST /v2/query of the real
+ * service with no chat model configured.
+ *
+ *   npx tsx scripts/answer-quality.ts [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]
+ *
+ * Mirrors as for `npm run eval` (../.mirror/<owner>+<name>/repo, relative to the project root). Reports the
+ * share of answers that name an answering definition with lines overlapping it (answer-quality/score.ts),
+ * and the median length of the prose before the first code block and of the whole answer; writes
+ * scripts/results/answer-quality.json. --show prints every answer.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { projectRoot, writeResults } from "./results.ts";
+import type { Case } from "./eval/cases.ts";
+import { branchOf, buildHostTree } from "./eval/git-host.ts";
+import { indexCases, startService } from "./eval/service.ts";
+import { median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
+
+type Question = { repo: string; commit: string; question: string; answers: Expected[] };
+
+const USAGE = "npx tsx scripts/answer-quality.ts [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]";
+const { values: args } = parseArgs({
+  options: {
+    repo: { type: "string" },
+    mirrors: { type: "string" },
+    "data-dir": { type: "string" },
+    out: { type: "string" },
+    show: { type: "boolean", default: false },
+    help: { type: "boolean", default: false },
+  },
+});
+if (args.help) {
+  process.stdout.write(`usage: ${USAGE}\n`);
+  process.exit(0);
+}
+
+const questions = readFileSync(join(projectRoot, "scripts", "answer-quality", "questions.jsonl"), "utf8")
+  .split("\n")
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Question)
+  .filter((q) => !args.repo || q.repo.toLowerCase() === args.repo.toLowerCase());
+if (questions.length === 0) {
+  process.stderr.write(`no question about ${args.repo}\n\nusage: ${USAGE}\n`);
+  process.exit(2);
+}
+
+const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
+const keepData = Boolean(args["data-dir"]);
+const dataDir = resolve(args["data-dir"] ?? mkdtempSync(join(tmpdir(), "loupe-answers-")));
+const hostDir = `${dataDir}-githost`;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** One indexing target per (repository, commit), shaped as the eval's cases so its git host serves it. */
+function targetOf(q: Question): Case {
+  return { instance_id: `answers-${q.repo.replace("/", "-")}-${q.commit.slice(0, 12)}`, repo: q.repo, language: "", base_commit: q.commit, problem_statement: "", gold_files: [], patch: "", dataset: "answer-quality" };
+}
+
+async function main() {
+  const targets = [...new Map(questions.map((q) => [targetOf(q).instance_id, targetOf(q)])).values()];
+  buildHostTree(targets, hostDir, mirrors);
+  const service = await startService(dataDir, hostDir);
+  const rows: { repo: string; question: string; named: boolean; proseChars: number; totalChars: number; sources: number }[] = [];
+  try {
+    const indexing = await indexCases(service, targets, { jobs: 2, log });
+    if (indexing.failures.size) throw new Error(`indexing failed: ${[...indexing.failures.values()].join("; ")}`);
+    for (const q of questions) {
+      const body = (await service.api("/v2/query", {
+        messages: [{ id: "1", role: "user", content: q.question }],
+        repositories: [{ remote: "github", repository: q.repo, branch: branchOf(targetOf(q)) }],
+      })) as { message: string; sources: { filepath: string }[] };
+      const score = scoreAnswer(body.message, q.answers, body.sources.map((s) => s.filepath));
+      rows.push({ repo: q.repo, question: q.question, ...score, sources: body.sources.length });
+      if (args.show) log(`\n=== ${q.repo}: ${q.question} (${score.named ? "named" : "NOT named"}: ${q.answers.map((a) => `${a.name} ${a.linestart}-${a.lineend}`).join(" | ")})\n${body.message}`);
+    }
+  } finally {
+    await service.close();
+    if (!keepData) {
+      rmSync(dataDir, { recursive: true, force: true });
+      rmSync(hostDir, { recursive: true, force: true });
+    }
+  }
+
+  const summarise = (rs: typeof rows) => ({
+    questions: rs.length,
+    namedShare: Math.round((1000 * rs.filter((r) => r.named).length) / rs.length) / 10,
+    medianProseChars: median(rs.map((r) => r.proseChars)),
+    medianTotalChars: median(rs.map((r) => r.totalChars)),
+  });
+  const perRepo = Object.fromEntries([...new Set(rows.map((r) => r.repo))].map((repo) => [repo, summarise(rows.filter((r) => r.repo === repo))]));
+  const overall = summarise(rows);
+  const table = [["", "questions", "named %", "median prose", "median total"], ...Object.entries({ ...perRepo, overall }).map(([k, s]) => [k, String(s.questions), s.namedShare.toFixed(1), String(s.medianProseChars), String(s.medianTotalChars)])];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+  for (const r of table) process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ") + "\n");
+  for (const r of rows.filter((r) => !r.named)) process.stdout.write(`not named: ${r.repo}: ${r.question}\n`);
+  const path = writeResults("answer-quality", { overall, perRepo, questions: rows }, args.out ? { path: resolve(args.out) } : {});
+  log(`results: ${path}`);
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});

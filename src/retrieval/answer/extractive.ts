@@ -1,0 +1,68 @@
+/**
+ * The answer to a question when no chat model is configured: short prose that names the definitions
+ * that answer it with their exact lines (the best first, then a few others), then the code of the best
+ * one or two spans. When the best span holds few of the question's words, it says so plainly.
+ */
+import { answerSpans, firstSentence, type AnswerSource, type AnswerSpan, type NamedLines } from "./spans.ts";
+import { questionTerms } from "./terms.ts";
+
+const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
+
+/** Spans listed, code blocks shown, and lines per code block. */
+export const ANSWER_SHAPE = { listed: 5, quoted: 2, quotedLines: 30 } as const;
+
+/** Below this share of the question's words in the best span, the answer says nothing matches well. */
+const WELL_MATCHED = 0.5;
+
+const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–${b}`);
+
+function what(span: AnswerSpan, withRepository: boolean, docChars: number): string {
+  const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${range(span.linestart, span.lineend)}`;
+  const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.kind}) `}in ${where}` : where;
+  const members = span.members.length ? `; see ${span.members.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
+  return `${head}${members}${span.doc ? `: ${firstSentence(span.doc, docChars)}` : ""}`;
+}
+
+const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
+
+function quote(span: AnswerSpan, part: NamedLines | null): string {
+  const [start, end] = part ? [part.linestart, part.lineend] : [span.linestart, span.lineend];
+  const lines = span.code.split("\n").slice(start - span.linestart, end - span.linestart + 1);
+  const shown = lines.slice(0, ANSWER_SHAPE.quotedLines).join("\n").replace(/```/g, "`\u200b``");
+  const more = lines.length > ANSWER_SHAPE.quotedLines ? `\n… ${lines.length - ANSWER_SHAPE.quotedLines} more lines` : "";
+  return `\`${span.source.path}:${start}-${end}\`${part ? ` (\`${part.name}\`)` : ""}\n\`\`\`${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n\`\`\``;
+}
+
+export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
+  const out: string[] = notes.map((n) => `> **Note:** ${n}`);
+  if (notes.length) out.push("");
+  const terms = questionTerms(question);
+  const spans = answerSpans(terms, sources, ANSWER_SHAPE.listed);
+  if (spans.length === 0) {
+    out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");
+    return out.join("\n");
+  }
+  const withRepository = new Set(sources.map((s) => s.repository)).size > 1;
+  const [best, ...others] = spans as [AnswerSpan, ...AnswerSpan[]];
+  if (best.coverage < WELL_MATCHED) {
+    out.push("Nothing in the indexed code matches this question closely. The nearest code:");
+    out.push("");
+    for (const s of spans) out.push(`- ${what(s, withRepository, 110)}`);
+  } else {
+    out.push(`Best match: ${sentence(what(best, withRepository, 200))}`);
+    if (others.length) {
+      out.push("");
+      out.push("Also relevant:");
+      for (const s of others) out.push(`- ${what(s, withRepository, 110)}`);
+    }
+  }
+  // The code of the best span (its best-matching inner definition when it has one), then the next one.
+  const quotes: string[] = [quote(best, best.members[0] ?? null)];
+  const next = best.members[1] ? { span: best, part: best.members[1] } : others[0] ? { span: others[0], part: others[0].members[0] ?? null } : null;
+  if (next && ANSWER_SHAPE.quoted > 1) quotes.push(quote(next.span, next.part));
+  out.push("");
+  out.push(quotes.join("\n\n"));
+  out.push("");
+  out.push("_No language model is configured: this answer lists the code that matches the question best._");
+  return out.join("\n");
+}

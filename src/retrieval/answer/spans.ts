@@ -1,0 +1,100 @@
+/**
+ * The spans an answer is made of: each returned file's references (best first within a file, files in
+ * their ranked order), with the definition each one is, its code, and the definitions inside it that
+ * match the question best (a method of a class span), so an answer can name what answers the question.
+ */
+import type { ChunkDocument } from "../../codeindex/port.ts";
+import { definitionsIn } from "../definition-span.ts";
+import type { SearchHitFile } from "../search.ts";
+import { coverage, stemsOf } from "./terms.ts";
+
+export type AnswerSource = SearchHitFile & { repository: string; remote: string };
+
+export type NamedLines = { name: string; linestart: number; lineend: number };
+
+export type AnswerSpan = {
+  source: AnswerSource;
+  linestart: number;
+  lineend: number;
+  score: number;
+  language: string;
+  /** What the span is: `Class.method`, a function's name; null for a run of statements. */
+  name: string | null;
+  kind: string;
+  /** The definition's doc comment, first sentence. */
+  doc: string | null;
+  code: string;
+  /** Share of the question's words the span holds (its path and name included). */
+  coverage: number;
+  /** Definitions inside the span that hold more of the question's words than the rest of it, best first. */
+  members: NamedLines[];
+};
+
+/** The lines `start`..`end` of a chunk (all of it when the range is not inside it). */
+export function spanCode(chunk: ChunkDocument, start: number, end: number): string {
+  const lines = chunk.text.split("\n");
+  if (start < chunk.startLine || end > chunk.endLine) return chunk.text;
+  return lines.slice(start - chunk.startLine, end - chunk.startLine + 1).join("\n");
+}
+
+/** The chunk a span comes from: the one with its exact lines, else the smallest that holds it. */
+export function chunkOf(chunks: readonly ChunkDocument[], start: number, end: number): ChunkDocument | undefined {
+  return (
+    chunks.find((c) => c.startLine === start && c.endLine === end) ??
+    [...chunks].filter((c) => c.startLine <= start && c.endLine >= end).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0]
+  );
+}
+
+export const firstSentence = (text: string, max = 200): string => {
+  const t = text.replace(/\s+/g, " ").trim();
+  const m = /^(.{12,}?[.!?])(\s|$)/.exec(t);
+  const s = m && m[1]!.length <= max ? m[1]! : t;
+  return s.length > max ? s.slice(0, max - 1).trimEnd() + "…" : s;
+};
+
+const qualified = (c: ChunkDocument) => (c.symbol ? (c.parent ? `${c.parent}.${c.symbol}` : c.symbol) : null);
+
+/** How many of a span's inner definitions an answer names. */
+const MEMBERS = 2;
+
+export function answerSpans(terms: readonly string[], sources: readonly AnswerSource[], limit: number): AnswerSpan[] {
+  const out: AnswerSpan[] = [];
+  for (const source of sources) {
+    const refs = source.references.length > 0 ? [...source.references].sort((a, b) => b.score - a.score) : source.linestart !== null ? [{ linestart: source.linestart, lineend: source.lineend ?? source.linestart, score: source.score }] : [];
+    for (const ref of refs) {
+      if (out.length >= limit) return out;
+      const chunk = chunkOf(source.chunks, ref.linestart, ref.lineend);
+      if (!chunk) continue;
+      const exact = chunk.startLine === ref.linestart && chunk.endLine === ref.lineend;
+      const code = spanCode(chunk, ref.linestart, ref.lineend);
+      const inner = definitionsIn(code, ref.linestart, chunk.language);
+      // A span narrowed inside its chunk is the definition on its first line (definition-span.ts).
+      const name = exact ? qualified(chunk) : (definitionsIn("\n" + code, ref.linestart - 1, chunk.language)[0]?.name ?? null);
+      const spanCoverage = coverage(terms, stemsOf(`${source.path} ${name ?? ""} ${code}`));
+      const lines = code.split("\n");
+      const members = inner
+        // Not the span's own definition again (after its doc comment or decorators).
+        .filter((d) => d.name !== chunk.symbol && (d.endLine - d.startLine + 1) / lines.length < 0.8)
+        .map((d) => ({ d, c: coverage(terms, stemsOf(`${d.name} ${d.name} ${lines.slice(d.startLine - ref.linestart, d.endLine - ref.linestart + 1).join("\n")}`)) }))
+        .filter((m) => m.c > 0)
+        .sort((a, b) => b.c - a.c || a.d.startLine - b.d.startLine)
+        .slice(0, MEMBERS)
+        .filter((m, i, all) => m.c >= all[0]!.c * 0.75)
+        .map(({ d }) => ({ name: d.name, linestart: d.startLine, lineend: d.endLine }));
+      out.push({
+        source,
+        linestart: ref.linestart,
+        lineend: ref.lineend,
+        score: ref.score,
+        language: chunk.language,
+        name,
+        kind: exact ? chunk.kind : "code",
+        doc: exact && chunk.doc ? firstSentence(chunk.doc) : null,
+        code,
+        coverage: spanCoverage,
+        members: lines.length > 12 ? members : [],
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,226 @@
+/**
+ * The code graph the chunker makes from its parse (tree-sitter grammars loaded from their packages), per
+ * language: definitions with parents and parameters, references with lines and call flags, raw imports.
+ */
+import { describe, expect, it } from "vitest";
+import { createChunker } from "../../src/indexing/chunking/chunker.ts";
+import { decodeGraph } from "../../src/codeindex/graph/codec.ts";
+import type { FileGraphContent } from "../../src/codeindex/port.ts";
+
+const chunker = createChunker();
+
+async function graphOf(path: string, lines: string[]): Promise<FileGraphContent> {
+  const file = await chunker.chunkFile(path, lines.join("\n") + "\n");
+  expect(file.parseError, "parsed").toBeUndefined();
+  expect(file.graph, `a graph for ${path}`).toBeDefined();
+  return decodeGraph(file.graph!);
+}
+
+const defs = (g: FileGraphContent) => g.definitions.map((d) => [d.name, d.kind, d.parent, d.startLine, d.endLine]);
+const params = (g: FileGraphContent, name: string) => g.definitions.find((d) => d.name === name)?.params?.map((p) => (p.hasDefault ? `${p.name}=` : p.name));
+const refs = (g: FileGraphContent) => g.references.map((r) => `${r.name}@${r.line}${r.call ? "()" : ""}`);
+const imports = (g: FileGraphContent) => g.imports.map((i) => [i.spec, i.kind, i.line, ...(i.names ? [i.names] : [])]);
+
+describe("code graph extraction", () => {
+  it("Python: classes, methods with parameters and defaults, calls, members, annotations, imports", async () => {
+    const g = await graphOf("pkg/mod.py", [
+      "from ..base import Base as B, helper",
+      "import os.path",
+      "from . import sibling",
+      "class Parser(B):",
+      "    @cached",
+      "    def parse(self, text: str, strict=False, *args, limit: int = 3, **kw) -> Node:",
+      "        node = helper(text)",
+      "        return node.children",
+      "def top(a, /, b, *, c):",
+      "    return Parser().parse(a)",
+    ]);
+    expect(defs(g)).toEqual([
+      ["Parser", "class", null, 4, 8],
+      ["parse", "method", "Parser", 6, 8],
+      ["top", "function", null, 9, 10],
+    ]);
+    expect(params(g, "parse")).toEqual(["self", "text", "strict=", "*args", "limit=", "**kw"]);
+    expect(params(g, "top")).toEqual(["a", "/", "b", "*", "c"]);
+    expect(g.definitions.find((d) => d.name === "parse")!.paramsText).toBe("(self, text: str, strict=False, *args, limit: int = 3, **kw)");
+    expect(refs(g)).toEqual(["B@4", "cached@5()", "Node@6", "int@6", "str@6", "helper@7()", "children@8", "Parser@10()", "parse@10()"]);
+    expect(imports(g)).toEqual([
+      ["..base", "import", 1, ["Base", "helper"]],
+      ["os.path", "import", 2],
+      [".", "import", 3, ["sibling"]],
+    ]);
+  });
+
+  it("TypeScript: functions, classes, interfaces, types, arrow functions; type uses; import, export-from, require, dynamic import", async () => {
+    const g = await graphOf("src/a.ts", [
+      'import { x } from "./x.js";',
+      'export * from "../lib";',
+      'import fs = require("fs");',
+      'const r = require("./r");',
+      "export function run(a: number, b = 2, c?: Opts, ...rest: Item[]): Result<Item> {",
+      "  return new Runner(a).start(b);",
+      "}",
+      "export class Runner<T> extends Base implements Startable {",
+      "  start(n: number) { return this.loop(n); }",
+      "}",
+      "interface Startable { start(n: number): void }",
+      "type Alias = Runner<string>;",
+      "export const go = async ({ id }, [first]) => import('./lazy');",
+    ]);
+    expect(defs(g)).toEqual([
+      ["run", "function", null, 5, 7],
+      ["Runner", "class", null, 8, 10],
+      ["start", "method", "Runner", 9, 9],
+      ["Startable", "interface", null, 11, 11],
+      ["start", "method", "Startable", 11, 11],
+      ["Alias", "type", null, 12, 12],
+      ["go", "function", null, 13, 13],
+    ]);
+    expect(params(g, "run")).toEqual(["a", "b=", "c=", "...rest"]);
+    expect(params(g, "go")).toEqual(["{ id }", "[first]"]);
+    expect(refs(g)).toContain("Runner@6()");
+    expect(refs(g)).toContain("start@6()");
+    expect(refs(g)).toContain("Base@8");
+    expect(refs(g)).toContain("Startable@8");
+    expect(refs(g)).toContain("loop@9()");
+    expect(refs(g)).toContain("Result@5");
+    expect(refs(g)).not.toContain("Runner@8"); // the class's own name is a definition, not a use
+    expect(refs(g)).not.toContain("T@8");
+    expect(imports(g)).toEqual([
+      ["./x.js", "import", 1],
+      ["../lib", "import", 2],
+      ["fs", "import", 3],
+      ["./r", "import", 4],
+      ["./lazy", "import", 13],
+    ]);
+  });
+
+  it("JavaScript and TSX: JSX components are calls, lowercase elements are not references", async () => {
+    const js = await graphOf("web/app.jsx", ['import React from "react";', "export default function App({ user }, opts = {}) {", "  return <Layout><div>{format(user)}</div></Layout>;", "}"]);
+    expect(defs(js)).toEqual([["App", "function", null, 2, 4]]);
+    expect(params(js, "App")).toEqual(["{ user }", "opts="]);
+    expect(refs(js)).toEqual(["Layout@3()", "format@3()"]);
+    const tsx = await graphOf("web/card.tsx", ['import { Box } from "./box";', "export const Card = (p: CardProps) => <Box title={p.title} />;"]);
+    expect(refs(tsx)).toEqual(["Box@2()", "CardProps@2", "title@2"]);
+    expect(imports(tsx)).toEqual([["./box", "import", 1]]);
+  });
+
+  it("Go: functions, methods with receivers, structs and interfaces, selector calls, imports and package", async () => {
+    const g = await graphOf("svc/server.go", [
+      "package svc",
+      'import (\n\tlog "log"\n\t"example.com/app/store"\n)',
+      "type Server struct { db store.DB }",
+      "type Handler interface { Serve() error }",
+      "func (s *Server) Run(addr, name string, opts ...Option) error {",
+      "\tlog.Printf(addr)",
+      "\treturn s.db.Open()",
+      "}",
+    ]);
+    expect(g.package).toBe("svc");
+    expect(defs(g)).toEqual([
+      ["Server", "class", null, 6, 6],
+      ["Handler", "interface", null, 7, 7],
+      ["Run", "method", "Server", 8, 11],
+    ]);
+    expect(params(g, "Run")).toEqual(["addr", "name", "...opts"]);
+    expect(refs(g)).toEqual(["DB@6", "Option@8", "Server@8", "Printf@9()", "Open@10()", "db@10"]);
+    expect(imports(g)).toEqual([
+      ["log", "import", 3],
+      ["example.com/app/store", "import", 4],
+    ]);
+  });
+
+  it("Rust: impl methods with their type as parent, traits, structs, mod and use declarations", async () => {
+    const g = await graphOf("src/lib.rs", [
+      "mod parser;",
+      "mod inline { fn hidden() {} }",
+      "use crate::net::{Client, tls::Config as Tls};",
+      "pub struct Engine<T> { items: Vec<T> }",
+      "pub trait Run { fn run(&mut self, n: usize); }",
+      "impl<T> Run for Engine<T> {",
+      "    fn run(&mut self, n: usize) { let c = Client::new(); self.items.push(c.get(n)); helper::<T>(n); }",
+      "}",
+    ]);
+    expect(defs(g)).toEqual([
+      ["hidden", "function", "inline", 2, 2],
+      ["Engine", "class", null, 4, 4],
+      ["Run", "interface", null, 5, 5],
+      ["run", "method", "Run", 5, 5],
+      ["run", "method", "Engine", 7, 7],
+    ]);
+    expect(params(g, "run")).toEqual(["&mut self", "n"]);
+    expect(refs(g)).toEqual(expect.arrayContaining(["Client@7", "new@7()", "push@7()", "get@7()", "items@7", "helper@7()", "Vec@4", "Engine@6", "Run@6"]));
+    expect(refs(g)).not.toContain("Engine@4");
+    expect(imports(g)).toEqual([
+      ["parser", "module", 1],
+      ["crate::net::{Client, tls::Config as Tls}", "import", 3],
+    ]);
+  });
+
+  it("Java: package, classes, constructors and methods with varargs, calls and constructions, imports", async () => {
+    const g = await graphOf("src/main/java/com/acme/Shop.java", [
+      "package com.acme;",
+      "import java.util.List;",
+      "import static com.acme.util.Money.add;",
+      "import com.acme.model.*;",
+      "public class Shop extends Store {",
+      "  public Shop(String name) { super(name); }",
+      "  @Override public Order place(Item item, String... notes) { Order o = new Order(item); o.submit(); return o; }",
+      "}",
+    ]);
+    expect(g.package).toBe("com.acme");
+    expect(defs(g)).toEqual([
+      ["Shop", "class", null, 5, 8],
+      ["Shop", "method", "Shop", 6, 6],
+      ["place", "method", "Shop", 7, 7],
+    ]);
+    expect(params(g, "place")).toEqual(["item", "...notes"]);
+    expect(refs(g)).toEqual(expect.arrayContaining(["Store@5", "Order@7()", "Order@7", "submit@7()", "Item@7"]));
+    expect(imports(g)).toEqual([
+      ["java.util.List", "import", 2],
+      ["static com.acme.util.Money.add", "import", 3],
+      ["com.acme.model.*", "import", 4],
+    ]);
+  });
+
+  it("C and C++: functions, structs, classes in namespaces, out-of-class methods, default arguments, includes", async () => {
+    const c = await graphOf("src/io.c", ['#include "io.h"', "#include <stdio.h>", "struct buf { int len; };", "static int flush(struct buf *b, int fd) { return write_all(fd, b->len); }", "void reset(void) {}"]);
+    expect(defs(c)).toEqual([
+      ["buf", "class", null, 3, 3],
+      ["flush", "function", null, 4, 4],
+      ["reset", "function", null, 5, 5],
+    ]);
+    expect(params(c, "flush")).toEqual(["b", "fd"]);
+    expect(params(c, "reset")).toEqual([]);
+    expect(refs(c)).toEqual(["buf@4", "len@4", "write_all@4()"]); // `struct buf *b` uses the type
+    expect(imports(c)).toEqual([
+      ["io.h", "include", 1],
+      ["stdio.h", "system-include", 2],
+    ]);
+    const cpp = await graphOf("src/shape.cpp", [
+      '#include "geo/shape.h"',
+      "namespace geo {",
+      "class Shape : public Base {",
+      " public:",
+      "  double area(int scale = 1) const { return compute(scale); }",
+      "};",
+      "}",
+      "double Circle::area(int scale, ...) { auto p = new Point(); return std::sqrt(p->x); }",
+    ]);
+    expect(defs(cpp)).toEqual([
+      ["Shape", "class", "geo", 3, 6],
+      ["area", "method", "Shape", 5, 5],
+      ["area", "method", "Circle", 8, 8],
+    ]);
+    expect(cpp.definitions[1]!.params).toEqual([{ name: "scale", hasDefault: true }]);
+    expect(params(cpp, "area")).toEqual(["scale="]);
+    expect(cpp.definitions[2]!.params!.map((p) => p.name)).toEqual(["scale", "..."]);
+    expect(refs(cpp)).toEqual(expect.arrayContaining(["Base@3", "compute@5()", "Point@8()", "sqrt@8()", "x@8"]));
+    expect(imports(cpp)).toEqual([["geo/shape.h", "include", 1]]);
+  });
+
+  it("other languages and unparsable files have no graph", async () => {
+    expect((await chunker.chunkFile("README.md", "# Title\n\ntext\n")).graph).toBeUndefined();
+    expect((await chunker.chunkFile("lib/a.rb", "def x; end\n")).graph).toBeUndefined();
+  });
+});

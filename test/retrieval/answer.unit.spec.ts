@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { ChunkDocument } from "../../src/codeindex/port.ts";
+import { extractiveAnswer } from "../../src/retrieval/answer/extractive.ts";
+import { contextBlock } from "../../src/retrieval/answer/chat.ts";
+import type { AnswerSource } from "../../src/retrieval/answer/spans.ts";
+
+const classText = [
+  "class SecureCookieSessionInterface(SessionInterface):",
+  '    """The default session interface that stores sessions in signed cookies."""',
+  "",
+  '    salt = "cookie-session"',
+  "",
+  "    def get_signing_serializer(self, app):",
+  "        if not app.secret_key:",
+  "            return None",
+  "        return URLSafeTimedSerializer(app.secret_key, salt=self.salt)",
+  "",
+  "    def open_session(self, app, request):",
+  "        s = self.get_signing_serializer(app)",
+  "        if s is None:",
+  "            return None",
+  "        return self.session_class()",
+  "",
+].join("\n");
+
+const chunk = (over: Partial<ChunkDocument>): ChunkDocument => ({
+  id: "x", orgId: "o", repoId: "r", path: "src/app/sessions.py", blobId: "b", ordinal: 0, language: "python", kind: "class",
+  symbol: "SecureCookieSessionInterface", parent: null, signature: null, doc: "The default session interface that stores sessions in signed cookies.",
+  startLine: 100, endLine: 115, text: classText, summary: "", fileSummary: "", ...over,
+});
+
+const source = (c: ChunkDocument, refs = [{ linestart: c.startLine, lineend: c.endLine, score: 3 }]): AnswerSource => ({
+  repoId: "r", branch: "main", path: c.path, linestart: refs[0]!.linestart, lineend: refs[0]!.lineend, summary: "Python module defining sessions.", distance: 0, score: 3,
+  references: refs, chunks: [c], reasons: [], repository: "acme/app", remote: "github",
+});
+
+describe("extractive answers", () => {
+  it("names the definition inside the best span that answers the question, with its lines, and quotes its code", () => {
+    const answer = extractiveAnswer("Where is the secret key used to sign the session cookie?", [source(chunk({}))]);
+    const prose = answer.slice(0, answer.indexOf("```"));
+    expect(prose).toContain("Best match: **`SecureCookieSessionInterface`** (class) in `src/app/sessions.py`, lines 100–115");
+    expect(prose).toContain("`get_signing_serializer` (lines 105–108)");
+    expect(prose.length).toBeLessThan(1500);
+    expect(answer).toContain("`src/app/sessions.py:105-108` (`get_signing_serializer`)\n```python\n    def get_signing_serializer(self, app):");
+    expect(answer).not.toContain("Nothing in the indexed code matches");
+  });
+
+  it("says plainly when nothing matches the question well", () => {
+    const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
+    expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);
+    expect(extractiveAnswer("anything", [])).toContain("I found no indexed code that matches this question");
+  });
+
+  it("puts notes first and keeps the prose short with many sources", () => {
+    const many = Array.from({ length: 10 }, (_, i) => source(chunk({ path: `src/app/s${i}.py`, doc: "x".repeat(400) })));
+    const answer = extractiveAnswer("Where is the session cookie signed with the secret key?", many, ["acme/old is being re-indexed."]);
+    expect(answer.startsWith("> **Note:** acme/old is being re-indexed.")).toBe(true);
+    expect(answer.indexOf("```")).toBeLessThan(1500);
+  });
+
+  it("gives the chat model the spans' code, not file summaries", () => {
+    const block = contextBlock("secret key session cookie", [source(chunk({}))]);
+    expect(block).toContain("### acme/app src/app/sessions.py:100-115 (class SecureCookieSessionInterface)");
+    expect(block).toContain("def get_signing_serializer(self, app):");
+    expect(block).not.toContain("Python module defining sessions.");
+  });
+});
