@@ -30,6 +30,8 @@ export const configSchema = z.object({
   ),
   LOUPE_ELASTICSEARCH_URL: optionalString.pipe(httpUrl.optional()),
   LOUPE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `json` (one object per line, for log shippers) or `pretty` (coloured lines for people); default: pretty on a terminal, else json. */
+  LOUPE_LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional()),
   LOUPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOUPE_GRAPHIQL: booleanFlag.default(true),
   LOUPE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
@@ -89,6 +91,8 @@ export type Config = {
   eventStoreUrl: string | undefined;
   elasticsearchUrl: string | undefined;
   logLevel: z.infer<typeof configSchema>["LOUPE_LOG_LEVEL"];
+  /** Unset = pretty when stdout is a terminal, JSON otherwise (src/logging.ts). */
+  logFormat: "json" | "pretty" | undefined;
   maxBodyBytes: number;
   graphiql: boolean;
   workers: number | undefined;
@@ -148,6 +152,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventStoreUrl: v.LOUPE_EVENTSTORE_URL,
     elasticsearchUrl: v.LOUPE_ELASTICSEARCH_URL,
     logLevel: v.LOUPE_LOG_LEVEL,
+    logFormat: v.LOUPE_LOG_FORMAT,
     maxBodyBytes: v.LOUPE_MAX_BODY_BYTES,
     graphiql: v.LOUPE_GRAPHIQL,
     workers: v.LOUPE_WORKERS,

@@ -16,8 +16,9 @@ async function main() {
   }
   const loupe = await createLoupe(config);
   const server = await serve(loupe.fetch, { port: config.port, hostname: config.host });
-  loupe.services.logger.info({ port: server.port, host: config.host }, "Loupe is listening");
-  process.stdout.write(`Loupe listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}\n`);
+  // One log line (JSON for shippers, or a pretty line on a terminal): stdout carries nothing but the logs.
+  const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  loupe.services.logger.info({ port: server.port, host: config.host, url }, `Loupe is listening on ${url}`);
 
   // Graceful shutdown: stop accepting connections and let in-flight requests finish (up to
   // LOUPE_SHUTDOWN_TIMEOUT_MS), then loupe.close(): the indexer stops its jobs between batches (a
