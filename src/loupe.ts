@@ -3,6 +3,7 @@ import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { ulid } from "./ids.ts";
 import type { Config } from "./config.ts";
 import { createLogger, resolveLogFormat, type Logger } from "./logging.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import { catalogue } from "./features/catalogue.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
@@ -74,6 +75,25 @@ export type LoupeOptions = {
 };
 
 export async function createLoupe(config: Config, options: LoupeOptions = {}) {
+  // One process at a time on the data directory (maintenance scripts take the same lock).
+  const dataDirLock = await lockDataDir(config.dataDir, "server");
+  try {
+    const loupe = await composeLoupe(config, options);
+    return {
+      ...loupe,
+      dataDirLock,
+      async close() {
+        await loupe.close();
+        await dataDirLock.release();
+      },
+    };
+  } catch (error) {
+    await dataDirLock.release();
+    throw error;
+  }
+}
+
+async function composeLoupe(config: Config, options: LoupeOptions) {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = options.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = createMetrics();
