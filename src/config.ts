@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { z } from "zod";
 
 /** Environment variables Loupe reads, with the embedded-mode defaults. */
@@ -74,13 +75,8 @@ export const configSchema = z.object({
   LOUPE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /** How long a SIGTERM waits for in-flight requests and jobs before checkpointing and exiting. */
   LOUPE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
-  /** Directories (comma-separated, absolute) under which POST /v2/repositories/local may index git repositories by path. */
-  LOUPE_LOCAL_ROOTS: optionalString.pipe(
-    z
-      .string()
-      .refine((v) => v.split(",").every((p) => p.trim().startsWith("/") || /^[A-Za-z]:[\\/]/.test(p.trim())), "must be absolute paths, comma-separated")
-      .optional(),
-  ),
+  /** Directories (comma-separated; relative ones resolved against the working directory) under which POST /v2/repositories/local may index git repositories by path. */
+  LOUPE_LOCAL_ROOTS: optionalString,
 });
 
 export type Config = {
@@ -173,7 +169,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     fileHostsNeedToken: v.LOUPE_FILE_HOSTS_NEED_TOKEN,
     metricsToken: v.LOUPE_METRICS_TOKEN,
     shutdownTimeoutMs: v.LOUPE_SHUTDOWN_TIMEOUT_MS,
-    localRoots: (v.LOUPE_LOCAL_ROOTS ?? "").split(",").map((p) => p.trim()).filter(Boolean),
+    localRoots: (v.LOUPE_LOCAL_ROOTS ?? "").split(",").map((p) => p.trim()).filter(Boolean).map((p) => resolve(p)),
     webhooks: {
       secrets: {
         github: v.LOUPE_WEBHOOK_SECRET_GITHUB,

@@ -21,6 +21,7 @@ import { readJson } from "../validate.ts";
 import { describeRoute } from "../route-docs.ts";
 import type { Remote } from "../../../hosts/index.ts";
 import { GitNameError, validateBranchName, validateRepositoryName } from "../../../git/names.ts";
+import { fromLocalAlias } from "../../../indexing/repo-id.ts";
 import { hostTokenFor } from "../../../features/code-search/permissions.ts";
 import { SearchRefusal, type RepositoryReference, type Resolution } from "../../../features/code-search/service.ts";
 import type { Emit } from "../../../features/query-sessions/service.ts";
@@ -31,9 +32,12 @@ const remoteSchema = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
   z.enum(["github", "gitlab", "bitbucket", "azure"], { error: "must be one of github, gitlab, bitbucket, azure" }),
 );
-/** Checked by the rules git names obey (src/git/names.ts), so a bad reference is a 400 before any host is asked. */
+/**
+ * Checked by the rules git names obey (src/git/names.ts), so a bad reference is a 400 before any host is
+ * asked. `{ remote: "local", repository: "<name>" }` names a repository indexed by path (repo-id.ts).
+ */
 const repositoryRef = z
-  .object({
+  .preprocess((v) => (v && typeof v === "object" && "remote" in v && "repository" in v ? fromLocalAlias(v as { remote: string; repository: string }) : v), z.object({
     remote: remoteSchema,
     repository: z.string({ error: "must be a string of the form owner/repo" }).trim().min(1, "must not be empty").max(300),
     branch: z.string({ error: "must be a string" }).trim().max(255).nullish().transform((v) => (v ? v : undefined)),
@@ -50,7 +54,7 @@ const repositoryRef = z
         ctx.addIssue({ code: "custom", path: [field], message: error.problem });
       }
     }
-  });
+  }));
 const repositories = z
   .array(repositoryRef, { error: "must be an array of { remote, repository, branch? }" })
   .min(1, "name at least one repository")
