@@ -8,6 +8,7 @@ import { HttpError } from "../http/errors.ts";
 import { schema } from "./schema.ts";
 import { adminError, isRequestError, toAdminError } from "./errors.ts";
 import type { AdminContext } from "./builder.ts";
+import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -50,6 +51,8 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
           shouldPersistHeaders: false,
         }
       : false,
+    // The console from Loupe's own assets (./graphiql.ts), never a CDN.
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,
     context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
@@ -78,6 +81,8 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
       },
     },
   });
+
+  if (services.config.graphiql) graphiqlAssetRoutes(app);
 
   const isConsoleRequest = (request: Request) =>
     services.config.graphiql && request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");
