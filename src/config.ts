@@ -22,7 +22,13 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOUPE_HOST: z.string().default("0.0.0.0"),
   LOUPE_DATA_DIR: z.string().min(1).default("./data"),
-  LOUPE_API_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  LOUPE_API_KEY: optionalString.pipe(
+    z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .refine((v) => !/change-?me|changeme|example|placeholder/i.test(v), "is a placeholder: set a long random key (e.g. openssl rand -hex 32)")
+      .optional(),
+  ),
   LOUPE_EVENTSTORE_URL: optionalString.pipe(
     z
       .string()
