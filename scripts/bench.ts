@@ -168,7 +168,7 @@ async function startService(): Promise<{ base: string; pid: number; stop: () => 
     let out = "";
     child.stdout!.on("data", (data: Buffer) => {
       out += data.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
+      const m = /listening on (http:\/\/[^\s"]+)/.exec(out);
       if (m) resolveBase(m[1]!);
     });
     child.on("exit", (code) => reject(new Error(`the service exited (${code}) before listening:\n${out}`)));

@@ -2,6 +2,28 @@ import { resolve } from "node:path";
 import { loadConfig, type Config } from "../src/config.ts";
 import type { StoredEvent } from "../src/eventstore/port.ts";
 import { redact } from "../src/audit/redact.ts";
+import { DataDirLockedError, lockAdvice, lockDataDir } from "../src/data-dir-lock.ts";
+
+/**
+ * Runs a maintenance script's work holding the data directory's lock (src/data-dir-lock.ts). While a
+ * server (or another script) holds it, prints who does and what to do `instead`, and exits 3 having
+ * changed nothing.
+ */
+export async function withDataDirLock<T>(config: Config, role: string, instead: string, fn: () => Promise<T>): Promise<T> {
+  let lock;
+  try {
+    lock = await lockDataDir(config.dataDir, role);
+  } catch (error) {
+    if (!(error instanceof DataDirLockedError)) throw error;
+    process.stderr.write(`${role}: refused. ${lockAdvice(error, instead)}\n`);
+    process.exit(3);
+  }
+  try {
+    return await fn();
+  } finally {
+    await lock.release();
+  }
+}
 
 /** Config for an operator script: the environment, with `--data-dir` overriding LOUPE_DATA_DIR. */
 export function scriptConfig(dataDir: string | undefined): Config {

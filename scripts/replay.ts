@@ -3,12 +3,14 @@
  *
  *   npm run replay -- --all | --projection <name> [--projection <name> ...] [--data-dir ./data]
  *     Rebuilds the projections from zero into a fresh generation of the data dir's read store and
- *     switches to it (the runner's own rebuild). Stop the server first: a running server keeps
- *     writing the generation it has open. Prints each projection's new status and content hash.
+ *     switches to it (the runner's own rebuild). Prints each projection's new status and content hash.
  *
  *   npm run replay -- --as-of <ISO time|position> --projection <name> | --all [--org <orgId>] [--data-dir ./data]
  *     Prints the model(s) as of that point of the log, replayed into a temporary in-memory store
  *     (the data dir is only read). Entries keyed by a secret are dropped, secret fields redacted.
+ *
+ * Both take the data directory's lock: while a server runs on it, the script refuses (exit 3, nothing
+ * changed) and says to use the server's admin API instead (GraphQL `rebuildProjection`, `readModelAsOf`).
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -20,7 +22,7 @@ import { createProjectionRunner } from "../projections/runner.ts";
 import { allProjections } from "../src/features/read-models.ts";
 import { parseAsOf, replayAsOf } from "../src/audit/as-of.ts";
 import { entryBelongsTo, redactEntries } from "../src/audit/redact.ts";
-import { fail, scriptConfig } from "./cli-support.ts";
+import { fail, scriptConfig, withDataDirLock } from "./cli-support.ts";
 
 const USAGE = `usage:
   npm run replay -- --all | --projection <name>... [--data-dir ./data]
@@ -54,6 +56,11 @@ async function main() {
   const projections = allProjections.filter((p) => names.includes(p.name));
 
   const config = scriptConfig(args["data-dir"]);
+  const instead = args["as-of"] !== undefined ? "ask the server: GraphQL query readModelAsOf(projection, asOf)" : "ask the server to rebuild: GraphQL mutation rebuildProjection(name)";
+  await withDataDirLock(config, "replay", instead, () => run(config, args, projections));
+}
+
+async function run(config: ReturnType<typeof scriptConfig>, args: { all?: boolean; "as-of"?: string; org?: string }, projections: typeof allProjections) {
   const eventStore = await openEventStore(config, catalogue);
   try {
     if (args["as-of"] !== undefined) {

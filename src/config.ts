@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { z } from "zod";
 
 /** Environment variables Loupe reads, with the embedded-mode defaults. */
@@ -21,7 +22,13 @@ export const configSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   LOUPE_HOST: z.string().default("0.0.0.0"),
   LOUPE_DATA_DIR: z.string().min(1).default("./data"),
-  LOUPE_API_KEY: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
+  LOUPE_API_KEY: optionalString.pipe(
+    z
+      .string()
+      .min(16, "must be at least 16 characters")
+      .refine((v) => !/change-?me|changeme|example|placeholder/i.test(v), "is a placeholder: set a long random key (e.g. openssl rand -hex 32)")
+      .optional(),
+  ),
   LOUPE_EVENTSTORE_URL: optionalString.pipe(
     z
       .string()
@@ -30,6 +37,8 @@ export const configSchema = z.object({
   ),
   LOUPE_ELASTICSEARCH_URL: optionalString.pipe(httpUrl.optional()),
   LOUPE_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** `json` (one object per line, for log shippers) or `pretty` (coloured lines for people); default: pretty on a terminal, else json. */
+  LOUPE_LOG_FORMAT: optionalString.pipe(z.enum(["json", "pretty"], { error: "must be json or pretty" }).optional()),
   LOUPE_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   LOUPE_GRAPHIQL: booleanFlag.default(true),
   LOUPE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
@@ -72,13 +81,8 @@ export const configSchema = z.object({
   LOUPE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /** How long a SIGTERM waits for in-flight requests and jobs before checkpointing and exiting. */
   LOUPE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
-  /** Directories (comma-separated, absolute) under which POST /v2/repositories/local may index git repositories by path. */
-  LOUPE_LOCAL_ROOTS: optionalString.pipe(
-    z
-      .string()
-      .refine((v) => v.split(",").every((p) => p.trim().startsWith("/") || /^[A-Za-z]:[\\/]/.test(p.trim())), "must be absolute paths, comma-separated")
-      .optional(),
-  ),
+  /** Directories (comma-separated; relative ones resolved against the working directory) under which POST /v2/repositories/local may index git repositories by path. */
+  LOUPE_LOCAL_ROOTS: optionalString,
 });
 
 export type Config = {
@@ -89,6 +93,8 @@ export type Config = {
   eventStoreUrl: string | undefined;
   elasticsearchUrl: string | undefined;
   logLevel: z.infer<typeof configSchema>["LOUPE_LOG_LEVEL"];
+  /** Unset = pretty when stdout is a terminal, JSON otherwise (src/logging.ts). */
+  logFormat: "json" | "pretty" | undefined;
   maxBodyBytes: number;
   graphiql: boolean;
   workers: number | undefined;
@@ -148,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     eventStoreUrl: v.LOUPE_EVENTSTORE_URL,
     elasticsearchUrl: v.LOUPE_ELASTICSEARCH_URL,
     logLevel: v.LOUPE_LOG_LEVEL,
+    logFormat: v.LOUPE_LOG_FORMAT,
     maxBodyBytes: v.LOUPE_MAX_BODY_BYTES,
     graphiql: v.LOUPE_GRAPHIQL,
     workers: v.LOUPE_WORKERS,
@@ -168,7 +175,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     fileHostsNeedToken: v.LOUPE_FILE_HOSTS_NEED_TOKEN,
     metricsToken: v.LOUPE_METRICS_TOKEN,
     shutdownTimeoutMs: v.LOUPE_SHUTDOWN_TIMEOUT_MS,
-    localRoots: (v.LOUPE_LOCAL_ROOTS ?? "").split(",").map((p) => p.trim()).filter(Boolean),
+    localRoots: (v.LOUPE_LOCAL_ROOTS ?? "").split(",").map((p) => p.trim()).filter(Boolean).map((p) => resolve(p)),
     webhooks: {
       secrets: {
         github: v.LOUPE_WEBHOOK_SECRET_GITHUB,

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { pino, type Logger } from "pino";
+import pretty from "pino-pretty";
 
 export type { Logger };
 
@@ -19,11 +20,19 @@ export function withLogContext<T>(context: LogContext, fn: () => T): T {
 /** The log context of the work running now (undefined outside a request). */
 export const currentLogContext = (): LogContext | undefined => logContextStore.getStore();
 
+export type LogFormat = "json" | "pretty";
+
+/** The format asked for (LOUPE_LOG_FORMAT), else pretty on a terminal and JSON for everything else (files, pipes, log shippers). */
+export const resolveLogFormat = (format: LogFormat | undefined, stream: { isTTY?: boolean } = process.stdout): LogFormat =>
+  format ?? (stream.isTTY ? "pretty" : "json");
+
 /**
- * Structured JSON logs. Header values that carry secrets are redacted wherever they appear, and
- * callers never pass tokens or keys to the logger in the first place.
+ * Structured logs: JSON lines, or with `format: "pretty"` one coloured line per entry for people
+ * (pino-pretty, in-process and synchronous; colours only on a terminal and without NO_COLOR). Header
+ * values that carry secrets are redacted wherever they appear, in either format, and callers never
+ * pass tokens or keys to the logger in the first place.
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: string, destination?: NodeJS.WritableStream, format: LogFormat = "json"): Logger {
   const options = {
     level,
     base: { service: "loupe" },
@@ -59,5 +68,10 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       censor: "[redacted]",
     },
   };
+  if (format === "pretty") {
+    const out = destination ?? process.stdout;
+    const colorize = Boolean((out as { isTTY?: boolean }).isTTY) && !process.env.NO_COLOR;
+    return pino(options, pretty({ destination: out, colorize, sync: true, translateTime: "SYS:HH:MM:ss.l", ignore: "pid,hostname,service", singleLine: true }));
+  }
   return destination ? pino(options, destination) : pino(options);
 }

@@ -1,8 +1,9 @@
-import { join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { ulid } from "./ids.ts";
 import type { Config } from "./config.ts";
-import { createLogger, type Logger } from "./logging.ts";
+import { createLogger, resolveLogFormat, type Logger } from "./logging.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import { catalogue } from "./features/catalogue.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
@@ -62,9 +63,39 @@ function openSearcher(config: Config, codeIndex: CodeIndex | EmbeddedCodeIndex, 
  * Composition root shared by `main.ts`, the tests and the scripts: config -> stores -> projections
  * -> services -> the HTTP fetch handler. Nothing is served here; callers choose Node or Deno.
  */
-export async function createLoupe(config: Config, options: { logger?: Logger; announce?: (line: string) => void } = {}) {
+export type LoupeOptions = {
+  logger?: Logger;
+  /**
+   * Where a generated bootstrap admin key goes: `terminal` (default when stdout is a TTY) hands the
+   * line to `announce` (default: stdout); `file` (default otherwise: the logs may be shipped) writes it
+   * to `<dataDir>/admin-key` with mode 0600 and logs the path, never the key.
+   */
+  adminKeyTo?: "terminal" | "file";
+  announce?: (line: string) => void;
+};
+
+export async function createLoupe(config: Config, options: LoupeOptions = {}) {
+  // One process at a time on the data directory (maintenance scripts take the same lock).
+  const dataDirLock = await lockDataDir(config.dataDir, "server");
+  try {
+    const loupe = await composeLoupe(config, options);
+    return {
+      ...loupe,
+      dataDirLock,
+      async close() {
+        await loupe.close();
+        await dataDirLock.release();
+      },
+    };
+  } catch (error) {
+    await dataDirLock.release();
+    throw error;
+  }
+}
+
+async function composeLoupe(config: Config, options: LoupeOptions) {
   mkdirSync(config.dataDir, { recursive: true });
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = createMetrics();
   // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
   const eventStore = instrumentEventStore(await openEventStore(config, catalogue), metrics, logger);
@@ -121,7 +152,10 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
   const services: Services = { audit, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
-  await bootstrapAdminKey(services, options.announce ?? ((line) => process.stdout.write(line + "\n")));
+  await bootstrapAdminKey(services, {
+    to: options.adminKeyTo ?? (process.stdout.isTTY ? "terminal" : "file"),
+    announce: options.announce ?? ((line) => process.stdout.write(line + "\n")),
+  });
   const app = createHttpApp(services, [adminRoutes, repositoryRoutes, localRepositoryRoutes, mcpRoutes, webhookRoutes, pullRequestRoutes, searchRoutes]);
   await indexer.start(); // resumes jobs a stop or crash interrupted
   reviews.start(); // resumes code reviews a stop or crash interrupted
@@ -144,9 +178,11 @@ export async function createLoupe(config: Config, options: { logger?: Logger; an
 
 /**
  * The first start creates an organisation and an admin key. With LOUPE_API_KEY set, that key is
- * registered (by hash); otherwise a key is generated and announced once, outside the logs.
+ * registered (by hash); otherwise a key is generated and handed over once, never through the logs: on
+ * a terminal it is printed there, else it is written to `<dataDir>/admin-key` (mode 0600) and the log
+ * says where.
  */
-async function bootstrapAdminKey({ config, keys, logger }: Services, announce: (line: string) => void) {
+async function bootstrapAdminKey({ config, keys, logger }: Services, delivery: { to: "terminal" | "file"; announce: (line: string) => void }) {
   const context = { orgId: "system", actor: "system", correlationId: ulid(), causationId: null };
   if (config.bootstrapApiKey && keys.findByHash(config.bootstrapApiKey)) return;
   if (!config.bootstrapApiKey && keys.hasAnyKey()) return;
@@ -155,10 +191,33 @@ async function bootstrapAdminKey({ config, keys, logger }: Services, announce: (
   if (config.bootstrapApiKey) {
     await keys.issueWithSecret(config.bootstrapApiKey, input, context);
     logger.info({ orgId: organisation.orgId }, "registered LOUPE_API_KEY as the bootstrap admin key");
-  } else {
-    const { info, key } = await keys.issue(input, context);
-    logger.info({ orgId: organisation.orgId, keyId: info.keyId }, "created the bootstrap admin key");
-    announce(`Admin API key (shown once, store it now): ${key}`);
+    return;
+  }
+  const { info, key } = await keys.issue(input, context);
+  if (delivery.to === "terminal") {
+    logger.info({ orgId: organisation.orgId, keyId: info.keyId }, "created the bootstrap admin key (printed on the terminal)");
+    delivery.announce(`Admin API key (shown once, store it now): ${key}`);
+    return;
+  }
+  const file = resolve(config.dataDir, ADMIN_KEY_FILE);
+  writeSecretFile(file, key + "\n");
+  logger.warn(
+    { orgId: organisation.orgId, keyId: info.keyId, file },
+    `created the bootstrap admin key and wrote it to ${file} (mode 0600): store it elsewhere, then delete the file, or set LOUPE_API_KEY`,
+  );
+}
+
+/** File name of a generated bootstrap admin key in the data directory (only when stdout is not a terminal). */
+export const ADMIN_KEY_FILE = "admin-key";
+
+/** Writes a file only its owner can read: created with mode 0600, and narrowed again if it existed. */
+function writeSecretFile(file: string, content: string) {
+  const fd = openSync(file, "w", 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, content);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLoupe } from "./loupe.ts";
+import { DataDirLockedError } from "./data-dir-lock.ts";
 import { serve } from "./serve.ts";
 
 /** Entry point on Node (tsx) and Deno: load config, compose, serve, shut down cleanly on signals. */
@@ -14,10 +15,21 @@ async function main() {
     }
     throw error;
   }
-  const loupe = await createLoupe(config);
+  let loupe;
+  try {
+    loupe = await createLoupe(config);
+  } catch (error) {
+    if (error instanceof DataDirLockedError) {
+      process.stderr.write(`${error.message}\nOne Loupe process at a time may use a data directory: stop that one, or give this one another LOUPE_DATA_DIR.\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
   const server = await serve(loupe.fetch, { port: config.port, hostname: config.host });
-  loupe.services.logger.info({ port: server.port, host: config.host }, "Loupe is listening");
-  process.stdout.write(`Loupe listening on http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}\n`);
+  // One log line (JSON for shippers, or a pretty line on a terminal): stdout carries nothing but the logs.
+  const url = `http://${config.host === "0.0.0.0" ? "localhost" : config.host}:${server.port}`;
+  loupe.dataDirLock.setUrl(url);
+  loupe.services.logger.info({ port: server.port, host: config.host, url }, `Loupe is listening on ${url}`);
 
   // Graceful shutdown: stop accepting connections and let in-flight requests finish (up to
   // LOUPE_SHUTDOWN_TIMEOUT_MS), then loupe.close(): the indexer stops its jobs between batches (a

@@ -72,3 +72,17 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   }
   return out;
 }
+
+/**
+ * A whole-number option, checked: absent -> undefined; anything but an integer within [min, max] is a
+ * usage error naming the option, the range and what was given (`--limit abc` is never silently ignored).
+ */
+export function intOption(args: Parsed, name: string, range: { min: number; max: number }): number | undefined {
+  const raw = args.strings[name];
+  if (raw === undefined) return undefined;
+  const value = /^-?\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < range.min || value > range.max) {
+    throw new UsageError(`--${name} must be a whole number from ${range.min} to ${range.max} (got ${JSON.stringify(raw)})`);
+  }
+  return value;
+}

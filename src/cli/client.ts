@@ -27,25 +27,29 @@ async function serverMessage(response: Response): Promise<{ code: string | undef
   return { code: undefined, message: text.trim().slice(0, 300) || response.statusText || `HTTP ${response.status}` };
 }
 
-/** Turns a non-2xx response into a one-line CliError naming the cause and, when useful, the fix. */
-export async function errorFor(response: Response, what: string): Promise<CliError> {
-  const { message } = await serverMessage(response);
-  switch (response.status) {
-    case 400:
-      return new CliError(`invalid request: ${message}`);
-    case 401:
-      return new CliError(`authentication failed: ${message} (check --key or LOUPE_API_KEY)`);
-    case 403:
-      return new CliError(`forbidden: ${message}`);
-    case 404:
-      return new CliError(`not found: ${message}`);
-    case 409:
-      return new CliError(`conflict: ${message}`);
-    case 413:
-      return new CliError(`request too large: ${message}`);
-    default:
-      return new CliError(`${what} failed: HTTP ${response.status}: ${message}`);
-  }
+/** What to do about a refusal, by status, unless the command knows better (`hints`). */
+const NEXT_STEP: Record<number, string> = {
+  400: "fix the request and run it again",
+  401: "check --key or LOUPE_API_KEY",
+  403: "use an admin key of this organisation: an admin issues one with `loupe keys issue <name> --role admin`",
+  404: "check the name; `loupe status` lists what is indexed",
+  409: "wait until indexing has finished (`loupe status <id>`), then run it again",
+  413: "send less at once",
+};
+
+/**
+ * Turns a non-2xx response into a one-line CliError naming the cause and what to do next. `hints`
+ * replaces the next step for a status (404) or a server error code (`repository_not_found`).
+ */
+export async function errorFor(response: Response, what: string, hints: Record<string, string> = {}): Promise<CliError> {
+  const { code, message } = await serverMessage(response);
+  const next = (code && hints[code]) ?? hints[String(response.status)] ?? NEXT_STEP[response.status];
+  const label = ({ 400: "invalid request", 401: "authentication failed", 403: "forbidden", 404: "not found", 409: "conflict", 413: "request too large" } as Record<number, string>)[response.status];
+  if (label) return new CliError(`${label}: ${message}${next ? ` (${next})` : ""}`);
+  const requestId = response.headers.get("x-request-id");
+  return new CliError(
+    `${what} failed: HTTP ${response.status}: ${message} (try again; if it persists, look for ${requestId ? `request id ${requestId}` : "this request"} in the server's logs)`,
+  );
 }
 
 function connectionError(url: string, error: unknown): CliError {
@@ -109,15 +113,25 @@ export function clientOptions(flags: { url?: string | undefined; key?: string | 
   };
 }
 
-/** A repository reference `remote:branch:owner/repo` (or `owner/repo`, `branch:owner/repo`). */
+/**
+ * A repository reference `remote:branch:owner/repo` (or `owner/repo`, `branch:owner/repo`), or a
+ * repository indexed by path, `local:branch:<name>` (as `loupe index <path>` and `loupe status` show it).
+ */
 export function parseRepoRef(value: string, defaults: { remote?: string; branch?: string } = {}) {
   const parts = value.split(":");
   const repository = parts.pop() ?? "";
   const branch = parts.length === 2 ? parts[1]! : parts.length === 1 ? parts[0]! : defaults.branch;
   const remote = parts.length === 2 ? parts[0]! : (defaults.remote ?? "github");
-  if (parts.length > 2 || !/^[^/\s]+(\/[^/\s]+)+$/.test(repository)) {
-    throw new CliError(`invalid repository ${JSON.stringify(value)}: expected remote:branch:owner/repo (e.g. github:main:acme/api)`, 2);
+  const shape = remote === "local" ? /^[^/\s]+$/ : /^[^/\s]+(\/[^/\s]+)+$/;
+  if (parts.length > 2 || !shape.test(repository)) {
+    throw new CliError(`invalid repository ${JSON.stringify(value)}: expected remote:branch:owner/repo (e.g. github:main:acme/api) or local:branch:<name>`, 2);
   }
   if (!branch) throw new CliError(`repository ${JSON.stringify(value)} needs a branch: remote:branch:owner/repo`, 2);
   return { remote, branch, repository };
 }
+
+/** What to do when a search or question names a repository that is not indexed. */
+export const notIndexedHint = (refs: { remote: string; branch: string; repository: string }[]) =>
+  `not indexed yet? run ${refs
+    .map((r) => (r.remote === "local" ? "`loupe index <path>`" : `\`loupe index ${r.repository}${r.remote === "github" ? "" : ` --remote ${r.remote}`} --branch ${r.branch}\``))
+    .join(" / ")} and wait for it to complete; \`loupe status\` lists what is indexed`;

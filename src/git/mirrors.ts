@@ -11,7 +11,7 @@ import { dirname, join, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createBlobReader, type BlobReader } from "./blob-reader.ts";
 import { GitError, gitText, runGit } from "./run.ts";
-import { GitNameError, validateBranchName, validateRefName, validateRepositoryName, validateRevision } from "./names.ts";
+import { GitNameError, canonicalRepositoryName, validateBranchName, validateRefName, validateRevision } from "./names.ts";
 
 export type TreeEntry = { path: string; blobId: string; size: number; mode: string };
 export type CommitInfo = { sha: string; message: string; author: string; date: string };
@@ -86,7 +86,7 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
 
   const mirrorDir = (remote: string, repo: string): string => {
     if (!/^[a-z]+$/.test(remote)) throw new GitNameError("remote", "must be a lower-case word");
-    const name = validateRepositoryName(remote, repo);
+    const name = canonicalRepositoryName(remote, repo);
     const dir = resolve(root, remote, ...name.split("/")) + ".git";
     if (!dir.startsWith(root + sep)) throw new GitNameError("repository", "resolves outside the mirror root");
     return dir;

@@ -24,8 +24,9 @@ const MAX_NAME = 300;
 export const repositorySegments = (remote: string): readonly number[] => (remote === "azure" ? [2, 3] : [2]);
 
 /**
- * Checks `owner/repo` (Azure: `org/project/repo` too) and returns it lower-cased, the canonical form
- * used in repository ids and mirror paths. Throws GitNameError naming the problem.
+ * Checks `owner/repo` (Azure: `org/project/repo` too) and returns it as given: hosts compare names
+ * without case, but a case-sensitive one (file://, a plain git server) must be cloned with the name the
+ * client sent. Ids and mirror paths use `canonicalRepositoryName`. Throws GitNameError naming the problem.
  */
 export function validateRepositoryName(remote: string, name: string): string {
   if (typeof name !== "string" || name.length === 0) throw new GitNameError("repository", "must not be empty");
@@ -46,8 +47,11 @@ export function validateRepositoryName(remote: string, name: string): string {
     if (part === ".") throw new GitNameError("repository", "segments must not be '.'");
     if (!SEGMENT.test(part)) throw new GitNameError("repository", "may contain only letters, digits, '.', '_' and '-'");
   }
-  return name.toLowerCase();
+  return name;
 }
+
+/** The form names are matched in (repository ids, mirror paths): checked, then lower-cased. */
+export const canonicalRepositoryName = (remote: string, name: string): string => validateRepositoryName(remote, name).toLowerCase();
 
 /**
  * Checks a branch name by the rules of `git check-ref-format --branch` (applied to refs/heads/<name>),

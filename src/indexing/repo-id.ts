@@ -11,15 +11,45 @@ import type { Remote } from "../hosts/types.ts";
 
 export type RepositoryRef = { remote: Remote; branch: string; repository: string };
 
+/**
+ * Local repositories (indexed by path on the server) are stored as `local/<name>-<hash>` of the
+ * `github` remote (the wire's remotes are fixed), and shown and accepted as the `local` remote:
+ * `local:<branch>:<name>-<hash>`.
+ */
+export const LOCAL_OWNER = "local";
+export const LOCAL_REMOTE = "github" as const;
+export const LOCAL_ALIAS = "local";
+
+/** The `local:` form of a stored local repository's name, or null for any other repository. */
+export const localAlias = (remote: string, repository: string): string | null =>
+  remote === LOCAL_REMOTE && repository.toLowerCase().startsWith(`${LOCAL_OWNER}/`) ? repository.slice(LOCAL_OWNER.length + 1) : null;
+
+/** The stored form of a reference that may use the `local` remote: `{ remote: "github", repository: "local/<name>" }`. */
+export function fromLocalAlias<R extends { remote: string; repository: string }>(ref: R): R {
+  if (typeof ref.remote !== "string" || ref.remote.trim().toLowerCase() !== LOCAL_ALIAS || typeof ref.repository !== "string") return ref;
+  return { ...ref, remote: LOCAL_REMOTE, repository: `${LOCAL_OWNER}/${ref.repository.trim()}` };
+}
+
+/** The public id of a repository, in the `local:` form for local repositories. */
+export const displayRepositoryId = (remote: string, branch: string, repository: string): string => {
+  const local = localAlias(remote, repository);
+  return local === null ? repositoryId(remote, branch, repository) : `${LOCAL_ALIAS}:${branch}:${local.toLowerCase()}`;
+};
+
 export const repositoryId = (remote: string, branch: string, repository: string): string =>
   `${remote}:${branch}:${repository.toLowerCase()}`;
 
-/** Splits a public id; null when it is not of the form remote:branch:owner/repo. */
+/** Splits a public id (`local:<branch>:<name>` too); null when it is not of the form remote:branch:owner/repo. */
 export function parseRepositoryId(id: string): RepositoryRef | null {
   const first = id.indexOf(":");
   const last = id.lastIndexOf(":");
   if (first <= 0 || last === first) return null;
   const remote = id.slice(0, first).toLowerCase();
+  if (remote === LOCAL_ALIAS) {
+    const branch = id.slice(first + 1, last);
+    const name = id.slice(last + 1);
+    return branch && name && !name.includes("/") ? { remote: LOCAL_REMOTE, branch, repository: `${LOCAL_OWNER}/${name}` } : null;
+  }
   if (!["github", "gitlab", "bitbucket", "azure"].includes(remote)) return null;
   // Branch names cannot contain ':' (git check-ref-format), owner/repo cannot either.
   const branch = id.slice(first + 1, last);

@@ -1,3 +1,5 @@
+import { createParser } from "eventsource-parser";
+
 /**
  * Server-sent events, as used by the OpenAI-compatible and Anthropic streaming APIs.
  * `createSseParser` is the pure line parser (feed it decoded text in arbitrary pieces);
@@ -20,73 +22,38 @@ export type SseParser = {
   end(): SseEvent[];
 };
 
+/**
+ * The line parsing is eventsource-parser's (BOM, every line ending, comments, `retry`, events split
+ * anywhere; 1.8x the throughput of the parser this replaced, scripts/results/bench-libraries.json).
+ * This wrapper gives the events the shape above, keeps the last `id` on the events that follow it (as
+ * EventSource's lastEventId does), and dispatches an event the stream ended without a blank line.
+ */
 export function createSseParser(): SseParser {
-  let buffer = "";
-  let first = true;
-  let event = "";
-  let id: string | undefined;
-  let data: string[] = [];
-  let hasData = false;
-
-  const dispatch = (out: SseEvent[]) => {
-    if (hasData) {
-      const e: SseEvent = { event: event || "message", data: data.join("\n") };
-      if (id !== undefined) e.id = id;
+  let out: SseEvent[] = [];
+  let lastId: string | undefined;
+  const parser = createParser({
+    onEvent(message) {
+      if (message.id !== undefined) lastId = message.id;
+      const e: SseEvent = { event: message.event || "message", data: message.data };
+      if (lastId !== undefined) e.id = lastId;
       out.push(e);
-    }
-    event = "";
-    data = [];
-    hasData = false;
+    },
+  });
+  const take = () => {
+    const events = out;
+    out = [];
+    return events;
   };
-
-  const line = (text: string, out: SseEvent[]) => {
-    if (text === "") return dispatch(out);
-    if (text.startsWith(":")) return; // comment / keep-alive
-    const colon = text.indexOf(":");
-    const field = colon === -1 ? text : text.slice(0, colon);
-    let value = colon === -1 ? "" : text.slice(colon + 1);
-    if (value.startsWith(" ")) value = value.slice(1);
-    if (field === "data") {
-      data.push(value);
-      hasData = true;
-    } else if (field === "event") {
-      event = value;
-    } else if (field === "id") {
-      if (!value.includes("\0")) id = value;
-    }
-    // "retry" and unknown fields are ignored
-  };
-
   return {
     push(text) {
-      const out: SseEvent[] = [];
-      buffer += text;
-      if (first && buffer.length > 0) {
-        if (buffer.charCodeAt(0) === 0xfeff) buffer = buffer.slice(1);
-        first = false;
-      }
-      let start = 0;
-      for (let i = 0; i < buffer.length; i++) {
-        const c = buffer.charCodeAt(i);
-        if (c !== 10 && c !== 13) continue;
-        // A "\r" at the very end may be the first half of "\r\n": wait for more input.
-        if (c === 13 && i === buffer.length - 1) break;
-        line(buffer.slice(start, i), out);
-        if (c === 13 && buffer.charCodeAt(i + 1) === 10) i++;
-        start = i + 1;
-      }
-      buffer = buffer.slice(start);
-      return out;
+      parser.feed(text);
+      return take();
     },
     end() {
-      const out: SseEvent[] = [];
-      if (buffer !== "") {
-        const rest = buffer.replace(/\r$/, "");
-        buffer = "";
-        if (rest !== "") line(rest, out);
-      }
-      dispatch(out);
-      return out;
+      // A blank line ends a last event the stream left open (a lone "\r" at the end becomes "\r\n").
+      parser.feed("\n\n");
+      parser.reset();
+      return take();
     },
   };
 }

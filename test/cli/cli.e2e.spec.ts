@@ -64,7 +64,7 @@ describe("loupe CLI", () => {
 
     const member = await runCli(["keys", "list", "--key", key!], env());
     expect(member.code).toBe(1);
-    expect(member.stderr.trim()).toBe("loupe keys: forbidden: This operation needs an admin API key");
+    expect(member.stderr.trim()).toBe("loupe keys: forbidden: This operation needs an admin API key (use an admin key of this organisation: an admin issues one with `loupe keys issue <name> --role admin`)");
 
     const revoked = await runCli(["keys", "revoke", keyId!, "--reason", "rotated"], env());
     expect(revoked.code, revoked.stderr).toBe(0);
@@ -96,7 +96,7 @@ describe("loupe CLI", () => {
 
     const notFound = await runCli(["status", "github:main:acme/missing"], env());
     expect(notFound.code).toBe(1);
-    expect(notFound.stderr.trim()).toBe("loupe status: not found: Repository or branch not found, or your token cannot read it");
+    expect(notFound.stderr.trim()).toBe("loupe status: not found: Repository or branch not found, or your token cannot read it (check the name; `loupe status` lists what is indexed)");
 
     const invalid = await runCli(["keys", "issue", "x", "--role", "owner"], env());
     expect(invalid.code).toBe(2);
@@ -113,13 +113,13 @@ describe("loupe CLI", () => {
     // A server-side validation error shows the server's message.
     const validation = await runCli(["index", "acme/x", "--remote", "sourceforge", "--no-wait"], env());
     expect(validation.code).toBe(1);
-    expect(validation.stderr.trim()).toBe("loupe index: invalid request: Invalid request: remote: must be one of github, gitlab, bitbucket, azure");
+    expect(validation.stderr.trim()).toBe("loupe index: invalid request: Invalid request: remote: must be one of github, gitlab, bitbucket, azure (fix the request and run it again)");
   });
 
   it("indexes a local repository by path, drawing progress until it is completed", async () => {
     const result = await runCli(["index", repoDir, "--interval", "100"], env(), { timeoutMs: 120_000 });
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    const id = /: (github:main:local\/widget-shop-[0-9a-f]{8})\n/.exec(result.stdout)?.[1];
+    const id = /: (local:main:widget-shop-[0-9a-f]{8})\n/.exec(result.stdout)?.[1];
     expect(id, result.stdout).toBeTruthy();
     // Not a TTY here: plain progress lines on stderr, ending at completed with every file.
     expect(result.stderr).toMatch(new RegExp(`${id!.replace(/[/.]/g, "\\$&")}: completed 41/41 files \\(100%\\)`));
@@ -141,7 +141,9 @@ describe("loupe CLI", () => {
   it("refuses paths outside LOUPE_LOCAL_ROOTS (also through a symlink) and non-repositories", async () => {
     const out = await runCli(["index", outside], env());
     expect(out.code).toBe(1);
-    expect(out.stderr.trim()).toBe("loupe index: forbidden: path is outside the directories this server may index (LOUPE_LOCAL_ROOTS)");
+    expect(out.stderr.trim()).toBe(
+      "loupe index: forbidden: path is outside the directories this server may index (LOUPE_LOCAL_ROOTS) (the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one)",
+    );
     const traversal = await runCli(["index", `${roots}/../${outside.split("/").pop()}`], env());
     expect(traversal.code).toBe(1);
     expect(traversal.stderr).toContain("forbidden: path is outside");
@@ -151,7 +153,7 @@ describe("loupe CLI", () => {
     mkdirSync(join(roots, "plain"), { recursive: true });
     const plain = await runCli(["index", join(roots, "plain")], env());
     expect(plain.code).toBe(1);
-    expect(plain.stderr.trim()).toBe("loupe index: invalid request: path is not a git repository");
+    expect(plain.stderr.trim()).toBe("loupe index: invalid request: path is not a git repository (give the top-level directory of a git repository with at least one commit)");
   });
 
   it("runs on Deno too (deno run -A src/cli/main.ts)", async () => {
@@ -178,7 +180,7 @@ describe("loupe CLI", () => {
 
   it("searches an indexed repository and prints a table", async () => {
     const indexed = await runCli(["index", repoDir], env(), { timeoutMs: 120_000 });
-    const id = /(github:main:local\/\S+)/.exec(indexed.stdout)![1]!;
+    const id = /(local:main:\S+)/.exec(indexed.stdout)![1]!;
     const result = await runCli(["search", "add an item to the shopping cart", "--repo", id], env());
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.trim().split("\n");
@@ -188,7 +190,7 @@ describe("loupe CLI", () => {
 
   it("streams the answer of a query, then lists the sources", async () => {
     const indexed = await runCli(["index", repoDir], env(), { timeoutMs: 120_000 });
-    const id = /(github:main:local\/\S+)/.exec(indexed.stdout)![1]!;
+    const id = /(local:main:\S+)/.exec(indexed.stdout)![1]!;
     const result = await runCli(["query", "How do I add an item to the cart?", "--repo", id], env());
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout, result.stderr).toContain("Sources:");

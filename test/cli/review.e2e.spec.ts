@@ -38,4 +38,18 @@ it("triggers a review and follows it to its final status", async () => {
   const missing = await runCli(["review", "acme/gadgets", "999"], env);
   expect(missing.code).toBe(1);
   expect(missing.stderr.trim().split("\n")).toHaveLength(1);
+  expect(missing.stderr).toContain("configure the host's webhook");
+}, 120_000);
+
+it("--strictness 1-5 reaches the review; anything else is a usage error that names the range", async () => {
+  const env = { LOUPE_URL: server.baseUrl, LOUPE_API_KEY: server.adminKey };
+  const result = await runCli(["review", "acme/gadgets", "3", "--strictness", "5", "--interval", "200", "--json"], env, { timeoutMs: 120_000 });
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  const review = JSON.parse(result.stdout) as { metadata: { strictness: number } };
+  expect(review.metadata.strictness).toBe(5);
+  for (const bad of ["0", "6", "high", "2.5"]) {
+    const refused = await runCli(["review", "acme/gadgets", "3", "--strictness", bad], env);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--strictness must be a whole number from 1 to 5 (got "${bad}")`);
+  }
 }, 120_000);

@@ -24,6 +24,15 @@ describe("configuration", () => {
     expect(variables).toEqual(["LOUPE_API_KEY", "LOUPE_EVENTSTORE_URL", "PORT"]);
   });
 
+  it("refuses a placeholder admin key (the old compose default) and resolves relative local roots against the working directory", () => {
+    for (const key of ["change-me-to-a-long-random-key", "CHANGEME-0123456789abcdef", "example-key-0123456789"]) {
+      expect(() => loadConfig({ LOUPE_API_KEY: key }), key).toThrow(/LOUPE_API_KEY: is a placeholder/);
+    }
+    expect(loadConfig({ LOUPE_LOCAL_ROOTS: "., /srv/repos" }).localRoots).toEqual([process.cwd(), "/srv/repos"]);
+    expect(loadConfig({ LOUPE_LOG_FORMAT: "pretty" }).logFormat).toBe("pretty");
+    expect(() => loadConfig({ LOUPE_LOG_FORMAT: "xml" })).toThrow(/LOUPE_LOG_FORMAT: must be json or pretty/);
+  });
+
   it("selects EventStoreDB and Elasticsearch by URL", () => {
     const config = loadConfig({ LOUPE_EVENTSTORE_URL: "esdb://localhost:2113?tls=false", LOUPE_ELASTICSEARCH_URL: "http://localhost:9200/" });
     expect(config.eventStoreUrl).toBe("esdb://localhost:2113?tls=false");

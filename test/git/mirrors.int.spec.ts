@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createGitMirrors, GitRefNotFoundError } from "../../src/git/mirrors.ts";
-import { GitNameError, validateBranchName, validateRepositoryName } from "../../src/git/names.ts";
+import { GitNameError, canonicalRepositoryName, validateBranchName, validateRepositoryName } from "../../src/git/names.ts";
 import { GitError, redact, runGit } from "../../src/git/run.ts";
 import { createGitHubHost } from "../../src/hosts/index.ts";
 import { createGitHostFixture, git, type GitHostFixture, type WorkRepo } from "../support/git-fixtures.ts";
@@ -42,9 +42,10 @@ describe("git names", () => {
       expect(() => validateRepositoryName("github", name)).toThrow(GitNameError);
     },
   );
-  it("accepts and lower-cases owner/repo; azure allows org/project/repo", () => {
-    expect(validateRepositoryName("github", "Acme/Widgets.js")).toBe("acme/widgets.js");
-    expect(validateRepositoryName("azure", "Org/Project/Repo")).toBe("org/project/repo");
+  it("accepts owner/repo as given (canonical form lower-cased); azure allows org/project/repo", () => {
+    expect(validateRepositoryName("github", "Acme/Widgets.js")).toBe("Acme/Widgets.js");
+    expect(validateRepositoryName("azure", "Org/Project/Repo")).toBe("Org/Project/Repo");
+    expect(canonicalRepositoryName("github", "Acme/Widgets.js")).toBe("acme/widgets.js");
     expect(() => validateRepositoryName("azure", "a/b/c/d")).toThrow(GitNameError);
   });
   it.each(["-x", "--upload-pack=x", "a..b", "a b", "a~1", "a^", "a:b", "x.lock", ".hidden", "a//b", "/a", "a/", "a.", "@{x}", "HEAD", "a\tb", ""])(

@@ -144,7 +144,7 @@ describe("POST /v2/repositories and GET /v2/repositories/{id}", () => {
   });
 
   it("indexes a local repository through a file:// base and reports exact counts", async () => {
-    const { status, body } = await submit(server, { remote: "github", repository: "Acme/Widgets", jsonMode: true });
+    const { status, body } = await submit(server, { remote: "github", repository: "acme/widgets", jsonMode: true });
     expect(status).toBe(202);
     expect(body.message).toBe("Indexing started");
     expect(body.statusEndpoint).toBe(`${server.baseUrl}/v2/repositories/${encodeURIComponent("github:main:acme/widgets")}`);

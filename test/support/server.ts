@@ -43,9 +43,10 @@ export async function startTestServer(options: { env?: Record<string, string>; d
       done();
     },
   });
-  const loupe = await createLoupe(config, { logger: createLogger(config.logLevel, sink), announce: (l) => lines.push(l) });
+  const loupe = await createLoupe(config, { logger: createLogger(config.logLevel, sink), adminKeyTo: "terminal", announce: (l) => lines.push(l) });
   const served: Served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
   const baseUrl = `http://127.0.0.1:${served.port}`;
+  loupe.dataDirLock.setUrl(baseUrl);
   return {
     baseUrl,
     adminKey: config.bootstrapApiKey ?? TEST_ADMIN_KEY,

@@ -1,7 +1,7 @@
 import process from "node:process";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UsageError } from "../args.ts";
+import { intOption, UsageError } from "../args.ts";
 import { CliError, errorFor } from "../client.ts";
 import type { Command } from "../command.ts";
 import { createProgress, err, out, sleep } from "../output.ts";
@@ -17,7 +17,7 @@ const looksLikePath = (arg: string) => arg.startsWith(".") || arg.startsWith("/"
 export const indexCommand: Command = {
   name: "index",
   summary: "Index a repository (owner/repo on a host, or a local git repository path) and follow its progress.",
-  usage: ["index <owner/repo | path> [--remote github|gitlab|bitbucket|azure] [--branch <b>] [--reload] [--no-wait]"],
+  usage: ["index <owner/repo | path> [--remote github|gitlab|bitbucket|azure] [--branch <b>] [--reload] [--no-wait] [--interval <ms>]"],
   flags: { string: ["remote", "branch", "interval"], boolean: ["reload", "wait"] },
   async run(args, ctx) {
     const [target, ...extra] = args.positionals;
@@ -34,11 +34,19 @@ export const indexCommand: Command = {
       if (response.status === 404 && (await response.clone().text()).includes("No route")) {
         throw new CliError("this Loupe server cannot index local paths (no POST /v2/repositories/local); index owner/repo instead");
       }
-      if (!response.ok) throw await errorFor(response, "submitting the path");
+      if (!response.ok) {
+        throw await errorFor(response, "submitting the path", {
+          403: "the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one",
+          404: "check the path; it must exist on the server's machine",
+          400: "give the top-level directory of a git repository with at least one commit",
+        });
+      }
       submitted = await response.json();
     } else {
-      if (!/^[^/\s]+(\/[^/\s]+)+$/.test(target)) throw new UsageError(`${JSON.stringify(target)} is neither owner/repo nor an existing directory`);
-      submitted = await client.json("POST", "/v2/repositories", { remote: args.strings.remote ?? "github", repository: target, ...(branch ? { branch } : {}), reload }, "submitting the repository");
+      if (!/^[^/\s]+(\/[^/\s]+)+$/.test(target)) throw new UsageError(`${JSON.stringify(target)} is neither owner/repo nor an existing directory (a local path starts with ./ or /)`);
+      const response = await client.send("POST", "/v2/repositories", { json: { remote: args.strings.remote ?? "github", repository: target, ...(branch ? { branch } : {}), reload } });
+      if (!response.ok) throw await errorFor(response, "submitting the repository");
+      submitted = await response.json();
     }
     const statusPath = new URL(submitted.statusEndpoint, client.url).pathname;
     const id = submitted.repositoryId ?? decodeURIComponent(statusPath.split("/").pop() ?? "");
@@ -48,7 +56,7 @@ export const indexCommand: Command = {
       return 0;
     }
 
-    const interval = Math.max(100, Number(args.strings.interval ?? 500));
+    const interval = intOption(args, "interval", { min: 100, max: 60_000 }) ?? 500;
     const progress = createProgress(id);
     let record: RepositoryStatus;
     for (;;) {
@@ -64,7 +72,11 @@ export const indexCommand: Command = {
     }
     progress.done();
     if (ctx.json) out(JSON.stringify(record, null, 2));
-    if (record.status === "failed") throw new CliError(`indexing ${repositoryIdOf(record)} failed: ${record.failureReason ?? "unknown reason"}`);
+    if (record.status === "failed") {
+      throw new CliError(
+        `indexing ${repositoryIdOf(record)} failed: ${record.failureReason ?? "unknown reason"} (check the name, its case and the branch on the host, and --host-token for a private repository; then run loupe index again)`,
+      );
+    }
     if (!ctx.json) {
       out(`Indexed ${repositoryIdOf(record)}: ${record.filesProcessed}/${record.numFiles} files at ${record.sha ?? "?"}`);
       if (record.sampleQuestions?.length) err(`Try: loupe query ${JSON.stringify(record.sampleQuestions[0])} --repo ${repositoryIdOf(record)}`);

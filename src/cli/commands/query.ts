@@ -1,6 +1,6 @@
 import process from "node:process";
 import { UsageError } from "../args.ts";
-import { CliError, errorFor } from "../client.ts";
+import { CliError, errorFor, notIndexedHint } from "../client.ts";
 import type { Command } from "../command.ts";
 import { out, err } from "../output.ts";
 import { repositoriesFrom, sourcesTable, type Source } from "./search.ts";
@@ -14,7 +14,7 @@ type StreamLine = { type: "status" | "message" | "sources" | "error"; message: u
 export const queryCommand: Command = {
   name: "query",
   summary: "Ask a question about indexed repositories; streams the answer, then lists the sources.",
-  usage: ['query "<question>" --repo remote:branch:owner/repo [--repo ...] [--session <id>] [--no-stream]'],
+  usage: ['query "<question>" --repo remote:branch:owner/repo|local:branch:<name> [--repo ...] [--session <id>] [--no-stream]'],
   flags: { multiple: ["repo"], string: ["session"], boolean: ["stream"] },
   async run(args, ctx) {
     const question = args.positionals.join(" ").trim();
@@ -28,7 +28,7 @@ export const queryCommand: Command = {
       ...(args.strings.session ? { sessionId: args.strings.session } : {}),
     };
     const response = await ctx.client().send("POST", "/v2/query", { json: body, headers: { accept: "application/x-ndjson, application/json" } });
-    if (!response.ok) throw await errorFor(response, "query");
+    if (!response.ok) throw await errorFor(response, "query", { repository_not_found: notIndexedHint(repositories) });
     const type = response.headers.get("content-type") ?? "";
     let sources: Source[] = [];
     if (!type.includes("ndjson") && !type.includes("event-stream")) {
@@ -59,7 +59,7 @@ export const queryCommand: Command = {
         else if (item.type === "status" && item.message === "") ended = true;
         else if (item.type === "status" && typeof item.message === "string") {
           process.stderr.write(statusTty ? `\x1b[2m${item.message}\x1b[0m\n` : `${item.message}\n`);
-        } else if (item.type === "error") throw new CliError(`query failed: ${typeof item.message === "string" ? item.message : JSON.stringify(item.message)}`);
+        } else if (item.type === "error") throw new CliError(`query failed: ${typeof item.message === "string" ? item.message : JSON.stringify(item.message)} (try again; if it persists, see the server's logs)`);
       };
       const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";

@@ -1,4 +1,4 @@
-import { UsageError } from "../args.ts";
+import { intOption, UsageError } from "../args.ts";
 import { CliError, errorFor } from "../client.ts";
 import type { Command } from "../command.ts";
 import { createMcpClient } from "../mcp.ts";
@@ -21,17 +21,20 @@ const FINAL = new Set(["COMPLETED", "FAILED", "SKIPPED"]);
 export const reviewCommand: Command = {
   name: "review",
   summary: "Trigger a code review of a pull request and follow it to its final status.",
-  usage: ["review <owner/repo> <pr> [--remote github] [--default-branch main] [--branch <working branch>] [--no-wait]"],
-  flags: { string: ["remote", "default-branch", "branch", "interval", "timeout"], boolean: ["wait"] },
+  usage: ["review <owner/repo> <pr> [--remote github] [--default-branch main] [--branch <working branch>] [--strictness 1-5] [--no-wait] [--timeout <s>]"],
+  flags: { string: ["remote", "default-branch", "branch", "interval", "timeout", "strictness"], boolean: ["wait"] },
   async run(args, ctx) {
     const [name, pr, ...extra] = args.positionals;
     if (!name || !pr) throw new UsageError("review needs a repository (owner/repo) and a pull request number");
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
-    const prNumber = Number(pr.replace(/^#/, ""));
-    if (!Number.isInteger(prNumber) || prNumber <= 0) throw new UsageError(`${JSON.stringify(pr)} is not a pull request number`);
+    const prNumber = /^#?\d+$/.test(pr) ? Number(pr.replace(/^#/, "")) : Number.NaN;
+    if (!Number.isSafeInteger(prNumber) || prNumber <= 0) throw new UsageError(`${JSON.stringify(pr)} is not a pull request number (e.g. 42)`);
+    const strictness = intOption(args, "strictness", { min: 1, max: 5 });
+    const interval = intOption(args, "interval", { min: 100, max: 60_000 }) ?? 1000;
+    const timeoutSeconds = intOption(args, "timeout", { min: 1, max: 24 * 3600 }) ?? 30 * 60;
     const client = ctx.client();
     const repo = { name, remote: args.strings.remote ?? "github", defaultBranch: args.strings["default-branch"] ?? "main" };
-    const input = { ...repo, prNumber, ...(args.strings.branch ? { branch: args.strings.branch } : {}) };
+    const input = { ...repo, prNumber, ...(args.strings.branch ? { branch: args.strings.branch } : {}), ...(strictness ? { strictness } : {}) };
     // The HTTP route when the server has it (POST /v2/code-reviews), else the tool endpoint (/mcp).
     type Trigger = { codeReviewId: string; status: string; message: string };
     let getReview: (id: string) => Promise<Review>;
@@ -42,7 +45,11 @@ export const reviewCommand: Command = {
       triggered = await mcp.callTool<Trigger>("trigger_code_review", input);
       getReview = async (id) => (await mcp.callTool<{ codeReview: Review }>("get_code_review", { codeReviewId: id })).codeReview;
     } else {
-      if (!response.ok) throw await errorFor(response, "triggering the review");
+      if (!response.ok) {
+        throw await errorFor(response, "triggering the review", {
+          404: "the pull request must be known to Loupe: configure the host's webhook, or check the name, --remote and the number",
+        });
+      }
       triggered = (await response.json()) as Trigger;
       getReview = async (id) => (await client.json<{ codeReview: Review }>("GET", `/v2/code-reviews/${encodeURIComponent(id)}`, undefined, "reading the review")).codeReview;
     }
@@ -51,8 +58,7 @@ export const reviewCommand: Command = {
       if (ctx.json) out(JSON.stringify(triggered, null, 2));
       return 0;
     }
-    const interval = Math.max(100, Number(args.strings.interval ?? 1000));
-    const deadline = Date.now() + Number(args.strings.timeout ?? 30 * 60) * 1000;
+    const deadline = Date.now() + timeoutSeconds * 1000;
     const progress = createProgress(`review ${triggered.codeReviewId}`);
     let review: Review;
     for (;;) {
@@ -61,7 +67,7 @@ export const reviewCommand: Command = {
       if (FINAL.has(review.status)) break;
       if (Date.now() > deadline) {
         progress.done();
-        throw new CliError(`review ${review.id} still ${review.status} after the timeout`);
+        throw new CliError(`review ${review.id} still ${review.status} after ${timeoutSeconds} s (follow it later: it keeps running on the server; or raise --timeout)`);
       }
       await sleep(interval);
     }

@@ -2,6 +2,7 @@ import process from "node:process";
 import { resolve } from "node:path";
 import type { Command } from "../command.ts";
 import { out } from "../output.ts";
+import { intOption } from "../args.ts";
 
 /**
  * `loupe serve`: starts the service in this process, exactly as `npm start` does (src/main.ts reads
@@ -16,7 +17,8 @@ export const serveCommand: Command = {
   flags: { string: ["port", "host", "data-dir"], multiple: ["local-root"] },
   async run(args) {
     if (args.positionals.length > 0) throw new (await import("../args.ts")).UsageError(`unexpected argument ${args.positionals[0]}`);
-    if (args.strings.port) process.env.PORT = args.strings.port;
+    const port = intOption(args, "port", { min: 0, max: 65535 });
+    if (port !== undefined) process.env.PORT = String(port);
     if (args.strings.host) process.env.LOUPE_HOST = args.strings.host;
     if (args.strings["data-dir"]) process.env.LOUPE_DATA_DIR = args.strings["data-dir"];
     const roots = args.lists["local-root"] ?? [];

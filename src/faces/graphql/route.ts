@@ -6,8 +6,9 @@ import type { Services } from "../../services.ts";
 import type { Principal } from "../../features/access/service.ts";
 import { HttpError } from "../http/errors.ts";
 import { schema } from "./schema.ts";
-import { adminError, toAdminError } from "./errors.ts";
+import { adminError, isRequestError, toAdminError } from "./errors.ts";
 import type { AdminContext } from "./builder.ts";
+import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
 
 export const GRAPHQL_PATH = "/graphql";
 
@@ -50,15 +51,23 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
           shouldPersistHeaders: false,
         }
       : false,
+    // The console from Loupe's own assets (./graphiql.ts), never a CDN.
+    renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,
     context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
     plugins: [adminOnly],
     maskedErrors: {
+      // Bad input answers BAD_USER_INPUT naming the field and logs a warning without a stack; only an
+      // unexpected error is logged as an error (with its stack, for the operator).
       maskError(error, message) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-        const typed = toAdminError(original) ?? (error instanceof GraphQLError && !error.originalError ? toAdminError(error) : null);
+        const typed =
+          (isRequestError(error) ? adminError("BAD_USER_INPUT", error.message) : null) ??
+          toAdminError(original) ??
+          (error instanceof GraphQLError && !error.originalError ? toAdminError(error) : null);
         if (typed) {
+          if (typed.extensions.code === "BAD_USER_INPUT") services.logger.warn({ code: typed.extensions.code, message: typed.message }, "admin API: bad input");
           if (error instanceof GraphQLError) {
             return new GraphQLError(typed.message, { nodes: error.nodes, path: error.path, extensions: typed.extensions });
           }
@@ -72,6 +81,8 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
       },
     },
   });
+
+  if (services.config.graphiql) graphiqlAssetRoutes(app);
 
   const isConsoleRequest = (request: Request) =>
     services.config.graphiql && request.method === "GET" && (request.headers.get("accept") ?? "").includes("text/html");

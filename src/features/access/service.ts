@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { ulid } from "../../ids.ts";
 import type { EventStore } from "../../eventstore/port.ts";
 import type { CommandContext } from "../../eventstore/new-event.ts";
-import { handleCommand } from "../../eventstore/decider.ts";
+import { DomainError, handleCommand } from "../../eventstore/decider.ts";
 import { apiKeyDecider, apiKeyStream, organisationDecider, organisationStream, type ApiKeyRole } from "./decider.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { ReadStore } from "../../readstore/port.ts";
@@ -51,7 +51,11 @@ export function createKeyService({
     return keyId;
   };
 
+  /** The instance's first organisation (ulids sort by creation): the one the bootstrap admin key belongs to. */
+  const bootstrapOrgId = (): string | undefined => readStore.view("organisations").range<OrganisationRecord>(["org"], { limit: 1 })[0]?.value.orgId;
+
   return {
+    bootstrapOrgId,
     /** Issues a new key; the secret is returned once and only its hash is recorded. */
     async issue(input: { orgId: string; name: string; role: ApiKeyRole }, context: CommandContext) {
       const secret = generateKey();
@@ -70,7 +74,16 @@ export function createKeyService({
       await settle(lastPosition);
       return toInfo(keys.get(orgId, keyId)!);
     },
+    /**
+     * Creates an organisation. Once one exists, only the bootstrap organisation (the first one, whose
+     * admin key the instance was started with) may create others: `context.orgId` is the caller's
+     * (`system` for the instance's own commands, such as the bootstrap).
+     */
     async createOrganisation(name: string, context: CommandContext): Promise<OrganisationRecord> {
+      const bootstrapOrg = bootstrapOrgId();
+      if (bootstrapOrg !== undefined && context.orgId !== bootstrapOrg && context.orgId !== "system") {
+        throw new DomainError("forbidden", "Only an admin key of the instance's bootstrap organisation may create organisations");
+      }
       const orgId = ulid();
       const { lastPosition } = await handleCommand(eventStore, organisationStream(orgId), organisationDecider, { type: "CreateOrganisation", orgId, name }, { ...context, orgId });
       await settle(lastPosition);

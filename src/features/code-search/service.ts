@@ -3,9 +3,10 @@
  * search itself, shaped as the interface's references.
  *
  * - Repositories: `{ remote, repository, branch? }`; branch omitted = the default branch that was
- *   indexed. Each must be readable with the request's host token (./permissions.ts) AND indexed for
- *   the caller's organisation; otherwise the request is refused naming it, with the same message
- *   whether it is unknown or unreadable. A repository whose first index is still running (or failed) is
+ *   indexed. Each must be indexed for the caller's organisation (looked up first: an unknown one is
+ *   refused without asking the host) AND readable with the request's host token (./permissions.ts);
+ *   otherwise the request is refused naming it, with the same message whether it is unknown or
+ *   unreadable. A repository whose first index is still running (or failed) is
  *   refused as not ready, unless other repositories of the request are usable: then the answer covers
  *   what is indexed and carries a note. A repository being RE-indexed is searched at its last index.
  */
@@ -109,7 +110,7 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
     /** The indexed record a reference names: its branch, or the default branch indexed. */
     findRepository: (orgId: string, ref: RepositoryReference): RepositoryRecord | undefined => findRecord(orgId, ref.remote, ref.repository, ref.branch),
 
-    /** Permission first (so an unreadable repository looks exactly like an unknown one), then the index. */
+    /** The index first (no host call for an unknown repository), then permission; an unreadable repository looks exactly like an unknown one. */
     async resolve(orgId: string, refs: RepositoryReference[], hostToken: (remote: Remote) => string | undefined): Promise<Resolution> {
       const notFound: string[] = [];
       const notReady: string[] = [];
@@ -117,13 +118,17 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       const repos: ResolvedRepository[] = [];
       for (const ref of refs) {
         const remote = ref.remote;
-        let readable: boolean;
-        try {
-          readable = await access.canRead(remote, ref.repository, hostToken(remote));
-        } catch {
-          throw new SearchRefusal("host_unavailable", `Could not verify read access with ${remote}; try again later`);
+        // The index first: a reference this organisation never indexed is answered without asking the host.
+        let record = findRecord(orgId, remote, ref.repository, ref.branch);
+        if (record) {
+          let readable: boolean;
+          try {
+            readable = await access.canRead(remote, record.repository, hostToken(remote));
+          } catch {
+            throw new SearchRefusal("host_unavailable", `Could not verify read access with ${remote}; try again later`);
+          }
+          if (!readable) record = undefined;
         }
-        const record = readable ? findRecord(orgId, remote, ref.repository, ref.branch) : undefined;
         if (!record) {
           notFound.push(refText(ref));
           continue;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, realpathSync, renameSync, statSync, writeFile
 import { basename, isAbsolute, join, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gitText } from "../../git/run.ts";
+import { LOCAL_OWNER, LOCAL_REMOTE } from "../../indexing/repo-id.ts";
 
 /**
  * Local repositories: git repositories on the server's disk, indexed by path (`loupe index ./repo`).
@@ -14,8 +15,7 @@ import { gitText } from "../../git/run.ts";
  * The name -> path table lives in `<dataDir>/local-repositories.json` (configuration-like state: a
  * restart resumes an interrupted job of a local repository). Only committed content is indexed.
  */
-export const LOCAL_OWNER = "local";
-export const LOCAL_REMOTE = "github" as const;
+export { LOCAL_OWNER, LOCAL_REMOTE };
 
 export class LocalPathError extends Error {
   constructor(

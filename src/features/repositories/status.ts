@@ -1,10 +1,13 @@
 /** A repository's status as the faces answer it (GET /v2/repositories/{id}, get_repository_status). */
 import type { RepositoryRecord } from "./projection.ts";
+import { displayRepositoryId, LOCAL_ALIAS, localAlias } from "../../indexing/repo-id.ts";
 
+/** A local repository (indexed by path) answers as the `local` remote: `local:<branch>:<name>-<hash>`. */
 export function repositoryStatus(record: RepositoryRecord) {
+  const local = localAlias(record.remote, record.repository);
   return {
-    repository: record.repository,
-    remote: record.remote,
+    repository: local ?? record.repository,
+    remote: local === null ? record.remote : LOCAL_ALIAS,
     branch: record.branch,
     private: record.private,
     status: record.status,
@@ -13,7 +16,7 @@ export function repositoryStatus(record: RepositoryRecord) {
     sampleQuestions: record.sampleQuestions,
     sha: record.sha,
     // Extras beyond the hosted service's fields.
-    id: record.repoId,
+    id: displayRepositoryId(record.remote, record.branch, record.repository),
     headSha: record.headSha,
     languages: record.languages,
     skipped: record.skipped,

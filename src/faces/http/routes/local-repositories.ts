@@ -8,6 +8,7 @@ import { requireAdmin } from "../auth.ts";
 import { describeRoute } from "../route-docs.ts";
 import { LocalPathError } from "../../../features/repositories/local.ts";
 import { GitNameError } from "../../../git/names.ts";
+import { displayRepositoryId, localAlias, parseRepositoryId } from "../../../indexing/repo-id.ts";
 
 const localBody = z.object({
   path: z.string().min(1).max(4096).describe("Absolute path of a git repository's top-level directory on the server, under LOUPE_LOCAL_ROOTS"),
@@ -18,14 +19,14 @@ const localBody = z.object({
 const submitted = z.object({
   message: z.string(),
   statusEndpoint: z.string().describe("GET this URL for the status"),
-  repositoryId: z.string().describe("remote:branch:owner/repo"),
-  repository: z.string().describe("local/<name>-<hash>"),
+  repositoryId: z.string().describe("local:<branch>:<name>-<hash>"),
+  repository: z.string().describe("<name>-<hash> (of the `local` remote)"),
   path: z.string().describe("The resolved path"),
 });
 
 /**
  * POST /v2/repositories/local: index a git repository on the server's disk by path (admin only; only
- * under LOUPE_LOCAL_ROOTS). Registers it as `github:<branch>:local/<name>-<hash>` (src/features/repositories/local.ts)
+ * under LOUPE_LOCAL_ROOTS). Registers it as `local:<branch>:<name>-<hash>` (src/features/repositories/local.ts)
  * and submits it like POST /v2/repositories; follow it with GET /v2/repositories/{repositoryId}.
  */
 export function localRepositoryRoutes(app: Hono<AppEnv>, { indexer, localRepositories }: Services) {
@@ -49,8 +50,10 @@ export function localRepositoryRoutes(app: Hono<AppEnv>, { indexer, localReposit
       if (error instanceof GitNameError) throw new HttpError(400, "invalid_request", `Invalid request: ${error.field}: ${error.problem}`);
       throw error;
     }
-    const statusEndpoint = `${new URL(c.req.url).origin}/v2/repositories/${encodeURIComponent(result.repoId)}`;
-    return c.json({ message: result.message, statusEndpoint, repositoryId: result.repoId, repository: local.repository, path: local.path }, result.started ? 202 : 200);
+    const parsed = parseRepositoryId(result.repoId)!;
+    const id = displayRepositoryId(parsed.remote, parsed.branch, local.repository);
+    const statusEndpoint = `${new URL(c.req.url).origin}/v2/repositories/${encodeURIComponent(id)}`;
+    return c.json({ message: result.message, statusEndpoint, repositoryId: id, repository: localAlias(local.remote, local.repository) ?? local.repository, path: local.path }, result.started ? 202 : 200);
   });
 
   describeRoute(app, {

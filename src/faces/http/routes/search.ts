@@ -20,6 +20,8 @@ import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { describeRoute } from "../route-docs.ts";
 import type { Remote } from "../../../hosts/index.ts";
+import { GitNameError, validateBranchName, validateRepositoryName } from "../../../git/names.ts";
+import { fromLocalAlias } from "../../../indexing/repo-id.ts";
 import { hostTokenFor } from "../../../features/code-search/permissions.ts";
 import { SearchRefusal, type RepositoryReference, type Resolution } from "../../../features/code-search/service.ts";
 import type { Emit } from "../../../features/query-sessions/service.ts";
@@ -30,16 +32,29 @@ const remoteSchema = z.preprocess(
   (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
   z.enum(["github", "gitlab", "bitbucket", "azure"], { error: "must be one of github, gitlab, bitbucket, azure" }),
 );
-const repositoryRef = z.object({
-  remote: remoteSchema,
-  repository: z
-    .string({ error: "must be a string of the form owner/repo" })
-    .trim()
-    .min(1, "must not be empty")
-    .max(300)
-    .regex(/^[^/\s]+(\/[^/\s]+)+$/, "must be of the form owner/repo"),
-  branch: z.string({ error: "must be a string" }).trim().max(255).nullish().transform((v) => (v ? v : undefined)),
-});
+/**
+ * Checked by the rules git names obey (src/git/names.ts), so a bad reference is a 400 before any host is
+ * asked. `{ remote: "local", repository: "<name>" }` names a repository indexed by path (repo-id.ts).
+ */
+const repositoryRef = z
+  .preprocess((v) => (v && typeof v === "object" && "remote" in v && "repository" in v ? fromLocalAlias(v as { remote: string; repository: string }) : v), z.object({
+    remote: remoteSchema,
+    repository: z.string({ error: "must be a string of the form owner/repo" }).trim().min(1, "must not be empty").max(300),
+    branch: z.string({ error: "must be a string" }).trim().max(255).nullish().transform((v) => (v ? v : undefined)),
+  })
+  .superRefine((ref, ctx) => {
+    for (const [field, check] of [
+      ["repository", () => validateRepositoryName(ref.remote, ref.repository)],
+      ["branch", () => ref.branch !== undefined && validateBranchName(ref.branch)],
+    ] as const) {
+      try {
+        check();
+      } catch (error) {
+        if (!(error instanceof GitNameError)) throw error;
+        ctx.addIssue({ code: "custom", path: [field], message: error.problem });
+      }
+    }
+  }));
 const repositories = z
   .array(repositoryRef, { error: "must be an array of { remote, repository, branch? }" })
   .min(1, "name at least one repository")

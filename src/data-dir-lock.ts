@@ -1,0 +1,181 @@
+/**
+ * One process at a time on a data directory: the server, and the maintenance scripts (replay, the code
+ * index rebuild, audit) that open the same stores, each take this lock first. A script started while a
+ * server runs is refused with a message naming the holder and what to do instead (the running
+ * server's admin API), so it can never rewrite the read models or the code index under a live server.
+ *
+ * The lock is a Unix socket, `<dataDir>/loupe.lock`, listened on by the holder: the kernel ends it with
+ * the process, so a crashed holder (kill -9, a container stopped hard) leaves no lock behind, whatever
+ * its pid or host name was. Taking it: listen; if the path is in use, connect: an answer means a live
+ * holder (it answers with who it is), a refused connection means a stale socket file, which is
+ * removed under a short take-over guard (`loupe.lock.takeover`, created exclusively) so two starters
+ * cannot both take it. Containers that share the volume on one host see each other's lock.
+ */
+import { createConnection, createServer, type Server } from "node:net";
+import { closeSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { hostname } from "node:os";
+import { join, resolve } from "node:path";
+
+export type LockHolder = {
+  /** What holds it: `server` or a script's name. */
+  role: string;
+  pid: number;
+  host: string;
+  since: string;
+  /** The server's address, when the holder is a server that listens. */
+  url?: string | undefined;
+};
+
+export type DataDirLock = {
+  readonly path: string;
+  /** Tells later callers of `describe()` the holder's URL (the server knows it once it listens). */
+  setUrl(url: string): void;
+  release(): Promise<void>;
+};
+
+/** The data directory is held by another live process. */
+export class DataDirLockedError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly holder: LockHolder | null,
+  ) {
+    const who = holder ? `${holder.role === "server" ? "a Loupe server" : `\`${holder.role}\``} (pid ${holder.pid} on ${holder.host}, since ${holder.since}${holder.url ? `, ${holder.url}` : ""})` : "another process";
+    super(`The data directory ${dataDir} is in use by ${who}.`);
+    this.name = "DataDirLockedError";
+  }
+}
+
+const LOCK_FILE = "loupe.lock";
+/** sun_path is 108 bytes on Linux (104 on macOS), with its terminating NUL. */
+const MAX_SOCKET_PATH = 103;
+const TAKEOVER_STALE_MS = 10_000;
+
+const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code;
+
+function listen(server: Server, path: string): Promise<void> {
+  return new Promise((resolveListen, reject) => {
+    const onError = (error: Error) => {
+      server.off("listening", onListening);
+      reject(error);
+    };
+    const onListening = () => {
+      server.off("error", onError);
+      resolveListen();
+    };
+    server.once("error", onError);
+    server.once("listening", onListening);
+    server.listen(path);
+  });
+}
+
+/** Connects to a lock socket: the holder's description, or null when nobody listens (a stale file). */
+function probe(path: string): Promise<{ live: boolean; holder: LockHolder | null }> {
+  return new Promise((resolveProbe) => {
+    const socket = createConnection(path);
+    let text = "";
+    let connected = false;
+    socket.setTimeout(5_000);
+    socket.on("connect", () => (connected = true));
+    socket.on("data", (chunk) => (text += String(chunk)));
+    const done = () => {
+      let holder: LockHolder | null = null;
+      try {
+        holder = text ? (JSON.parse(text) as LockHolder) : null;
+      } catch {
+        holder = null;
+      }
+      resolveProbe({ live: connected, holder });
+    };
+    socket.on("end", done);
+    socket.on("timeout", () => {
+      socket.destroy();
+      done();
+    });
+    socket.on("error", (error) => {
+      // Refused or gone: nobody listens. Anything else (EACCES, ...): assume someone does.
+      resolveProbe({ live: !["ECONNREFUSED", "ENOENT", "ENOTSOCK"].includes(errorCode(error) ?? "") || connected, holder: null });
+    });
+  });
+}
+
+/** Removes a stale lock file, guarded so that only one of several starters does it. */
+function withTakeoverGuard<T>(dataDir: string, fn: () => Promise<T>): Promise<T> {
+  const guard = join(dataDir, `${LOCK_FILE}.takeover`);
+  let fd: number;
+  try {
+    fd = openSync(guard, "wx");
+  } catch (error) {
+    if (errorCode(error) !== "EEXIST") throw error;
+    // A guard left by a starter that died while taking over: old enough to be nobody's.
+    const age = Date.now() - statSync(guard, { throwIfNoEntry: false })!.mtimeMs;
+    if (!(age > TAKEOVER_STALE_MS)) throw new DataDirLockedError(dataDir, null);
+    rmSync(guard, { force: true });
+    fd = openSync(guard, "wx");
+  }
+  closeSync(fd);
+  return fn().finally(() => rmSync(guard, { force: true }));
+}
+
+/**
+ * Takes the data directory's lock for `role` or throws DataDirLockedError naming the live holder. The
+ * lock's socket does not keep the process alive; `release()` (or the process's end) frees it.
+ */
+export async function lockDataDir(dataDir: string, role: string): Promise<DataDirLock> {
+  const dir = resolve(dataDir);
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, LOCK_FILE);
+  if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
+    throw new Error(`The data directory path is too long for its lock (${path} is over ${MAX_SOCKET_PATH} bytes): use a shorter LOUPE_DATA_DIR`);
+  }
+  const me: LockHolder = { role, pid: process.pid, host: hostname(), since: new Date().toISOString() };
+  const server = createServer((socket) => {
+    socket.on("error", () => {});
+    socket.end(JSON.stringify(me));
+  });
+  server.on("error", () => {});
+
+  const attempt = async (): Promise<void> => {
+    try {
+      await listen(server, path);
+    } catch (error) {
+      if (errorCode(error) !== "EADDRINUSE") throw error;
+      const found = await probe(path);
+      if (found.live) throw new DataDirLockedError(dir, found.holder);
+      await withTakeoverGuard(dir, async () => {
+        if ((await probe(path)).live) throw new DataDirLockedError(dir, null);
+        try {
+          unlinkSync(path);
+        } catch (unlinkError) {
+          if (errorCode(unlinkError) !== "ENOENT") throw unlinkError;
+        }
+        await listen(server, path);
+      });
+    }
+  };
+  await attempt();
+  server.unref();
+
+  let released = false;
+  return {
+    path,
+    setUrl(url) {
+      me.url = url;
+    },
+    async release() {
+      if (released) return;
+      released = true;
+      await new Promise<void>((resolveClose) => server.close(() => resolveClose()));
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** What an operator should do when a script finds the data directory held (printed under the error). */
+export function lockAdvice(error: DataDirLockedError, instead: string): string {
+  const url = error.holder?.url;
+  return [
+    error.message,
+    `Stop that process first${error.holder?.role === "server" ? " (SIGTERM; it finishes its requests and exits)" : ""}, or ${instead}${url ? ` at ${url}/graphql` : ""}.`,
+    "Nothing was changed.",
+  ].join("\n");
+}
