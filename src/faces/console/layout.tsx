@@ -30,7 +30,7 @@ export function Layout(props: { title: string; session?: ConsoleSession | undefi
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="referrer" content="no-referrer" />
+          <meta name="referrer" content="same-origin" />
           {session ? <meta name="csrf-token" content={session.csrf} /> : null}
           <title>{`${props.title} · Loupe`}</title>
           <link rel="stylesheet" href={ASSET_PATHS.css} />

@@ -94,7 +94,9 @@ export function consoleRoutes(app: Hono<AppEnv>, services: Services, sessions: S
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
       const origin = c.req.header("origin");
       const site = c.req.header("sec-fetch-site");
-      if ((origin && origin !== new URL(c.req.url).origin) || (site && site !== "same-origin" && site !== "none")) {
+      // Browsers send Sec-Fetch-Site (reliable behind a proxy); older ones only Origin.
+      const crossSite = site ? site !== "same-origin" && site !== "none" : Boolean(origin) && origin !== new URL(c.req.url).origin;
+      if (crossSite) {
         throw new ConsoleError(403, "Cross-site request refused.");
       }
     }

@@ -1,6 +1,6 @@
 /**
  * Response headers of every console response: a strict Content-Security-Policy (only Loupe's own
- * script and stylesheet, no inline script or style, no framing), no sniffing, no referrer, and no
+ * script and stylesheet, no inline script or style, no framing), no sniffing, no referrer to other sites, and no
  * caching of pages (an issued key's page must not be kept).
  */
 import type { MiddlewareHandler } from "hono";
@@ -31,7 +31,7 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   set("content-security-policy", CONTENT_SECURITY_POLICY);
   set("x-content-type-options", "nosniff");
   set("x-frame-options", "DENY");
-  set("referrer-policy", "no-referrer");
+  set("referrer-policy", "same-origin");
   set("cross-origin-opener-policy", "same-origin");
   if (!headers.has("cache-control")) set("cache-control", "no-store");
 };
