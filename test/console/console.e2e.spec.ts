@@ -65,6 +65,11 @@ describe("web console in Chromium", () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain("unsafe-inline");
+    // Keyboard: the first Tab reaches the skip link, the next ones the form.
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("apiKey");
   });
 
   it("signs in: the key becomes an HttpOnly, SameSite=Strict session cookie and is kept nowhere in the browser", async () => {
@@ -146,6 +151,8 @@ describe("web console in Chromium", () => {
     });
     expect(page.url()).toMatch(/\/console\/search$/); // streamed in place, no navigation
     expect((await page.locator("#answer-text").textContent())!.length).toBeGreaterThan(20);
+    // Once streamed, the answer is shown as rendered markdown (its code fence becomes highlighted code).
+    expect(await page.locator("#answer-text .markdown pre code").count()).toBeGreaterThan(0);
     expect(await page.locator("#answer-sources li").count()).toBeGreaterThan(0);
     expect(await page.locator("#answer-sources").textContent()).toContain("src/app.ts");
     await timed("reopen the session", async () => {

@@ -1,5 +1,6 @@
 // Loupe console: the live parts of the server-rendered pages. No framework, no inline script (the
-// Content-Security-Policy forbids it); every text from the server is set with textContent.
+// Content-Security-Policy forbids it); text from the server is set with textContent, except the
+// answer's markdown, which the server renders safely (raw HTML off, safe links only).
 "use strict";
 
 const csrf = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") ?? "";
@@ -90,6 +91,7 @@ async function ask(form) {
   box.hidden = false;
   box.setAttribute("aria-busy", "true");
   text.textContent = "";
+  text.classList.add("answer-text");
   sources.replaceChildren();
   sessionLine.replaceChildren();
   status.textContent = "Asking...";
@@ -136,15 +138,23 @@ async function ask(form) {
     lines.forEach(handle);
   }
   handle(buffered);
-  status.textContent = "Done";
-  box.setAttribute("aria-busy", "false");
   if (sessionId) {
+    // The answer again as the server renders markdown (raw HTML off, safe links only).
+    const rendered = await fetch(`/console/sessions/${encodeURIComponent(sessionId)}/answer`, { credentials: "same-origin" });
+    if (rendered.ok) {
+      const template = document.createElement("template");
+      template.innerHTML = await rendered.text();
+      text.replaceChildren(template.content);
+      text.classList.remove("answer-text");
+    }
     const a = el("a", `Session ${sessionId}`, "mono");
     a.href = `/console/sessions/${encodeURIComponent(sessionId)}`;
     sessionLine.append(a);
     const field = form.querySelector('input[name="sessionId"]');
     if (field) field.value = sessionId;
   }
+  status.textContent = "Done";
+  box.setAttribute("aria-busy", "false");
 }
 
 function startAsk() {
@@ -287,9 +297,11 @@ function startScopeEditor(root) {
       sync();
     });
     const builder = el("div", null, "scope-builder");
-    builder.append(mode, rows, add);
+    builder.append(mode, rows, add, el("p", "Or edit the JSON below (nested AND / OR): the rows then step aside.", "scope-note"));
     root.insertBefore(builder, textarea);
     rows.hidden = add.hidden = combinator === "";
+    // Typing JSON by hand switches to JSON only, so the rows never overwrite it.
+    textarea.addEventListener("input", () => builder.remove(), { once: true });
   }
   form.addEventListener("submit", (event) => {
     let problem;

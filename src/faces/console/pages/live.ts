@@ -9,6 +9,7 @@ import type { Services } from "../../../services.ts";
 import type { ConsoleEnv } from "../env.ts";
 import { repositoryLive } from "./repositories.tsx";
 import { TERMINAL_STATUSES } from "../../../review/status.ts";
+import { collapseHistory } from "./reviews.tsx";
 
 const LIVE_POLL_MS = 250;
 const LIVE_MAX_MS = 15 * 60 * 1000;
@@ -64,7 +65,7 @@ export function livePages(app: Hono<ConsoleEnv>, services: Services) {
         ids.flatMap((id) => {
           const r = reviews.record(orgId, id);
           if (!r) return [];
-          return [{ id: r.id, status: r.status, completedFiles: r.metadata.completedFiles, totalFiles: r.metadata.totalFiles, completedAt: r.completedAt, reason: r.reason, history: r.history.map((h) => ({ status: h.status, at: h.at })) }];
+          return [{ id: r.id, status: r.status, completedFiles: r.metadata.completedFiles, totalFiles: r.metadata.totalFiles, completedAt: r.completedAt, reason: r.reason, history: collapseHistory(r.history).map((h) => ({ status: h.status, at: h.at })) }];
         }),
       (list) => list.every((r) => terminal.includes(r.status)),
     );

@@ -33,10 +33,13 @@ export function CommentItem(props: { c: ReviewComment }) {
   );
 }
 
+/** A review's history with repeats collapsed (one REVIEWING_FILES step per file reviewed becomes one). */
+export const collapseHistory = <T extends { status: string }>(history: T[]): T[] => history.filter((h, i) => i === 0 || history[i - 1]!.status !== h.status);
+
 export function Timeline(props: { history: { status: string; at: string; completedFiles?: number }[] }) {
   return (
     <ol class="timeline" data-field="timeline" aria-label="Status timeline">
-      {props.history.map((h) => (
+      {collapseHistory(props.history).map((h) => (
         <li>
           <Badge value={h.status} /> <Time at={h.at} />
         </li>

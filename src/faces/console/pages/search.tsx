@@ -14,6 +14,7 @@ import { parseRepositoryId } from "../../../indexing/repo-id.ts";
 import { SearchRefusal, type CodeReference, type Resolution } from "../../../features/code-search/service.ts";
 import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
+import { ulid } from "../../../ids.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -196,7 +197,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
       const { sessionId } = await querySessions.ask(ctx, resolution, input);
       return c.redirect(`/console/sessions/${encodeURIComponent(sessionId)}`, 303);
     }
-    const sid = form.sessionId ?? crypto.randomUUID();
+    const sid = form.sessionId ?? ulid();
     const encoder = new TextEncoder();
     const logger = c.get("logger");
     const signal = c.req.raw.signal;
@@ -270,6 +271,16 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
         </ol>
       </Layout>,
     );
+  });
+
+  // The newest answer of a session as rendered markdown: the client script swaps the streamed plain
+  // text for it once the stream ends.
+  app.get("/sessions/:sessionId/answer", async (c) => {
+    const sid = c.req.param("sessionId");
+    const found = SESSION_ID.test(sid) ? await querySessions.get(c.get("session").principal.orgId, sid) : undefined;
+    const turn = found?.turns.filter((t) => t.kind === "query" && t.answer).pop();
+    if (!turn?.answer) throw new ConsoleError(404, `No answer in query session ${sid}.`);
+    return c.html(<Markdown text={turn.answer.message} />);
   });
 
   app.get("/code", async (c) => {
