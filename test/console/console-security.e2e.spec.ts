@@ -155,3 +155,49 @@ describe("console sessions and requests", () => {
     expect(js.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
+
+describe("admin pages over HTTP", () => {
+  it("shows a read model as of a time before a change, and as served now", async () => {
+    const s = await signedIn(seed.server.adminKey);
+    const before = new Date().toISOString();
+    await new Promise((r) => setTimeout(r, 20)); // the change is recorded after `before`
+    const created = await s.request("/console/custom-context", { method: "POST", form: { _csrf: s.csrf, body: "Always name the unit in durations", scopes: "{}" } });
+    expect(created.status).toBe(303);
+    const now = await (await s.request("/console/audit/read-models?projection=custom-context")).text();
+    expect(now).toContain("Always name the unit in durations");
+    const past = await (await s.request(`/console/audit/read-models?projection=custom-context&asOf=${encodeURIComponent(before)}`)).text();
+    expect(past).toContain("events replayed");
+    expect(past).not.toContain("Always name the unit in durations");
+    const bad = await s.request("/console/audit/read-models?projection=custom-context&asOf=yesterday-ish");
+    expect(bad.status).toBe(400);
+  });
+
+  it("rebuilds a projection from its button, and the model is the same after", async () => {
+    const s = await signedIn(seed.server.adminKey);
+    const { runner } = seed.server.loupe.services;
+    const generation = (await runner.status()).find((p) => p.name === "custom-context")!.generation;
+    const listBefore = seed.server.loupe.services.customContext.list(seed.server.loupe.services.keys.organisations()[0]!.orgId);
+    const res = await s.request("/console/audit/projections/rebuild", { method: "POST", form: { _csrf: s.csrf, name: "custom-context" } });
+    expect(res.status).toBe(303);
+    expect((await runner.status()).find((p) => p.name === "custom-context")!.generation).toBe(generation + 1);
+    expect(seed.server.loupe.services.customContext.list(seed.server.loupe.services.keys.organisations()[0]!.orgId)).toEqual(listBefore);
+    const page = await (await s.request(res.headers.get("location")!)).text();
+    expect(page).toContain("Rebuilt custom-context.");
+    expect((await s.request("/console/audit/projections/rebuild", { method: "POST", form: { _csrf: s.csrf, name: "nope" } })).status).toBe(404);
+  });
+
+  it("issues a key shown once (not cached) and revokes it", async () => {
+    const s = await signedIn(seed.server.adminKey);
+    const issued = await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "ci bot", role: "member" } });
+    expect(issued.status).toBe(201);
+    expect(issued.headers.get("cache-control")).toBe("no-store");
+    const html = await issued.text();
+    const secret = /<output class="mono secret" id="issued-secret">([^<]+)<\/output>/.exec(html)![1]!;
+    expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).not.toBeNull();
+    expect(await (await s.request("/console/keys")).text()).not.toContain(secret);
+    const keyId = seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)!.keyId;
+    expect((await s.request("/console/keys/revoke", { method: "POST", form: { _csrf: s.csrf, keyId } })).status).toBe(200);
+    expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).toBeNull();
+    expect((await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "", role: "root" } })).status).toBe(400);
+  });
+});
