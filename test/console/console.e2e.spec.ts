@@ -250,6 +250,28 @@ describe("web console in Chromium", () => {
     expect(evidence).toHaveLength(2);
   });
 
+  it("fits a phone's width: no page scrolls sideways (wide tables scroll inside their box)", async () => {
+    const phone = await browser.context.newPage();
+    await phone.setViewportSize({ width: 390, height: 844 });
+    try {
+      for (const path of [
+        "/console/repositories",
+        "/console/search",
+        "/console/pull-requests",
+        `/console/pull-requests/view?remote=github&name=${encodeURIComponent(REPO)}&number=7`,
+        "/console/custom-context",
+        "/console/audit/events",
+        "/console/audit/projections",
+        "/console/keys",
+      ]) {
+        await phone.goto(seed.server.baseUrl + path);
+        expect(await phone.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
   it("keeps a member key out of the admin pages (403, and no link), then signs out", async () => {
     await timed("sign out", async () => {
       await page.getByRole("button", { name: "Sign out" }).click();
