@@ -29,7 +29,7 @@ export const LAYERS: readonly { name: string; prefixes: readonly string[] }[] = 
   { name: "base", prefixes: ["src/config.ts", "src/logging.ts", "src/ids.ts", "src/serve.ts", "src/data-dir-lock.ts", "src/workers/", "schema/", "package.json"] },
 ];
 
-const SOURCE = /\.(ts|mts|mjs|js)$/;
+const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;
 const IMPORT = /(?:^|[\s;}])(?:import|export)\s[^;]*?\sfrom\s*["'](\.{1,2}\/[^"']+)["']|(?:^|[\s;(=])import\s*\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^\s*import\s*["'](\.{1,2}\/[^"']+)["']|new URL\(\s*["'](\.{1,2}\/[^"']+\.(?:ts|mjs))["']\s*,\s*import\.meta\.url/gm;
 
 export type Problem = { kind: "circle" | "folder-circle" | "upward" | "size" | "unlayered"; message: string };

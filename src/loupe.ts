@@ -38,6 +38,7 @@ import { searchRoutes } from "./faces/http/routes/search.ts";
 import { createMetrics, instrumentEventStore } from "./metrics.ts";
 import { createLocalRepositories } from "./features/repositories/local.ts";
 import { localRepositoryRoutes } from "./faces/http/routes/local-repositories.ts";
+import { consoleRoutes } from "./faces/console/route.tsx";
 
 /** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
 export function openCodeIndex(config: Config): CodeIndex | EmbeddedCodeIndex {
@@ -156,7 +157,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
     to: options.adminKeyTo ?? (process.stdout.isTTY ? "terminal" : "file"),
     announce: options.announce ?? ((line) => process.stdout.write(line + "\n")),
   });
-  const app = createHttpApp(services, [adminRoutes, repositoryRoutes, localRepositoryRoutes, mcpRoutes, webhookRoutes, pullRequestRoutes, searchRoutes]);
+  const app = createHttpApp(services, [adminRoutes, repositoryRoutes, localRepositoryRoutes, mcpRoutes, webhookRoutes, pullRequestRoutes, searchRoutes, consoleRoutes]);
   await indexer.start(); // resumes jobs a stop or crash interrupted
   reviews.start(); // resumes code reviews a stop or crash interrupted
 

@@ -218,6 +218,22 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       });
     },
 
+    /**
+     * The indexed lines of a file of an indexed repository (rebuilt from its chunks; lines no chunk
+     * covers are absent), for the console's code view. Check read access with `resolve` first.
+     */
+    async indexedLines(orgId: string, file: { remote: string; repository: string; branch: string; filepath: string }): Promise<Map<number, string>> {
+      const chunks = await deps.codeIndex.getFileChunks(codeIndexRepoId(orgId, file.remote, file.repository), file.branch, file.filepath);
+      const lines = new Map<number, string>();
+      for (const chunk of chunks) {
+        chunk.text.split("\n").forEach((text, i) => {
+          const n = chunk.startLine + i;
+          if (n <= chunk.endLine && !lines.has(n)) lines.set(n, text);
+        });
+      }
+      return lines;
+    },
+
     /** The summary of a file a recorded reference points at, as its branch is indexed now ("" once it is gone). */
     async summaryOf(orgId: string, reference: SearchReference): Promise<string> {
       const chunks = await deps.codeIndex.getFileChunks(codeIndexRepoId(orgId, reference.remote, reference.repository), reference.branch, reference.filepath);

@@ -96,6 +96,14 @@ export function querySessionQueries(view: () => ReadView) {
     get(orgId: string, sessionId: string): QuerySessionRecord | undefined {
       return view().get<QuerySessionRecord>(["session", orgId, sessionId]);
     },
+    /** The organisation's sessions, most recently updated first. */
+    recent(orgId: string, limit: number): QuerySessionRecord[] {
+      return view()
+        .range<QuerySessionRecord>(["session", orgId])
+        .map((e) => e.value)
+        .sort((a, b) => (a.updatedAt > b.updatedAt ? -1 : a.updatedAt < b.updatedAt ? 1 : 0))
+        .slice(0, limit);
+    },
     turns(orgId: string, sessionId: string): QueryTurn[] {
       return view()
         .range<QueryTurn>(["turn", orgId, sessionId])

@@ -197,6 +197,9 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       return { sessionId: sid, message, sources: sources.map(wire) };
     },
 
+    /** The organisation's sessions, most recently updated first (the console's list of past sessions). */
+    recent: (orgId: string, limit = 20) => sessions.recent(orgId, limit),
+
     /** A session of the caller's organisation with its turns (undefined when there is none). */
     async get(orgId: string, sid: string) {
       await recorder.settled(orgId, sid); // turns still being recorded become readable first

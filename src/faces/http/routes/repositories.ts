@@ -8,7 +8,8 @@ import { GitNameError } from "../../../git/names.ts";
 import { parseRepositoryId, repositoryId } from "../../../indexing/repo-id.ts";
 import { repositoryStatus as repositoryBody } from "../../../features/repositories/status.ts";
 
-const submitBody = z.object({
+/** The body of POST /v2/repositories; the console validates its form with it too (the same messages). */
+export const submitBody = z.object({
   remote: z.preprocess(
     (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
     z.enum(["github", "gitlab", "bitbucket", "azure"], { error: "must be one of github, gitlab, bitbucket, azure" }),

@@ -1,0 +1,321 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Search and ask: a query box over chosen repositories; search results as file + line range with the
+ * code of the span (highlighted, escaped); a question whose answer streams in (the client script reads
+ * /console/ask as NDJSON) with its sources; past query sessions reopened by id; a code view of a span
+ * in its file as indexed.
+ */
+import type { Context, Hono } from "hono";
+import type { Services } from "../../../services.ts";
+import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
+import { Csrf, Layout, Notice, Time } from "../layout.tsx";
+import { CodeBlock, Markdown } from "../render.tsx";
+import { parseRepositoryId } from "../../../indexing/repo-id.ts";
+import { SearchRefusal, type CodeReference, type Resolution } from "../../../features/code-search/service.ts";
+import { ConsoleError } from "../errors.ts";
+import { given, intIn } from "./forms.ts";
+import { ulid } from "../../../ids.ts";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const REFUSAL_STATUS = { not_found: 404, not_ready: 409, host_unavailable: 502 } as const;
+
+type SearchForm = { query: string; repoIds: string[]; sessionId?: string | undefined };
+
+export const codeHref = (r: { remote: string; repository: string; branch: string; filepath: string; linestart: number | null; lineend: number | null }) =>
+  `/console/code?${new URLSearchParams({ remote: r.remote, repository: r.repository, branch: r.branch, path: r.filepath, start: String(r.linestart ?? 1), end: String(r.lineend ?? r.linestart ?? 1) })}`;
+
+const span = (r: { linestart: number | null; lineend: number | null }) => (r.linestart ? `L${r.linestart}-${r.lineend ?? r.linestart}` : "whole file");
+
+function Results(props: { references: CodeReference[]; sessionId: string }) {
+  return (
+    <section aria-labelledby="results-title" id="results">
+      <h2 id="results-title">
+        {props.references.length} result{props.references.length === 1 ? "" : "s"}
+      </h2>
+      <p class="muted small">
+        Session <a href={`/console/sessions/${encodeURIComponent(props.sessionId)}`} class="mono">{props.sessionId}</a>
+      </p>
+      <ol class="results">
+        {props.references.map((r, i) => (
+          <li class="result">
+            <details open={i < 3}>
+              <summary>
+                <span class="mono path">{r.filepath}</span> <span class="lines">{span(r)}</span>
+                <span class="muted small"> {r.repository} · {r.branch}</span>
+              </summary>
+              <p class="small muted">{r.reason}</p>
+              <CodeBlock code={r.code} path={r.filepath} firstLine={r.linestart ?? 1} />
+              <a class="small" href={codeHref(r)}>Open in file</a>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
+  const { indexer, codeSearch, querySessions } = services;
+
+  async function readForm(c: Context<ConsoleEnv>): Promise<SearchForm & { hostToken?: string | undefined; errors: string[] }> {
+    const form = await c.req.parseBody({ all: true });
+    const repoIds = ([] as unknown[]).concat(form.repo ?? []).filter((v): v is string => typeof v === "string");
+    const query = given(form.query) ?? "";
+    const sessionId = given(form.sessionId);
+    const errors: string[] = [];
+    if (!query) errors.push("query: must not be empty");
+    if (query.length > 20_000) errors.push("query: must be at most 20000 characters");
+    if (repoIds.length === 0) errors.push("repositories: choose at least one repository");
+    if (repoIds.length > 20) errors.push("repositories: at most 20 repositories per request");
+    if (sessionId && !SESSION_ID.test(sessionId)) errors.push("sessionId: may contain letters, digits and . _ : - only");
+    return { query, repoIds, sessionId, hostToken: given(form.hostToken), errors };
+  }
+
+  async function resolve(c: Context<ConsoleEnv>, repoIds: string[], hostToken: string | undefined): Promise<Resolution> {
+    const refs = repoIds.map((id) => parseRepositoryId(id)).filter((r) => r !== null);
+    if (refs.length !== repoIds.length) throw new ConsoleError(400, "repositories: not of the form remote:branch:owner/repo");
+    try {
+      return await codeSearch.resolve(c.get("session").principal.orgId, refs, () => hostToken);
+    } catch (error) {
+      if (error instanceof SearchRefusal) throw new ConsoleError(REFUSAL_STATUS[error.kind], error.message);
+      throw error;
+    }
+  }
+
+  const page = (c: Context<ConsoleEnv>, options: { form?: Partial<SearchForm>; errors?: string[]; status?: ContentfulStatusCode; results?: { references: CodeReference[]; sessionId: string } } = {}) => {
+    const session = c.get("session");
+    const orgId = session.principal.orgId;
+    const searchable = indexer.list(orgId).filter((r) => r.sha);
+    const form = options.form ?? {};
+    const chosen = new Set(form.repoIds ?? (searchable.length === 1 ? [searchable[0]!.repoId] : []));
+    const recent = querySessions.recent(orgId, 10);
+    return c.html(
+      <Layout title="Search & ask" session={session} nav="search">
+        <h1>Search and ask</h1>
+        <Notice errors={options.errors} />
+        <form method="post" action="/console/search" class="stack card" id="search-form">
+          <Csrf session={session} />
+          <label for="query">Query or question</label>
+          <textarea id="query" name="query" rows={3} required>{form.query ?? ""}</textarea>
+          <fieldset>
+            <legend>Repositories</legend>
+            {searchable.length === 0 ? <p class="muted">No repository has finished indexing yet.</p> : null}
+            {searchable.map((r) => (
+              <label class="check">
+                <input type="checkbox" name="repo" value={r.repoId} checked={chosen.has(r.repoId)} />
+                <span class="mono">{r.repository}</span> <span class="muted small">{r.remote} · {r.branch}</span>
+              </label>
+            ))}
+          </fieldset>
+          <details>
+            <summary>Session and host token</summary>
+            <label>
+              Continue session (sessionId)
+              <input name="sessionId" value={form.sessionId ?? c.req.query("sessionId") ?? ""} spellcheck={false} />
+            </label>
+            <label>
+              Host token (private repositories; sent with this request only)
+              <input name="hostToken" type="password" autocomplete="off" />
+            </label>
+          </details>
+          <div class="buttons">
+            <button type="submit" name="mode" value="search">Search</button>
+            <button type="submit" formaction="/console/ask" id="ask-button" class="secondary">Ask</button>
+          </div>
+        </form>
+        <section id="answer" class="card" hidden aria-live="polite">
+          <h2>Answer</h2>
+          <p class="muted small" id="answer-status" role="status"></p>
+          <div id="answer-text" class="answer-text"></div>
+          <h3>Sources</h3>
+          <ol id="answer-sources" class="sources"></ol>
+          <p id="answer-session" class="small"></p>
+        </section>
+        {options.results ? <Results {...options.results} /> : null}
+        <section aria-labelledby="sessions-title" class="card">
+          <h2 id="sessions-title">Past sessions</h2>
+          <form method="get" action="/console/sessions" class="inline-form">
+            <label>
+              Session id
+              <input name="sessionId" required spellcheck={false} />
+            </label>
+            <button type="submit" class="secondary">Reopen</button>
+          </form>
+          <ul class="plain">
+            {recent.map((s) => (
+              <li>
+                <a class="mono" href={`/console/sessions/${encodeURIComponent(s.sessionId)}`}>{s.sessionId}</a>{" "}
+                <span class="muted small">
+                  {s.turns} turn{s.turns === 1 ? "" : "s"} · <Time at={s.updatedAt} />
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      </Layout>,
+      options.status ?? 200,
+    );
+  };
+
+  app.get("/search", (c) => page(c));
+
+  app.post("/search", async (c) => {
+    const form = await readForm(c);
+    if (form.errors.length) return page(c, { form, errors: form.errors, status: 400 });
+    let resolution: Resolution;
+    try {
+      resolution = await resolve(c, form.repoIds, form.hostToken);
+    } catch (error) {
+      if (error instanceof ConsoleError) return page(c, { form, errors: [error.message], status: error.status });
+      throw error;
+    }
+    const { sessionId, files } = await querySessions.search(consoleCommandContext(c.var), resolution, { query: form.query, sessionId: form.sessionId, limit: 10, withCode: true });
+    return page(c, { form: { ...form, sessionId }, errors: resolution.notes, results: { sessionId, references: codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50) } });
+  });
+
+  // The client script asks for NDJSON and shows the answer as it streams; without it, the answer
+  // is computed whole and the browser goes to the session's page.
+  app.post("/ask", async (c) => {
+    const form = await readForm(c);
+    const streaming = (c.req.header("accept") ?? "").includes("application/x-ndjson");
+    if (form.errors.length) {
+      if (streaming) return c.json({ error: { code: "invalid_request", message: form.errors.join("; ") } }, 400);
+      return page(c, { form, errors: form.errors, status: 400 });
+    }
+    let resolution: Resolution;
+    try {
+      resolution = await resolve(c, form.repoIds, form.hostToken);
+    } catch (error) {
+      if (!(error instanceof ConsoleError)) throw error;
+      if (streaming) return c.json({ error: { code: "refused", message: error.message } }, error.status);
+      return page(c, { form, errors: [error.message], status: error.status });
+    }
+    const ctx = consoleCommandContext(c.var);
+    const input = { messages: [{ role: "user" as const, content: form.query }], sessionId: form.sessionId };
+    if (!streaming) {
+      const { sessionId } = await querySessions.ask(ctx, resolution, input);
+      return c.redirect(`/console/sessions/${encodeURIComponent(sessionId)}`, 303);
+    }
+    const sid = form.sessionId ?? ulid();
+    const encoder = new TextEncoder();
+    const logger = c.get("logger");
+    const signal = c.req.raw.signal;
+    const body = new ReadableStream<Uint8Array>({
+      async start(controller) {
+        let open = true;
+        const send = (line: unknown) => {
+          if (!open) return;
+          try {
+            controller.enqueue(encoder.encode(JSON.stringify(line) + "\n"));
+          } catch {
+            open = false;
+          }
+        };
+        send({ type: "session", message: sid });
+        try {
+          await querySessions.ask(ctx, resolution, { ...input, newSessionId: sid, signal }, send);
+        } catch (error) {
+          logger.error({ err: { message: (error as Error).message } }, "console: streamed answer failed");
+          send({ type: "status", message: "error: the question failed while answering" });
+        }
+        send({ type: "status", message: "" });
+        if (open) controller.close();
+      },
+    });
+    return new Response(body, { status: 200, headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" } });
+  });
+
+  app.get("/sessions", (c) => {
+    const sid = given(c.req.query("sessionId"));
+    if (!sid || !SESSION_ID.test(sid)) throw new ConsoleError(400, "sessionId: may contain letters, digits and . _ : - only");
+    return c.redirect(`/console/sessions/${encodeURIComponent(sid)}`, 303);
+  });
+
+  app.get("/sessions/:sessionId", async (c) => {
+    const session = c.get("session");
+    const sid = c.req.param("sessionId");
+    const found = SESSION_ID.test(sid) ? await querySessions.get(session.principal.orgId, sid) : undefined;
+    if (!found) throw new ConsoleError(404, `Query session ${sid} not found in your organisation.`);
+    return c.html(
+      <Layout title={`Session ${sid}`} session={session} nav="search">
+        <h1>
+          Session <span class="mono">{sid}</span>
+        </h1>
+        <p>
+          <a href={`/console/search?sessionId=${encodeURIComponent(sid)}`}>Continue this session</a>
+        </p>
+        <ol class="turns">
+          {found.turns.map((t) => (
+            <li class="turn card">
+              <h2 class="question">
+                <span class="badge">{t.kind}</span> {t.question}
+              </h2>
+              <p class="muted small">
+                <Time at={t.askedAt} /> · {t.repositories.map((r) => `${r.repository} (${r.branch})`).join(", ")}
+              </p>
+              {t.answer && t.kind === "query" ? <Markdown text={t.answer.message} /> : null}
+              {t.answer ? (
+                <ol class="sources">
+                  {t.answer.sources.map((s) => (
+                    <li>
+                      <a href={codeHref(s)} class="mono">{`${s.filepath} ${span(s)}`}</a> <span class="muted small">{s.repository}</span>
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <p class="muted">No answer recorded.</p>
+              )}
+            </li>
+          ))}
+        </ol>
+      </Layout>,
+    );
+  });
+
+  // The newest answer of a session as rendered markdown: the client script swaps the streamed plain
+  // text for it once the stream ends.
+  app.get("/sessions/:sessionId/answer", async (c) => {
+    const sid = c.req.param("sessionId");
+    const found = SESSION_ID.test(sid) ? await querySessions.get(c.get("session").principal.orgId, sid) : undefined;
+    const turn = found?.turns.filter((t) => t.kind === "query" && t.answer).pop();
+    if (!turn?.answer) throw new ConsoleError(404, `No answer in query session ${sid}.`);
+    return c.html(<Markdown text={turn.answer.message} />);
+  });
+
+  app.get("/code", async (c) => {
+    const session = c.get("session");
+    const q = c.req.query();
+    const remote = given(q.remote);
+    const repository = given(q.repository);
+    const branch = given(q.branch);
+    const path = given(q.path);
+    const start = intIn(q.start, 1, 10_000_000) ?? 1;
+    const end = Math.max(start, intIn(q.end, 1, 10_000_000) ?? start);
+    if (!remote || !repository || !branch || !path) throw new ConsoleError(400, "remote, repository, branch and path are required");
+    const ref = parseRepositoryId(`${remote}:${branch}:${repository}`);
+    if (!ref) throw new ConsoleError(400, "remote must be one of github, gitlab, bitbucket, azure");
+    try {
+      await codeSearch.resolve(session.principal.orgId, [ref], () => undefined);
+    } catch (error) {
+      if (error instanceof SearchRefusal) throw new ConsoleError(REFUSAL_STATUS[error.kind], error.message);
+      throw error;
+    }
+    const lines = await codeSearch.indexedLines(session.principal.orgId, { remote: ref.remote, repository: ref.repository, branch, filepath: path });
+    if (lines.size === 0) throw new ConsoleError(404, `${path} is not in the index of ${repository} (${branch}).`);
+    const from = Math.max(1, start - 20);
+    const last = Math.max(...lines.keys());
+    const to = Math.min(last, end + 20);
+    const text: string[] = [];
+    for (let n = from; n <= to; n++) text.push(lines.get(n) ?? "");
+    return c.html(
+      <Layout title={path} session={session} nav="search">
+        <h1 class="mono path">{path}</h1>
+        <p class="muted">
+          {repository} · {branch} · lines {start}-{end} marked
+        </p>
+        <CodeBlock code={text.join("\n")} path={path} firstLine={from} mark={[start, end]} />
+      </Layout>,
+    );
+  });
+}

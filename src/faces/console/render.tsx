@@ -1,0 +1,97 @@
+/** @jsxImportSource hono/jsx */
+/**
+ * Safe rendering of text that comes from hosts and users: markdown (comment bodies, answers,
+ * descriptions) through markdown-it with raw HTML off, images off and only http(s), mailto and
+ * relative links; code through highlight.js, whose output escapes the source. Everything else in the
+ * pages goes through JSX, which escapes every value.
+ */
+import MarkdownIt from "markdown-it";
+import hljs from "highlight.js/lib/core";
+import bash from "highlight.js/lib/languages/bash";
+import c from "highlight.js/lib/languages/c";
+import cpp from "highlight.js/lib/languages/cpp";
+import csharp from "highlight.js/lib/languages/csharp";
+import css from "highlight.js/lib/languages/css";
+import go from "highlight.js/lib/languages/go";
+import java from "highlight.js/lib/languages/java";
+import javascript from "highlight.js/lib/languages/javascript";
+import json from "highlight.js/lib/languages/json";
+import kotlin from "highlight.js/lib/languages/kotlin";
+import markdown from "highlight.js/lib/languages/markdown";
+import php from "highlight.js/lib/languages/php";
+import python from "highlight.js/lib/languages/python";
+import ruby from "highlight.js/lib/languages/ruby";
+import rust from "highlight.js/lib/languages/rust";
+import sql from "highlight.js/lib/languages/sql";
+import swift from "highlight.js/lib/languages/swift";
+import typescript from "highlight.js/lib/languages/typescript";
+import xml from "highlight.js/lib/languages/xml";
+import yaml from "highlight.js/lib/languages/yaml";
+import { raw } from "hono/html";
+
+const LANGUAGES = { bash, c, cpp, csharp, css, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, sql, swift, typescript, xml, yaml };
+for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
+
+const BY_EXTENSION: Record<string, string> = {
+  sh: "bash", bash: "bash", c: "c", h: "c", cc: "cpp", cpp: "cpp", hpp: "cpp", cs: "csharp", css: "css", go: "go",
+  java: "java", js: "javascript", mjs: "javascript", cjs: "javascript", jsx: "javascript", json: "json", kt: "kotlin",
+  md: "markdown", php: "php", py: "python", pyi: "python", rb: "ruby", rs: "rust", sql: "sql", swift: "swift",
+  ts: "typescript", tsx: "typescript", mts: "typescript", cts: "typescript", html: "xml", xml: "xml", svg: "xml",
+  vue: "xml", yml: "yaml", yaml: "yaml",
+};
+
+/** The highlight.js language of a file path, or null (shown as plain, escaped text). */
+export function languageOf(path: string | null | undefined): string | null {
+  const ext = /\.([A-Za-z0-9]+)$/.exec(path ?? "")?.[1]?.toLowerCase();
+  return ext ? (BY_EXTENSION[ext] ?? null) : null;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+/** Highlighted HTML of `code` (escaped by highlight.js), or the escaped text. */
+export function highlight(code: string, language: string | null): string {
+  if (language && hljs.getLanguage(language)) {
+    try {
+      return hljs.highlight(code, { language, ignoreIllegals: true }).value;
+    } catch {
+      /* plain below */
+    }
+  }
+  return escapeHtml(code);
+}
+
+/**
+ * A code block with line numbers from `firstLine`. highlight.js spans can cross lines, so the code is
+ * highlighted whole and the gutter is a separate column.
+ */
+export function CodeBlock(props: { code: string; path?: string | null; firstLine?: number | null; mark?: [number, number] | null }) {
+  const lines = props.code.split("\n");
+  const first = props.firstLine ?? 1;
+  const numbers = lines.map((_, i) => first + i);
+  const mark = props.mark;
+  return (
+    <div class="code" data-language={languageOf(props.path) ?? "text"}>
+      <pre class="gutter" aria-hidden="true">
+        {numbers.map((n) => (mark && n >= mark[0] && n <= mark[1] ? <b>{n}{"\n"}</b> : `${n}\n`))}
+      </pre>
+      <pre class="source"><code class="hljs">{raw(highlight(props.code, languageOf(props.path)))}</code></pre>
+    </div>
+  );
+}
+
+const SAFE_LINK = /^(https?:|mailto:|#|\/(?!\/)|\.{0,2}\/|[^:/?#]+([/?#]|$))/i;
+
+const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+md.disable(["image"]);
+md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
+const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+  tokens[idx]!.attrSet("rel", "nofollow noopener noreferrer");
+  return defaultLinkOpen(tokens, idx, options, env, self);
+};
+md.options.highlight = (code: string, lang: string) => highlight(code, lang && hljs.getLanguage(lang) ? lang : null);
+
+/** Markdown from a host or a user, rendered with no HTML, no images and only safe links. */
+export function Markdown(props: { text: string | null | undefined; class?: string }) {
+  return <div class={`markdown ${props.class ?? ""}`.trim()}>{raw(md.render(props.text ?? ""))}</div>;
+}
