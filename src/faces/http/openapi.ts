@@ -14,14 +14,19 @@ import { describedRoutes, routeKey, type RouteDoc } from "./route-docs.ts";
 /** `/v2/keys/:keyId` -> `/v2/keys/{keyId}` (also drops Hono's inline regexes `:id{[0-9]+}`). */
 export const toOpenApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?\??/g, "{$1}");
 
+/** The web console's HTML pages (and `/`, which redirects to it): not API operations (docs/console.md lists them). */
+const isConsolePage = (path: string) => path === "/" || path === "/console" || path.startsWith("/console/");
+
 /**
  * The routes Hono actually serves (middleware left out: `app.use` entries are method ALL with a
- * wildcard path), as `METHOD /openapi/{path}` strings; ALL handlers appear as `ALL /path`.
+ * wildcard path; the web console's pages left out), as `METHOD /openapi/{path}` strings; ALL
+ * handlers appear as `ALL /path`.
  */
 export function servedRoutes(app: Hono<any>): string[] {
   const out = new Set<string>();
   for (const route of app.routes) {
     if (route.method === "ALL" && route.path.includes("*")) continue;
+    if (isConsolePage(route.path)) continue;
     out.add(`${route.method.toUpperCase()} ${toOpenApiPath(route.path)}`);
   }
   return [...out].sort();
