@@ -146,5 +146,7 @@ describe("input that never reaches the host (e2e)", () => {
     } while (after.status !== "failed" && after.status !== "completed" && Date.now() < deadline);
     expect(after.repository).toBe("acme/widgets");
     expect(after.status).toBe("failed");
+    expect(after.failureReason).toContain("Repository not found on the host, or not readable with the token given (check the name, its case");
+    expect(after.failureReason).not.toContain("and the repository exists");
   });
 });

@@ -61,8 +61,14 @@ export function failureReason(error: unknown, token?: string): string {
   else if (error instanceof GitNameError) text = error.message;
   else if (error instanceof GitError) {
     const stderr = error.stderr.toLowerCase();
-    if (/could not resolve host|connection refused|timed out|unable to access|could not read from remote|network is unreachable|does not appear to be a git repository|not found/.test(stderr) || error.timedOut) {
-      text = `Could not reach the repository on the host (${error.stderr.split("\n").filter(Boolean).slice(-1)[0] ?? error.message})`;
+    // git's most telling line: its `fatal:` / `ERROR:` line, not the advice that follows it
+    // ("Please make sure you have the correct access rights / and the repository exists.").
+    const lines = error.stderr.split("\n").map((l) => l.trim()).filter(Boolean);
+    const cause = lines.find((l) => /^(fatal|error|remote: error):/i.test(l)) ?? lines[0] ?? error.message;
+    if (/does not appear to be a git repository|repository not found|not found|could not read from remote/.test(stderr)) {
+      text = `Repository not found on the host, or not readable with the token given (check the name, its case on case-sensitive hosts, and the host token): ${cause}`;
+    } else if (/could not resolve host|connection refused|timed out|unable to access|network is unreachable/.test(stderr) || error.timedOut) {
+      text = `Could not reach the host (${cause}); try again later`;
     } else text = error.message;
   } else text = error instanceof Error ? error.message : String(error);
   return redact(text, token ? [token] : []).slice(0, 1900);
