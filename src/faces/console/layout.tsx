@@ -116,3 +116,35 @@ export const Badge = (props: { value: string; field?: string }) => (
 
 /** Pretty JSON, escaped. */
 export const Json = (props: { value: unknown }) => <pre class="json">{JSON.stringify(props.value, null, 2)}</pre>;
+
+/** A one-button form that posts `fields` (with the session's CSRF token) to `action`. */
+export function PostButton(props: { action: string; session: ConsoleSession; fields: Record<string, string>; label: string; class?: string }) {
+  return (
+    <form method="post" action={props.action}>
+      <Csrf session={props.session} />
+      {Object.entries(props.fields).map(([name, value]) => (
+        <input type="hidden" name={name} value={value} />
+      ))}
+      <button type="submit" class={props.class ?? "small"}>
+        {props.label}
+      </button>
+    </form>
+  );
+}
+
+/** A labelled select; `any` adds an empty first choice shown as "any". */
+export function Choice(props: { label: string; name: string; options: readonly string[]; value: string | undefined; any?: boolean }) {
+  const options = props.any ? ["", ...props.options] : props.options;
+  return (
+    <label>
+      {props.label}
+      <select name={props.name}>
+        {options.map((o) => (
+          <option value={o} selected={(props.value ?? "") === o}>
+            {o || "any"}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -9,7 +9,7 @@ import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { Services } from "../../../services.ts";
 import type { ConsoleEnv } from "../env.ts";
-import { Badge, Csrf, Json, Layout, Notice, Time } from "../layout.tsx";
+import { Badge, Json, Layout, Notice, PostButton, Time } from "../layout.tsx";
 import { ConsoleError, requireAdmin } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
 import type { StoredEvent } from "../../../eventstore/port.ts";
@@ -299,13 +299,7 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
                   <td>{p.lag}</td>
                   <td>{p.generation}</td>
                   <td>
-                    <form method="post" action="/console/audit/projections/rebuild">
-                      <Csrf session={c.get("session")} />
-                      <input type="hidden" name="name" value={p.name} />
-                      <button type="submit" class="small secondary">
-                        Rebuild
-                      </button>
-                    </form>
+                    <PostButton action="/console/audit/projections/rebuild" session={c.get("session")} fields={{ name: p.name }} label="Rebuild" class="small secondary" />
                   </td>
                 </tr>
               ))}

@@ -7,7 +7,7 @@
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
 import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
-import { Badge, Csrf, Json, Layout, Notice, Time } from "../layout.tsx";
+import { Badge, Choice, Csrf, Json, Layout, Notice, Time } from "../layout.tsx";
 import { Markdown } from "../render.tsx";
 import { DomainError } from "../../../eventstore/decider.ts";
 import { formText, given, intIn } from "./forms.ts";
@@ -86,26 +86,8 @@ export function customContextPages(app: Hono<ConsoleEnv>, services: Services) {
             Search
             <input name="q" value={query ?? ""} />
           </label>
-          <label>
-            Type
-            <select name="type">
-              {["", ...TYPES].map((t) => (
-                <option value={t} selected={(type ?? "") === t}>
-                  {t || "any"}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label>
-            Status
-            <select name="status">
-              {["", ...STATUSES].map((s) => (
-                <option value={s} selected={(status ?? "") === s}>
-                  {s || "any"}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Choice label="Type" name="type" options={TYPES} value={type} any />
+          <Choice label="Status" name="status" options={STATUSES} value={status} any />
           <button type="submit" class="secondary">Show</button>
         </form>
         <p class="muted">{listed.total} found</p>
@@ -150,26 +132,8 @@ export function customContextPages(app: Hono<ConsoleEnv>, services: Services) {
               {v.body ?? ""}
             </textarea>
             <div class="inline-form">
-              <label>
-                Type
-                <select name="type">
-                  {TYPES.map((t) => (
-                    <option value={t} selected={(v.type ?? "CUSTOM_INSTRUCTION") === t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                Status
-                <select name="status">
-                  {STATUSES.map((s) => (
-                    <option value={s} selected={(v.status ?? "ACTIVE") === s}>
-                      {s}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <Choice label="Type" name="type" options={TYPES} value={v.type ?? "CUSTOM_INSTRUCTION"} />
+              <Choice label="Status" name="status" options={STATUSES} value={v.status ?? "ACTIVE"} />
             </div>
             <ScopeEditor value={v.scopes ?? "{}"} />
             <button type="submit">Create</button>

@@ -6,7 +6,7 @@
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
 import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
-import { Badge, Csrf, Layout, Notice, Time } from "../layout.tsx";
+import { Badge, Csrf, Layout, Notice, PostButton, Time } from "../layout.tsx";
 import { ConsoleError, requireAdmin } from "../errors.ts";
 import { given } from "./forms.ts";
 
@@ -80,13 +80,7 @@ export function keyPages(app: Hono<ConsoleEnv>, services: Services) {
                   <td>{k.revokedAt ? <Badge value="revoked" /> : <Badge value="active" />}</td>
                   <td>
                     {k.revokedAt || k.keyId === session.principal.keyId ? null : (
-                      <form method="post" action="/console/keys/revoke">
-                        <Csrf session={session} />
-                        <input type="hidden" name="keyId" value={k.keyId} />
-                        <button type="submit" class="small danger">
-                          Revoke
-                        </button>
-                      </form>
+                      <PostButton action="/console/keys/revoke" session={session} fields={{ keyId: k.keyId }} label="Revoke" class="small danger" />
                     )}
                   </td>
                 </tr>

@@ -7,7 +7,7 @@
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
 import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
-import { Badge, Csrf, Layout, Notice, Time } from "../layout.tsx";
+import { Badge, Choice, Csrf, Layout, Notice, Time } from "../layout.tsx";
 import { Markdown } from "../render.tsx";
 import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
@@ -68,16 +68,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
               ))}
             </select>
           </label>
-          <label>
-            State
-            <select name="state">
-              {["", "open", "closed"].map((s) => (
-                <option value={s} selected={(state ?? "") === s}>
-                  {s || "any"}
-                </option>
-              ))}
-            </select>
-          </label>
+          <Choice label="State" name="state" options={["open", "closed"]} value={state} any />
           <label>
             Author
             <input name="author" value={authorLogin ?? ""} />

@@ -8,7 +8,7 @@ import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
 import type { ConsoleEnv } from "../env.ts";
 import { consoleCommandContext } from "../env.ts";
-import { Badge, Csrf, Layout, Notice, Progress, Time } from "../layout.tsx";
+import { Badge, Csrf, Layout, Notice, PostButton, Progress, Time } from "../layout.tsx";
 import { submitBody } from "../../http/routes/repositories.ts";
 import { zodIssues } from "../../http/validate.ts";
 import { GitNameError } from "../../../git/names.ts";
@@ -67,11 +67,7 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
         <Time at={r.indexedAt} />
       </td>
       <td>
-        <form method="post" action="/console/repositories/reindex">
-          <Csrf session={props.session} />
-          <input type="hidden" name="repoId" value={r.repoId} />
-          <button type="submit" class="small">Re-index</button>
-        </form>
+        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: r.repoId }} label="Re-index" />
       </td>
     </tr>
   );
