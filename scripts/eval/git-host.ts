@@ -1,6 +1,6 @@
 /**
  * The git side of the evaluation:
- * - a file:// git host tree `<host>/<owner>/<name>.git` (lower case): for each repository a bare repo whose objects
+ * - a file:// git host tree `<host>/<owner>/<name>.git` (as the dataset spells it): for each repository a bare repo whose objects
  *   come from the fetched mirror `<mirrors>/<owner>+<name>/repo` through `objects/info/alternates` (the
  *   mirrors are only read), with one branch per case: a parentless commit holding base_commit's tree
  *   (the fetched mirrors lack some objects of older history, so a branch AT base_commit could not be
@@ -79,8 +79,8 @@ export function buildHostTree(cases: readonly Case[], hostDir: string, mirrors: 
   for (const repo of new Set(cases.map((c) => c.repo))) {
     const source = mirrorOf(mirrors, repo);
     if (!existsSync(source)) throw new Error(`missing mirror ${source} (fetch github:${repo} first)`);
-    // Lower case, as the service asks for it: it names repositories case-insensitively, as GitHub does.
-    const bare = join(hostDir, `${repo.toLowerCase()}.git`);
+    // The name as given: the service clones a repository by the name it was submitted with.
+    const bare = join(hostDir, `${repo}.git`);
     if (!existsSync(join(bare, "HEAD"))) {
       mkdirSync(bare, { recursive: true });
       git(bare, ["init", "--bare", "--quiet"]);
