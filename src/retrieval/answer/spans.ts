@@ -32,9 +32,8 @@ export type AnswerSpan = {
 
 /** The lines `start`..`end` of a chunk (all of it when the range is not inside it). */
 export function spanCode(chunk: ChunkDocument, start: number, end: number): string {
-  const lines = chunk.text.split("\n");
   if (start < chunk.startLine || end > chunk.endLine) return chunk.text;
-  return lines.slice(start - chunk.startLine, end - chunk.startLine + 1).join("\n");
+  return chunk.text.split("\n").slice(start - chunk.startLine, end - chunk.startLine + 1).join("\n");
 }
 
 /** The chunk a span comes from: the one with its exact lines, else the smallest that holds it. */
@@ -67,9 +66,11 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
       if (!chunk) continue;
       const exact = chunk.startLine === ref.linestart && chunk.endLine === ref.lineend;
       const code = spanCode(chunk, ref.linestart, ref.lineend);
-      const inner = definitionsIn(code, ref.linestart, chunk.language);
-      // A span narrowed inside its chunk is the definition on its first line (definition-span.ts).
-      const name = exact ? qualified(chunk) : (definitionsIn("\n" + code, ref.linestart - 1, chunk.language)[0]?.name ?? null);
+      // Every definition the span holds, its first line included: a span narrowed inside its chunk is the
+      // definition on its first line (definition-span.ts); the others are its members.
+      const found = definitionsIn("\n" + code, ref.linestart - 1, chunk.language);
+      const name = exact ? qualified(chunk) : (found[0]?.name ?? null);
+      const inner = found.filter((d, i) => i > 0 || d.startLine > ref.linestart);
       const spanCoverage = coverage(terms, stemsOf(`${source.path} ${name ?? ""} ${code}`));
       const lines = code.split("\n");
       const members = inner
