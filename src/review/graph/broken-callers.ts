@@ -44,6 +44,7 @@ export type StaleSite = { path: string; line: number; reason: string; lineText: 
 export type BrokenCaller = { change: SignatureChange; sites: StaleSite[]; line: number; endLine: number };
 
 const SHOWN_SITES = 5;
+const MAX_LISTED = 100;
 
 /** The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of the hunk it was in). */
 function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endLine: number } | null {
@@ -183,11 +184,13 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
       : change.change === "removed"
         ? `removes \`${label(change)}\``
         : `changes the parameters of \`${label(change)}\` from \`${change.before.paramsText ?? "()"}\` to \`${change.after?.paramsText ?? "()"}\``;
-  const lines = sites.slice(0, SHOWN_SITES).map((s) => {
+  const item = (s: StaleSite) => {
     const fix = renamedLine(s, change);
     return `- \`${s.path}:${s.line}\`: ${s.reason}${fix ? `; fix: \`${fix.trim()}\`` : ""}`;
-  });
-  if (n > SHOWN_SITES) lines.push(`- and ${n - SHOWN_SITES} more`);
+  };
+  const lines = sites.slice(0, SHOWN_SITES).map(item);
+  // The rest folded away (hosts render <details> collapsed), up to a bound.
+  if (n > SHOWN_SITES) lines.push(`- and ${n - SHOWN_SITES} more`, "", "<details><summary>The other call sites</summary>", "", ...sites.slice(SHOWN_SITES, MAX_LISTED).map(item), ...(n > MAX_LISTED ? [`- …and ${n - MAX_LISTED} more`] : []), "", "</details>");
   const message =
     `**Broken callers**: this ${what}, but ${n === 1 ? "1 call site still calls" : `${n} call sites still call`} it the old way:\n` +
     `${lines.join("\n")}\n\n` +

@@ -18,8 +18,9 @@ export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascrip
 
 export type CallSite = {
   name: string;
-  /** 1-based line of the called name. */
+  /** 1-based line of the called name, and the last line of the call. */
   line: number;
+  endLine: number;
   /** `name(...)`, `receiver.name(...)` or `new name(...)` / `new receiver.name(...)`. */
   form: "bare" | "member" | "new";
   /** The object a member is called on, as written (`self`, `utils`, `this.app`); null otherwise. */
@@ -124,7 +125,7 @@ function pythonCalls(root: Node, names: ReadonlySet<string> | null, lines: reado
       }
     }
     const row = target.nameNode.startPosition.row;
-    out.push({ name: target.name, line: row + 1, form: target.receiver === null ? "bare" : "member", receiver: target.receiver, positional, keywords, splat, keywordSplat, lineText: lines[row] ?? "" });
+    out.push({ name: target.name, line: row + 1, endLine: call.endPosition.row + 1, form: target.receiver === null ? "bare" : "member", receiver: target.receiver, positional, keywords, splat, keywordSplat, lineText: lines[row] ?? "" });
   }
   return out;
 }
@@ -149,6 +150,7 @@ function scriptCalls(root: Node, names: ReadonlySet<string> | null, lines: reado
     out.push({
       name: target.name,
       line: row + 1,
+      endLine: call.endPosition.row + 1,
       form: isNew ? "new" : target.receiver === null ? "bare" : "member",
       receiver: target.receiver,
       positional,
