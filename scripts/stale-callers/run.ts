@@ -4,7 +4,9 @@
  * repository, the parent commit (`sc-<n>-base`) and the parent plus only the definition file's change
  * (`sc-<n>-head`, callers left as they were); the base branch is indexed (POST /v2/repositories), the
  * pull request is recorded by a signed GitHub webhook, reviewed (POST /v2/code-reviews, strictness 3)
- * and its comments read back with the MCP tool `get_merge_request`.
+ * and its comments read back with the MCP tool `get_merge_request`. Each case's base commit is its own
+ * (its message names the case): the indexer does not fetch a new branch whose commit the mirror
+ * already holds, so two branches at one commit would not both index.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
@@ -59,7 +61,7 @@ export function prepareBranches(hostDir: string, mirrors: string, c: MinedCase, 
     const mode = entries.find((e) => e.path === c.path)?.mode ?? "100644";
     git(bare, ["update-index", "--add", "--cacheinfo", `${mode},${blob},${c.path}`], env);
     const headTree = git(bare, ["write-tree"], env);
-    const baseSha = git(bare, ["commit-tree", baseTree, "-m", `parent of ${c.commit}`], env);
+    const baseSha = git(bare, ["commit-tree", baseTree, "-m", `parent of ${c.commit} (case ${n})`], env);
     const headSha = git(bare, ["commit-tree", headTree, "-p", baseSha, "-m", `${c.subject}\n\n${c.path} of ${c.commit} alone`], env);
     const base = `sc-${n}-base`;
     const head = `sc-${n}-head`;

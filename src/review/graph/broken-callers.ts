@@ -124,6 +124,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), parseForCalls(file.newPath, after, new Set())]);
     if (!b || !a) continue;
     for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language }, b.graph.definitions, a.graph.definitions)) {
+      // A JS function that reads `arguments` takes any arguments: its parameter list says little.
+      if (language !== "python" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
       changes.push({ change, file });
     }
   }
