@@ -6,8 +6,9 @@
  * (Python `def`, JavaScript `function`, `name = function`, `name: function`, methods, arrow functions).
  * Its parameter lists are read from the file before and after the commit (balanced parentheses from
  * the definition's name) and compared as text, independently of Loupe's own parameter reading:
- * the change breaks old calls when a parameter is removed, renamed or moved, one without a default is
- * added, or a default is dropped. The truth: the calls of the name in the commit's other files (read
+ * the change breaks old calls when a parameter is removed, renamed or moved, or (Python) one without a
+ * default is added or a default is dropped (JavaScript passes `undefined` for a left-out argument).
+ * A Python parameter renamed in place breaks only the calls passing it by keyword. The truth: the calls of the name in the commit's other files (read
  * at the parent) whose lines the commit changes. Candidates are left out, with a reason, when the
  * change cannot break a call, when no other file's call of the name changed, or when the file was
  * renamed or its definition is ambiguous.
@@ -172,8 +173,8 @@ export function splitParams(text: string, language: Language): Param[] {
 export type Breaking = { why: string; /** Only calls passing these old names as keywords break (parameters renamed in place). */ keywordsOnly: string[] | null };
 
 /** Why a parameter change breaks old calls (text comparison), or null when every old call still fits. */
-export function breakingChange(before: Param[], after: Param[]): Breaking | null {
-  const why = breakingWhy(before, after);
+export function breakingChange(before: Param[], after: Param[], language: Language): Breaking | null {
+  const why = breakingWhy(before, after, language);
   if (!why) return null;
   // Renamed in place (same positions, markers and defaults): positional calls still fit.
   const inPlace =
@@ -183,20 +184,22 @@ export function breakingChange(before: Param[], after: Param[]): Breaking | null
   return { why, keywordsOnly: inPlace ? before.filter((p, i) => p.name !== after[i]!.name).map((p) => p.name) : null };
 }
 
-function breakingWhy(before: Param[], after: Param[]): string | null {
+function breakingWhy(before: Param[], after: Param[], language: Language): string | null {
   const key = (p: Param) => `${p.marker}${p.name}`;
   const oldNames = before.map(key);
   const newNames = after.map(key);
   const removed = oldNames.filter((n) => !newNames.includes(n));
   const addedRequired = after.filter((p) => !oldNames.includes(key(p)) && !p.hasDefault && p.marker === "" && p.name !== "/" && p.name !== "");
   if (removed.length > 0) return `removes or renames ${removed.join(", ")}`;
-  if (addedRequired.length > 0) return `adds ${addedRequired.map(key).join(", ")} without a default`;
+  // JS passes `undefined` for a left-out argument: a parameter added at the end breaks no call.
+  if (addedRequired.length > 0 && language === "python") return `adds ${addedRequired.map(key).join(", ")} without a default`;
   const common = newNames.filter((n) => oldNames.includes(n));
   const order = oldNames.filter((n) => newNames.includes(n));
   if (common.join(",") !== order.join(",")) return "reorders parameters";
   // A parameter inserted before an existing positional one moves the later arguments.
   const firstNew = after.findIndex((p) => !oldNames.includes(key(p)));
   if (firstNew >= 0 && after.slice(firstNew + 1).some((p) => oldNames.includes(key(p)) && p.marker === "" && p.name !== "*")) return "inserts a parameter before existing ones";
+  if (language !== "python") return null; // a JS default dropped: the argument is `undefined`, no error
   const lostDefault = after.filter((p) => !p.hasDefault && before.some((q) => key(q) === key(p) && q.hasDefault));
   if (lostDefault.length > 0) return `drops the default of ${lostDefault.map(key).join(", ")}`;
   return null;
@@ -246,7 +249,7 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           leave("parameter list not found");
           continue;
         }
-        const breaks = breakingChange(splitParams(pb, language), splitParams(pa, language));
+        const breaks = breakingChange(splitParams(pb, language), splitParams(pa, language), language);
         if (!breaks || (breaks.keywordsOnly && language !== "python")) {
           leave("the change cannot break a call (defaults, annotations or parameter names only)");
           continue;

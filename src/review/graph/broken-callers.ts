@@ -88,7 +88,7 @@ function evident(call: CallSite, e: Evidence): boolean {
     return !definesOwn && (sameFile || e.importsDefiner || e.elsewhere === 0);
   }
   if (change.kind === "function" && change.parent === null) {
-    if (call.form === "bare") {
+    if (call.form === "bare" || (call.form === "new" && !python)) {
       if (sameFile) return true;
       if (definesOwn) return false;
       if (e.importsDefiner) return true;
@@ -131,6 +131,14 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
   }
   const parsed = new Map<string, Promise<ParsedFile | null>>();
   const changedPaths = new Set(input.files.filter((f) => f.newPath && f.status !== "deleted").map((f) => f.newPath!));
+  // Lines the pull request adds: a call on them is written (or updated) for the new parameters.
+  const addedLines = new Map(input.files.map((f) => [f.path, new Set(f.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add").map((l) => l.newLine))]));
+  const touched = (path: string, call: CallSite) => {
+    const added = addedLines.get(path);
+    if (!added) return false;
+    for (let l = call.line; l <= call.endLine; l++) if (added.has(l)) return true;
+    return false;
+  };
   const out: BrokenCaller[] = [];
   for (const { change, file } of changes.slice(0, maxDefinitions)) {
     const anchor = anchorOf(change, file);
@@ -150,7 +158,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       const importsDefiner = path !== change.path && (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path);
       const evidence: Evidence = { change, constructor, elsewhere, importsDefiner, callerPath: path, caller };
       for (const call of caller.calls) {
-        if (!evident(call, evidence)) continue;
+        if (touched(path, call) || !evident(call, evidence)) continue;
         const bound = change.language === "python" && (constructor || (change.kind === "method" && call.form === "member" && !(change.parent !== null && call.receiver === change.parent && !/^cls\b/.test(change.before.params?.[0]?.name ?? ""))));
         const shapes = shapesOf(change, bound);
         let reason: string | null | undefined;

@@ -7,9 +7,10 @@
  *
  * Python: positional-only (`/`), keyword-only (after `*` or `*args`), defaults, `*args` and `**kwargs`
  * on both sides (a call passing `*args` fits any positional count, one passing `**kwargs` any
- * keyword). JavaScript/TypeScript: defaults, `?` and rest parameters; a call may leave out trailing
- * parameters that were already there (JS functions commonly check for them), but not one the change
- * adds without a default.
+ * keyword). JavaScript/TypeScript: defaults, `?` and rest parameters; a call may leave out any
+ * trailing parameter (the language passes `undefined`, and functions commonly check for it), so a
+ * JS call is stale when it passes more arguments than the function now takes, or when an argument
+ * now lands on another parameter.
  */
 import type { GraphParam } from "../../codeindex/port.ts";
 import type { CallSite } from "./calls.ts";
@@ -103,10 +104,10 @@ export function misfit(shape: Shape, call: CallSite, lenient: ReadonlySet<string
  * `undefined` when the call did not fit `before` either: it is evidently not a call of this definition.
  */
 export function staleReason(before: Shape, after: Shape, call: CallSite): string | null | undefined {
-  // JS: parameters that were there before may be left out (the function's own business), new ones may not.
+  // JS: any parameter may be left out (it is `undefined`, and functions commonly check for it).
   const lenientBefore = before.language === "script" ? names(before) : new Set<string>();
   if (misfit(before, call, lenientBefore) !== null) return undefined;
-  const lenientAfter = after.language === "script" ? new Set([...names(after)].filter((n) => lenientBefore.has(n))) : new Set<string>();
+  const lenientAfter = after.language === "script" ? names(after) : new Set<string>();
   const reason = misfit(after, call, lenientAfter);
   if (reason) return reason;
   if (call.splat) return null;
