@@ -116,7 +116,11 @@ export function staleReason(before: Shape, after: Shape, call: CallSite): string
   for (let j = 0; j < call.positional && j < after.positional.length; j++) {
     const was = before.positional[j]?.name;
     const now = after.positional[j]!.name;
-    if (was === undefined || was === now) continue;
+    if (was === undefined) {
+      if (before.varArgs) return `its argument ${j + 1} now goes to \`${now}\` (it went to the rest parameter)`;
+      continue;
+    }
+    if (was === now) continue;
     const renamedInPlace = !newNames.has(was) && !oldNames.has(now);
     if (!renamedInPlace) return `its argument ${j + 1} now goes to \`${now}\` (it went to \`${was}\`)`;
   }
