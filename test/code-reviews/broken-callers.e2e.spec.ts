@@ -154,4 +154,25 @@ describe("broken callers", () => {
     expect(c!.body).toContain("`web/report.js:3`: its argument 2 now goes to `fill` (it went to `width`)");
     expect(c!.body).toContain("`web/table.js:4`: its argument 2 now goes to `fill` (it went to `width`)");
   });
+
+  it("addressed when a later commit updates the call sites it names; the re-review raises nothing new", async () => {
+    await openPullRequest(8, "rounding-later", { "shop/pricing.py": 'def price(amount, currency, rounding):\n    return f"{round(amount, rounding)} {currency}"\n' });
+    await review(8);
+    const [open] = brokenCallerComments(8);
+    expect(open).toMatchObject({ filePath: "shop/pricing.py", addressed: false });
+    // A new commit on the pull request's branch fixes both callers.
+    host.checkout("rounding-later");
+    host.write("shop/cart.py", CART.replace('price(item.amount, "EUR")', 'price(item.amount, "EUR", 2)'));
+    host.write("shop/invoice.py", INVOICE.replace("pricing.price(total, entry.currency)", "pricing.price(total, entry.currency, 2)"));
+    const headSha = host.commit("pass rounding");
+    host.push("rounding-later");
+    const sync = pullRequestPayload(githubExample("pull_request", "synchronize"), {
+      action: "synchronize", repo: REPO, number: 8, head: "rounding-later", headSha, base: "main", baseSha, updatedAt: "2024-05-02T10:00:00Z",
+    });
+    await deliverGitHub(server, "pull_request", sync);
+    await server.loupe.services.reviews.idle();
+    await waitFor(() => (brokenCallerComments(8)[0]?.addressed ? true : undefined), 20_000, "addressed");
+    await review(8);
+    expect(brokenCallerComments(8)).toHaveLength(1);
+  });
 });

@@ -12,6 +12,7 @@
  * called on `self`/`this`). One finding per changed definition, on its changed lines.
  */
 import type { DiffFile } from "../diff.ts";
+import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
 import type { Finding } from "../findings.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
@@ -210,4 +211,15 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
         ? "Update these callers, or keep the definition."
         : "Update these callers in this pull request, or give the new parameters defaults.");
   return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message };
+}
+
+/**
+ * Addressed detection of a broken-callers comment: true when every call site it lists (`path:line`,
+ * the folded ones included) was rewritten or deleted by the later commits (`files`: the diff from the
+ * comment's commit to the new head).
+ */
+export function callSitesUpdated(body: string, files: readonly DiffFile[]): boolean {
+  const sites = [...body.matchAll(/^- `([^`]+):(\d+)`:/gm)].map((m) => ({ path: m[1]!, line: Number(m[2]) }));
+  if (sites.length === 0 || /^- …and \d+ more$/m.test(body)) return false;
+  return sites.every((s) => mapLineThroughDiff(s.line, findFileChange(files, s.path)) === null);
 }
