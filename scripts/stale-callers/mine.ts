@@ -135,6 +135,20 @@ export function paramsAt(content: string, line: number, name: string): string | 
   return null;
 }
 
+/** Whether the body of the function defined at `line` (after its parameter list) reads `arguments`. */
+function readsArguments(content: string, line: number, name: string): boolean {
+  const params = paramsAt(content, line, name);
+  if (params === null) return false;
+  const start = content.split("\n").slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  const open = content.indexOf("{", content.indexOf(params, start) + params.length);
+  let depth = 0;
+  for (let i = open; i >= 0 && i < content.length; i++) {
+    if (content[i] === "{") depth++;
+    else if (content[i] === "}" && --depth === 0) return /\barguments\b/.test(content.slice(open, i));
+  }
+  return false;
+}
+
 type Param = { name: string; hasDefault: boolean; marker: string };
 
 /** A parameter list's parameters as text: name, default, and `*`/`**`/`...` marker (annotations dropped). */
@@ -188,7 +202,11 @@ function breakingWhy(before: Param[], after: Param[], language: Language): strin
   const key = (p: Param) => `${p.marker}${p.name}`;
   const oldNames = before.map(key);
   const newNames = after.map(key);
-  const removed = oldNames.filter((n) => !newNames.includes(n));
+  // Python: a new `*args` takes any positional argument, a new `**kwargs` any keyword; with both, every call fits.
+  if (language === "python" && after.some((p) => p.marker === "*" && p.name !== "") && after.some((p) => p.marker === "**")) return null;
+  const keywordOnlyBefore = new Set(before.slice(before.findIndex((p) => p.marker === "*") + 1 || before.length).map(key));
+  const absorbed = (n: string) => language === "python" && after.some((p) => p.marker === "**") && keywordOnlyBefore.has(n);
+  const removed = oldNames.filter((n) => !newNames.includes(n) && n !== "*" && !absorbed(n));
   const addedRequired = after.filter((p) => !oldNames.includes(key(p)) && !p.hasDefault && p.marker === "" && p.name !== "/" && p.name !== "");
   if (removed.length > 0) return `removes or renames ${removed.join(", ")}`;
   // JS passes `undefined` for a left-out argument: a parameter added at the end breaks no call.
@@ -247,6 +265,10 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
         const pa = after === null ? null : paramsAt(after, n[0]!.line, o.name);
         if (pb === null || pa === null) {
           leave("parameter list not found");
+          continue;
+        }
+        if (language !== "python" && readsArguments(after!, n[0]!.line, o.name)) {
+          leave("the JS function reads `arguments`: any call fits");
           continue;
         }
         const breaks = breakingChange(splitParams(pb, language), splitParams(pa, language), language);

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { parseForCalls, type CallSite } from "../../src/review/graph/calls.ts";
 import { canBreakCalls, shapeOf, staleReason } from "../../src/review/graph/signature.ts";
 import { signatureChanges } from "../../src/review/graph/signature-changes.ts";
+import { moduleImportOf } from "../../src/review/graph/module-imports.ts";
 
 async function defOf(path: string, source: string, name: string) {
   const parsed = await parseForCalls(path, source, new Set());
@@ -101,5 +102,28 @@ describe("signature changes of a file", () => {
       ["renamed", "old_name", "new_name"],
       ["removed", "gone", null],
     ]);
+  });
+});
+
+describe("which files import the defining module (their own import statements)", () => {
+  const importsOf = async (callerPath: string, source: string, definingPath: string) => {
+    const parsed = (await parseForCalls(callerPath, source, new Set()))!;
+    const { imports, bindings } = moduleImportOf(callerPath, parsed.graph.imports, definingPath, parsed.language === "python" ? "python" : "javascript");
+    return { imports, bindings: [...bindings].sort() };
+  };
+
+  it("Python: absolute, from- and relative imports; a one-part spec is not a tail match (import json is the standard library's)", async () => {
+    expect(await importsOf("tests/t.py", "from marshmallow import utils\n", "src/marshmallow/utils.py")).toEqual({ imports: true, bindings: ["utils"] });
+    expect(await importsOf("tests/t.py", "import flask.json\n", "src/flask/json/__init__.py")).toEqual({ imports: true, bindings: ["flask.json"] });
+    expect(await importsOf("src/pkg/a.py", "from .utils import helper\n", "src/pkg/utils.py")).toEqual({ imports: true, bindings: [] });
+    expect(await importsOf("src/pkg/sub/a.py", "from .. import utils\n", "src/pkg/utils.py")).toEqual({ imports: true, bindings: ["utils"] });
+    expect(await importsOf("tests/t.py", "import json\n", "src/flask/json/__init__.py")).toEqual({ imports: false, bindings: [] });
+    expect(await importsOf("tests/t.py", "from other import utils\n", "src/marshmallow/utils.py")).toEqual({ imports: false, bindings: [] });
+  });
+
+  it("JavaScript: relative require and import specs, a folder's index", async () => {
+    expect((await importsOf("test/utils.js", "var utils = require('../lib/utils');\n", "lib/utils.js")).imports).toBe(true);
+    expect((await importsOf("lib/app.js", "import { f } from './router';\n", "lib/router/index.js")).imports).toBe(true);
+    expect((await importsOf("lib/app.js", "const x = require('utils');\n", "lib/utils.js")).imports).toBe(false);
   });
 });

@@ -38,7 +38,7 @@ export function branchGraphOf(codeIndex: CodeIndex, target: { orgId: string; rep
       return (await codeIndex.findReferences(filter, name, 5000)).filter((r) => r.call).map((r) => ({ path: r.path, line: r.line }));
     },
     async definitionsOf(name) {
-      return (await codeIndex.findDefinitions(filter, [name], 1000)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent }));
+      return (await codeIndex.findDefinitions(filter, [name], 1000)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent, params: d.def.params }));
     },
     importsOf(path) {
       if (!imports.has(path)) imports.set(path, codeIndex.importsOf(target.repoId, target.branch, path));

@@ -14,9 +14,11 @@
 import type { DiffFile } from "../diff.ts";
 import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
 import type { Finding } from "../findings.ts";
+import type { GraphParam } from "../../codeindex/port.ts";
+import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
-import { misfit, staleReason } from "./signature.ts";
+import { misfit, shapeOf, staleReason } from "./signature.ts";
 import { COMMON_METHOD_NAMES, GLOBAL_NAMES } from "./names.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
@@ -26,7 +28,7 @@ export type BranchGraph = {
   /** Files (and lines) where `name` is called on the branch. */
   callersOf(name: string): Promise<{ path: string; line: number }[]>;
   /** Where definitions named `name` are on the branch. */
-  definitionsOf(name: string): Promise<{ path: string; kind: string; parent: string | null }[]>;
+  definitionsOf(name: string): Promise<{ path: string; kind: string; parent: string | null; params: GraphParam[] | null }[]>;
   /** The branch's files that `path` imports. */
   importsOf(path: string): Promise<string[]>;
 };
@@ -73,7 +75,11 @@ type Evidence = {
   constructor: boolean;
   /** Definitions of the called name on the branch outside the changed file. */
   elsewhere: number;
+  /** Their parameters (functions and methods). */
+  others: (GraphParam[] | null)[];
   importsDefiner: boolean;
+  /** Names the defining module is bound to in the caller (`utils`, `pkg.utils`). */
+  bindings: Set<string>;
   callerPath: string;
   caller: ParsedFile;
 };
@@ -97,6 +103,7 @@ function evident(call: CallSite, e: Evidence): boolean {
     }
     if (call.form !== "member") return false;
     // `module.name(...)`: the module is the defining file.
+    if (call.receiver !== null && e.bindings.has(call.receiver)) return true;
     const base = change.path.replace(/\.[^./]+$/, "").split("/");
     const moduleName = base[base.length - 1] === "__init__" || base[base.length - 1] === "index" ? base[base.length - 2] : base[base.length - 1];
     const receiverTail = (call.receiver ?? "").split(".").pop();
@@ -107,8 +114,9 @@ function evident(call: CallSite, e: Evidence): boolean {
   if (call.form !== "member") return false;
   const own = call.receiver === "self" || call.receiver === "cls" || call.receiver === "this" || call.receiver === "super()";
   if (own && (sameFile || e.elsewhere === 0)) return true;
-  if (e.elsewhere > 0) return false;
-  return !COMMON_METHOD_NAMES.has(call.name) || e.importsDefiner || sameFile;
+  if (COMMON_METHOD_NAMES.has(call.name) && !e.importsDefiner && !sameFile) return false;
+  // Other definitions of the name: the call is this one's only when it fits none of them.
+  return e.others.every((params) => params !== null && misfit(shapeOf(params, change.language, true), call, change.language === "python" ? new Set() : new Set(params.map((p) => p.name))) !== null);
 }
 
 /** Per changed definition, the call sites the change leaves stale. */
@@ -148,7 +156,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => callLanguageOf(p) !== null).slice(0, maxFiles);
     const definitions = await input.graph.definitionsOf(name).catch(() => []);
-    const elsewhere = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true)).length;
+    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
+    const elsewhere = otherDefinitions.length;
+    const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     const sites: StaleSite[] = [];
     for (const path of candidates) {
       const names = new Set([name]);
@@ -156,8 +166,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (!parsed.has(key)) parsed.set(key, input.readHead(path).then((text) => (text === null ? null : parseForCalls(path, text, names))));
       const caller = await parsed.get(key)!;
       if (!caller || caller.calls.length === 0) continue;
-      const importsDefiner = path !== change.path && (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path);
-      const evidence: Evidence = { change, constructor, elsewhere, importsDefiner, callerPath: path, caller };
+      const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
+      const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, callerPath: path, caller };
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const bound = change.language === "python" && (constructor || (change.kind === "method" && call.form === "member" && !(change.parent !== null && call.receiver === change.parent && !/^cls\b/.test(change.before.params?.[0]?.name ?? ""))));
