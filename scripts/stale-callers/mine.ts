@@ -6,9 +6,11 @@
  * (Python `def`, JavaScript `function`, `name = function`, `name: function`, methods, arrow functions).
  * Its parameter lists are read from the file before and after the commit (balanced parentheses from
  * the definition's name) and compared as text, independently of Loupe's own parameter reading:
- * the change breaks old calls when a parameter is removed, renamed or moved, or (Python) one without a
- * default is added or a default is dropped (JavaScript passes `undefined` for a left-out argument).
- * A Python parameter renamed in place breaks only the calls passing it by keyword. The truth: the calls of the name in the commit's other files (read
+ * the change breaks old calls (Python) when a parameter is removed, renamed or moved, one without a
+ * default is added or a default is dropped; a parameter renamed in place breaks only the calls passing
+ * it by keyword. JavaScript passes `undefined` for a left-out argument, so there a change breaks the
+ * calls whose arguments land elsewhere (a parameter moved) or are too many (parameters removed), and
+ * only the truth calls that pass that far count. The truth: the calls of the name in the commit's other files (read
  * at the parent) whose lines the commit changes. Candidates are left out, with a reason, when the
  * change cannot break a call, when no other file's call of the name changed, or when the file was
  * renamed or its definition is ambiguous.
@@ -27,6 +29,8 @@ export type ChangedFunction = {
   /** Why the parameter change breaks old calls (the miner's own reading). */
   breaks: string;
   keywordsOnly: string[] | null;
+  /** JS: a call breaks only when it passes more positional arguments than this. */
+  minPositional: number | null;
 };
 
 /** One commit's change of one file: its functions whose parameters changed in a breaking way, and the truth. */
@@ -202,6 +206,13 @@ function breakingWhy(before: Param[], after: Param[], language: Language): strin
   const key = (p: Param) => `${p.marker}${p.name}`;
   const oldNames = before.map(key);
   const newNames = after.map(key);
+  if (language !== "python") {
+    // JS: any argument may be left out; a call breaks when an argument lands elsewhere or is one too many.
+    const moved = oldNames.findIndex((n, i) => newNames.includes(n) && newNames.indexOf(n) !== i);
+    if (moved >= 0) return `moves ${oldNames[moved]} (position ${moved + 1})`;
+    if (!after.some((p) => p.marker === "...") && after.length < before.length) return `removes parameters (takes ${after.length}, took ${before.length})`;
+    return null;
+  }
   // Python: a new `*args` takes any positional argument, a new `**kwargs` any keyword; with both, every call fits.
   if (language === "python" && after.some((p) => p.marker === "*" && p.name !== "") && after.some((p) => p.marker === "**")) return null;
   const keywordOnlyBefore = new Set(before.slice(before.findIndex((p) => p.marker === "*") + 1 || before.length).map(key));
@@ -276,7 +287,10 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           leave("the change cannot break a call (defaults, annotations or parameter names only)");
           continue;
         }
-        functions.push({ name: o.name, paramsBefore: pb.replace(/\s+/g, " ").trim(), paramsAfter: pa.replace(/\s+/g, " ").trim(), breaks: breaks.why, keywordsOnly: breaks.keywordsOnly });
+        const moved = /^moves .* \(position (\d+)\)$/.exec(breaks.why);
+        const took = /^removes parameters \(takes (\d+),/.exec(breaks.why);
+        const minPositional = moved ? Number(moved[1]) - 1 : took ? Number(took[1]) : null;
+        functions.push({ name: o.name, paramsBefore: pb.replace(/\s+/g, " ").trim(), paramsAfter: pa.replace(/\s+/g, " ").trim(), breaks: breaks.why, keywordsOnly: breaks.keywordsOnly, minPositional });
       }
       if (functions.length === 0) continue;
       const names = new Set(functions.map((x) => x.name));
@@ -290,6 +304,12 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           let touched = false;
           for (let l = call.line; l <= call.endLine && !touched; l++) touched = other.removed.has(l);
           if (!touched) continue;
+          // JS: only a call reaching the moved position (or passing more than the function now takes) breaks.
+          const reach = functions.find((x) => x.name === call.name)?.minPositional;
+          if (reach !== undefined && reach !== null && !call.splat && call.positional <= reach) {
+            leave("a JS call updated that does not reach the changed position (still fits)");
+            continue;
+          }
           // Parameters renamed in place break only the calls passing them by name.
           const only = functions.find((x) => x.name === call.name)?.keywordsOnly;
           if (only && !call.keywords.some((k) => only.includes(k))) {

@@ -12,10 +12,9 @@ export const COMMON_METHOD_NAMES: ReadonlySet<string> = new Set([
   "match", "search", "sub", "group", "groups", "fetch", "execute", "commit", "rollback", "load", "loads", "dump", "dumps", "parse",
   "call", "apply", "bind", "emit", "on", "once", "off", "push", "shift", "unshift", "slice", "splice", "concat", "map", "filter",
   "reduce", "forEach", "some", "every", "includes", "indexOf", "then", "catch", "finally", "resolve", "reject", "has", "delete",
-  "toString", "valueOf", "trim", "test", "exec", "end", "next", "render", "handle", "process", "init", "setup", "create", "build",
-  "save", "reset", "close", "listen", "use", "route", "log", "debug", "info", "warn", "warning", "error", "exception", "critical",
+  "toString", "valueOf", "trim", "test", "exec", "end", "next", "handle", "process", "init", "setup", "create", "build",
+  "save", "reset", "log", "debug", "info", "warn", "warning", "error", "exception", "critical",
   "assert_called_with", "assertEqual", "assertTrue", "raises", "request", "head", "post", "patch", "options", "all", "json", "text",
-  "status", "type", "header", "headers", "set_cookie", "cookie", "redirect", "send_file", "download", "attachment", "append",
 ]);
 
 /** Functions callable without an import (Python built-ins, JavaScript globals). */
