@@ -62,6 +62,9 @@ function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endL
   return line === null ? null : { line, endLine: line };
 }
 
+/** Python calls Python; JavaScript and TypeScript call each other. */
+const sameFamily = (language: string | null, of: string) => language !== null && (language === "python") === (of === "python");
+
 /** The name call sites use for a change: a constructor is called by its class's name. */
 function calledName(change: SignatureChange): { name: string; constructor: boolean } {
   if (change.kind === "method" && change.parent && ((change.language === "python" && change.name === "__init__") || change.name === "constructor")) {
@@ -154,7 +157,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);
-    const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => callLanguageOf(p) !== null).slice(0, maxFiles);
+    const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
     const definitions = await input.graph.definitionsOf(name).catch(() => []);
     const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
     const elsewhere = otherDefinitions.length;
