@@ -39,6 +39,7 @@ import { createReviewGit } from "./review-git.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
+import { graphFindingsFor, indexedBranchOf } from "./graph-findings.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -188,6 +189,12 @@ export function createReviewEngine(deps: EngineDeps) {
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
+        // Findings from the target branch's code graph (broken callers), once per run.
+        const graph = await graphFindingsFor({
+          codeIndex: deps.codeIndex, indexedRepositories: deps.indexedRepositories, logger, orgId, remote, name,
+          branches: [pr.targetBranch, pr.repository.defaultBranch], files,
+          readBase: (p) => readAt(started.diffBase, p).catch(() => null), readHead: (p) => readAt(started.headSha, p).catch(() => null),
+        });
         for (const path of started.files) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
@@ -195,7 +202,7 @@ export function createReviewEngine(deps: EngineDeps) {
           const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
           const { findings, model } = file
-            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, ...(related ? { relatedCode: related } : {}) })
+            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, ...(related ? { relatedCode: related } : {}), graphFindings: graph.byPath.get(path) ?? [] })
             : { findings: [], model: "none" as const };
           const earlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment);
           const known = new Set(earlier.filter((c) => c.fingerprint).map((c) => c.fingerprint!));
@@ -254,6 +261,8 @@ export function createReviewEngine(deps: EngineDeps) {
       // GENERATING_SUMMARY
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
       const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
+      const graphBranch = deps.codeIndex && deps.indexedRepositories ? indexedBranchOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
+      if (graphBranch) checks.callersBranch = graphBranch.branch;
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
       const body = renderSummary({
         files,

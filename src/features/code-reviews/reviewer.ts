@@ -26,6 +26,8 @@ export type FileReviewInput = {
   pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
   /** The file at the pull request's base (the diff's base commit); null for an added file. */
   baseContent?: string | null;
+  /** Findings on this file from the repository's code graph (./graph-findings.ts): reviewed like the others, and told to the model. */
+  graphFindings?: readonly Finding[];
 };
 
 export type FileReview = {
@@ -41,7 +43,7 @@ export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   if (file.binary || file.status === "deleted") return { findings: [], model: "none" };
   const ruleContexts = input.rules ? input.rules.rulesFor(file.path, { repository }).rules.map(repoRuleAsContext) : [];
   const contexts = [...input.contexts, ...ruleContexts];
-  const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository })];
+  const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
   let model: FileReview["model"] = "none";
   if (input.chat) {
     const instructions = contextForModel(contexts, { repository, filepath: file.path });
@@ -135,6 +137,7 @@ async function modelFindings(
     `File: ${file.path}${file.status === "renamed" && file.oldPath ? ` (renamed from ${file.oldPath})` : ""}\n` +
     (rules ? `Team rules that apply to this file:\n${rules}\n` : "") +
     (relatedCode ? `Related code elsewhere in the repository:\n${relatedCode.slice(0, 6000)}\n` : "") +
+    (input.graphFindings?.length ? `Already found from the repository's code graph (do not repeat them):\n${input.graphFindings.map((f) => `- line ${f.lineStart}: ${f.message.slice(0, 1500)}`).join("\n")}\n` : "") +
     (input.baseContent ? `The file ${file.oldPath ?? file.path} before the change (the pull request's base, old numbering):\n${baseExcerpt(file, input.baseContent)}\n` : "") +
     `Changes (- deleted, old numbering; + added and context, new numbering):\n${lines.join("\n")}`;
   const answer = await chat.complete({ system, messages: [{ role: "user", content: prompt }], maxTokens: 1500, temperature: 0 });
