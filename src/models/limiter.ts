@@ -9,11 +9,17 @@ export type Limiter = {
 export function createLimiter(max: number): Limiter {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency must be a positive integer, got ${max}`);
   let active = 0;
-  const queue: (() => void)[] = [];
+  // A Set keeps insertion order and removes in O(1): taking the next task and dropping an aborted one
+  // cost the same with 100,000 tasks queued as with 2 (an array's shift and indexOf did not).
+  const queue = new Set<() => void>();
 
   const next = () => {
     active--;
-    queue.shift()?.();
+    const first = queue.values().next();
+    if (!first.done) {
+      queue.delete(first.value);
+      first.value();
+    }
   };
 
   return {
@@ -21,7 +27,7 @@ export function createLimiter(max: number): Limiter {
       return active;
     },
     get queued() {
-      return queue.length;
+      return queue.size;
     },
     run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       return new Promise<T>((resolve, reject) => {
@@ -38,14 +44,13 @@ export function createLimiter(max: number): Limiter {
           p.then(resolve, reject).finally(next);
         };
         const onAbort = () => {
-          const i = queue.indexOf(start);
-          if (i !== -1) queue.splice(i, 1);
+          queue.delete(start);
           reject(signal?.reason);
         };
         if (active < max) {
           start();
         } else {
-          queue.push(start);
+          queue.add(start);
           signal?.addEventListener("abort", onAbort, { once: true });
         }
       });
