@@ -13,7 +13,7 @@ type Run = <T>(task: () => Promise<T>, signal?: AbortSignal) => Promise<T>;
 const viaOwn = (max: number): Run => createLimiter(max).run as Limiter["run"];
 const viaPQueue = (max: number): Run => {
   const queue = new PQueue({ concurrency: max });
-  return (task, signal) => queue.add(() => task(), { signal, throwOnTimeout: true });
+  return (task, signal) => queue.add(() => task(), { signal });
 };
 const viaPLimit = (max: number): Run => {
   const limit = pLimit(max);
