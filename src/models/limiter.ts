@@ -9,16 +9,31 @@ export type Limiter = {
 export function createLimiter(max: number): Limiter {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency must be a positive integer, got ${max}`);
   let active = 0;
-  // A Set keeps insertion order and removes in O(1): taking the next task and dropping an aborted one
-  // cost the same with 100,000 tasks queued as with 2 (an array's shift and indexOf did not).
-  const queue = new Set<() => void>();
+  // Waiting tasks in arrival order. An aborted one is emptied in place (no search, no splice) and
+  // skipped when its turn comes; taken entries are dropped from the front in blocks.
+  type Waiting = { start: (() => void) | null };
+  let waiting: Waiting[] = [];
+  let head = 0;
+  let queued = 0;
 
   const next = () => {
     active--;
-    const first = queue.values().next();
-    if (!first.done) {
-      queue.delete(first.value);
-      first.value();
+    while (head < waiting.length) {
+      const entry = waiting[head++]!;
+      if (entry.start) {
+        const start = entry.start;
+        entry.start = null;
+        queued--;
+        start();
+        break;
+      }
+    }
+    if (head === waiting.length) {
+      waiting = [];
+      head = 0;
+    } else if (head >= 1024 && head * 2 >= waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
     }
   };
 
@@ -27,7 +42,7 @@ export function createLimiter(max: number): Limiter {
       return active;
     },
     get queued() {
-      return queue.size;
+      return queued;
     },
     run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       return new Promise<T>((resolve, reject) => {
@@ -41,16 +56,30 @@ export function createLimiter(max: number): Limiter {
           } catch (err) {
             p = Promise.reject(err);
           }
-          p.then(resolve, reject).finally(next);
+          p.then(
+            (value) => {
+              resolve(value);
+              next();
+            },
+            (error: unknown) => {
+              reject(error);
+              next();
+            },
+          );
         };
+        const entry: Waiting = { start };
         const onAbort = () => {
-          queue.delete(start);
+          if (entry.start) {
+            entry.start = null;
+            queued--;
+          }
           reject(signal?.reason);
         };
         if (active < max) {
           start();
         } else {
-          queue.add(start);
+          waiting.push(entry);
+          queued++;
           signal?.addEventListener("abort", onAbort, { once: true });
         }
       });
