@@ -1,7 +1,12 @@
 /**
- * A tiny argument parser: positionals, `--name value`, `--name=value`, boolean `--flag` / `--no-flag`,
- * repeatable options, short aliases (`-h`). Unknown options are usage errors.
+ * Command-line arguments: `node:util`'s `parseArgs` splits them (positionals, `--name value`,
+ * `--name=value`, `--`, short aliases such as `-h`, also grouped), read as tokens in its non-strict mode
+ * so that the checks, and their messages, are Loupe's own: an unknown option, a value missing or given
+ * to a flag, a value that is the next option (`--repo --json`). `--no-<flag>` turns a boolean off;
+ * options listed as `multiple` may repeat.
  */
+import { parseArgs as splitArgs } from "node:util";
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -15,6 +20,7 @@ export type FlagSpec = {
   /** Options that may be given several times (also take a value). */
   multiple?: readonly string[];
   boolean?: readonly string[];
+  /** One-letter aliases: `{ h: "help" }`. */
   alias?: Record<string, string>;
 };
 
@@ -25,45 +31,34 @@ export type Parsed = {
   booleans: Record<string, boolean>;
 };
 
+type OptionConfig = { type: "string" | "boolean"; multiple?: boolean; short?: string };
+
 export function parseArgs(argv: readonly string[], spec: FlagSpec): Parsed {
   const strings = new Set(spec.string ?? []);
   const multiple = new Set(spec.multiple ?? []);
   const booleans = new Set(spec.boolean ?? []);
+  const options: Record<string, OptionConfig> = {};
+  for (const name of strings) options[name] = { type: "string" };
+  for (const name of multiple) options[name] = { type: "string", multiple: true };
+  for (const name of booleans) options[name] = { type: "boolean" };
+  for (const [short, name] of Object.entries(spec.alias ?? {})) if (options[name]) options[name] = { ...options[name], short };
+  const { tokens } = splitArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+
   const out: Parsed = { positionals: [], strings: {}, lists: {}, booleans: {} };
   for (const name of multiple) out.lists[name] = [];
-  let onlyPositionals = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (onlyPositionals || arg === "-" || !arg.startsWith("-")) {
-      out.positionals.push(arg);
-      continue;
-    }
-    if (arg === "--") {
-      onlyPositionals = true;
-      continue;
-    }
-    let name: string;
-    let value: string | undefined;
-    if (arg.startsWith("--")) {
-      const eq = arg.indexOf("=");
-      name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
-      value = eq > 0 ? arg.slice(eq + 1) : undefined;
-    } else {
-      name = spec.alias?.[arg.slice(1)] ?? "";
-      if (!name) throw new UsageError(`unknown option ${arg}`);
-    }
+  for (const token of tokens) {
+    if (token.kind === "positional") out.positionals.push(token.value);
+    if (token.kind !== "option") continue;
+    const { name, rawName, value, inlineValue } = token;
+    if (!options[name] && rawName.length === 2) throw new UsageError(`unknown option ${rawName}`);
     if (booleans.has(name)) {
       if (value !== undefined) throw new UsageError(`option --${name} takes no value`);
       out.booleans[name] = true;
     } else if (name.startsWith("no-") && booleans.has(name.slice(3))) {
       out.booleans[name.slice(3)] = false;
     } else if (strings.has(name) || multiple.has(name)) {
-      if (value === undefined) {
-        const next = argv[i + 1];
-        if (next === undefined || (next.startsWith("--") && next.length > 2)) throw new UsageError(`option --${name} needs a value`);
-        value = next;
-        i++;
-      }
+      // `--repo --json`: the next option is not taken for the value.
+      if (value === undefined || (!inlineValue && value.startsWith("--") && value.length > 2)) throw new UsageError(`option --${name} needs a value`);
       if (multiple.has(name)) out.lists[name]!.push(value);
       else out.strings[name] = value;
     } else {

@@ -10,6 +10,7 @@
  * When the service cannot be reached, each request gets a -32000 error so the client never hangs.
  */
 import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
 import process from "node:process";
 
 type Options = { url: string; key: string | undefined; timeoutMs: number };
@@ -20,14 +21,18 @@ const log = (line: string) => process.stderr.write(`[loupe-mcp] ${line}\n`);
 
 export function parseOptions(argv: string[], env: Record<string, string | undefined>): Options | string {
   const flags: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const match = /^--(url|key|timeout-ms)(?:=(.*))?$/.exec(arg);
-    if (arg === "--help" || arg === "-h") return USAGE;
-    if (!match) return `unknown argument ${JSON.stringify(arg)}\n${USAGE}`;
-    const value = match[2] ?? argv[++i];
-    if (value === undefined) return `--${match[1]} needs a value\n${USAGE}`;
-    flags[match[1]!] = value;
+  const { tokens } = parseArgs({
+    args: argv,
+    options: { url: { type: "string" }, key: { type: "string" }, "timeout-ms": { type: "string" }, help: { type: "boolean", short: "h" } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === "option" && token.name === "help") return USAGE;
+    if (token.kind !== "option" || !["url", "key", "timeout-ms"].includes(token.name)) return `unknown argument ${JSON.stringify(argv[token.index])}\n${USAGE}`;
+    if (token.value === undefined) return `--${token.name} needs a value\n${USAGE}`;
+    flags[token.name] = token.value;
   }
   const base = (flags.url ?? env.LOUPE_URL ?? "").trim();
   if (!base) return `missing --url (or LOUPE_URL)\n${USAGE}`;

@@ -10,18 +10,13 @@ import type { HostIgnoredEvent, InlineReviewComment, Remote } from "./types.ts";
 // ---------------------------------------------------------------------------------------------
 // Crypto
 
-const encoder = new TextEncoder();
-
-export function toBytes(body: Uint8Array | string): Uint8Array {
-  return typeof body === "string" ? encoder.encode(body) : body;
-}
-
+// A string goes to the hash as it is: hashed as its UTF-8 bytes, without encoding a copy first.
 export function sha256Hex(data: Uint8Array | string): string {
-  return createHash("sha256").update(toBytes(data)).digest("hex");
+  return createHash("sha256").update(data).digest("hex");
 }
 
 export function hmacSha256Hex(secret: string, body: Uint8Array | string): string {
-  return createHmac("sha256", secret).update(toBytes(body)).digest("hex");
+  return createHmac("sha256", secret).update(body).digest("hex");
 }
 
 /**

@@ -24,6 +24,15 @@ export const LOCAL_ALIAS = "local";
 export const localAlias = (remote: string, repository: string): string | null =>
   remote === LOCAL_REMOTE && repository.toLowerCase().startsWith(`${LOCAL_OWNER}/`) ? repository.slice(LOCAL_OWNER.length + 1) : null;
 
+/**
+ * A reference as users see it: a local repository as the `local` remote with its name (`widget-shop-1a2b3c4d`,
+ * the form `fromLocalAlias` and `parseRepositoryId` accept back); any other reference unchanged.
+ */
+export function shownRef<R extends { remote: string; repository: string }>(ref: R): R {
+  const local = localAlias(ref.remote, ref.repository);
+  return local === null ? ref : { ...ref, remote: LOCAL_ALIAS, repository: local };
+}
+
 /** The stored form of a reference that may use the `local` remote: `{ remote: "github", repository: "local/<name>" }`. */
 export function fromLocalAlias<R extends { remote: string; repository: string }>(ref: R): R {
   if (typeof ref.remote !== "string" || ref.remote.trim().toLowerCase() !== LOCAL_ALIAS || typeof ref.repository !== "string") return ref;

@@ -9,11 +9,32 @@ export type Limiter = {
 export function createLimiter(max: number): Limiter {
   if (!Number.isInteger(max) || max < 1) throw new RangeError(`concurrency must be a positive integer, got ${max}`);
   let active = 0;
-  const queue: (() => void)[] = [];
+  // Waiting tasks in arrival order. An aborted one is emptied in place (no search, no splice) and
+  // skipped when its turn comes; taken entries are dropped from the front in blocks.
+  type Waiting = { start: (() => void) | null };
+  let waiting: Waiting[] = [];
+  let head = 0;
+  let queued = 0;
 
   const next = () => {
     active--;
-    queue.shift()?.();
+    while (head < waiting.length) {
+      const entry = waiting[head++]!;
+      if (entry.start) {
+        const start = entry.start;
+        entry.start = null;
+        queued--;
+        start();
+        break;
+      }
+    }
+    if (head === waiting.length) {
+      waiting = [];
+      head = 0;
+    } else if (head >= 1024 && head * 2 >= waiting.length) {
+      waiting = waiting.slice(head);
+      head = 0;
+    }
   };
 
   return {
@@ -21,7 +42,7 @@ export function createLimiter(max: number): Limiter {
       return active;
     },
     get queued() {
-      return queue.length;
+      return queued;
     },
     run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
       return new Promise<T>((resolve, reject) => {
@@ -35,17 +56,30 @@ export function createLimiter(max: number): Limiter {
           } catch (err) {
             p = Promise.reject(err);
           }
-          p.then(resolve, reject).finally(next);
+          p.then(
+            (value) => {
+              resolve(value);
+              next();
+            },
+            (error: unknown) => {
+              reject(error);
+              next();
+            },
+          );
         };
+        const entry: Waiting = { start };
         const onAbort = () => {
-          const i = queue.indexOf(start);
-          if (i !== -1) queue.splice(i, 1);
+          if (entry.start) {
+            entry.start = null;
+            queued--;
+          }
           reject(signal?.reason);
         };
         if (active < max) {
           start();
         } else {
-          queue.push(start);
+          waiting.push(entry);
+          queued++;
           signal?.addEventListener("abort", onAbort, { once: true });
         }
       });

@@ -196,4 +196,50 @@ describe("loupe CLI", () => {
     expect(result.stdout, result.stderr).toContain("Sources:");
     expect(result.stdout).toMatch(/src\/cart\d+\.ts/);
   }, 120_000);
+
+  it("shows a repository indexed by path as the local remote: CLI search and query, HTTP search, stream, query and session", async () => {
+    const indexed = await runCli(["index", repoDir], env(), { timeoutMs: 120_000 });
+    const id = /(local:main:\S+)/.exec(indexed.stdout)![1]!;
+    const name = id.split(":")[2]!;
+    const isLocal = (s: { remote: string; repository: string }) => s.remote === "local" && s.repository === name;
+
+    // CLI: the results as JSON, and the human output never shows the stored form.
+    const search = await runCli(["search", "add an item to the shopping cart", "--repo", id, "--json"], env());
+    expect(search.code, search.stderr).toBe(0);
+    const results = JSON.parse(search.stdout) as { remote: string; repository: string }[];
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every(isLocal), search.stdout).toBe(true);
+    const query = await runCli(["query", "How do I add an item to the cart?", "--repo", id, "--json"], env());
+    expect(query.code, query.stderr).toBe(0);
+    const answered = JSON.parse(query.stdout) as { message: string; sources: { remote: string; repository: string }[] };
+    expect(answered.sources.length).toBeGreaterThan(0);
+    expect(answered.sources.every(isLocal), query.stdout).toBe(true);
+    for (const run of [search, query]) expect(run.stdout).not.toMatch(/github|local\//);
+
+    // HTTP: the local remote accepted in the request and answered in every shape of the response.
+    const post = (path: string, body: unknown) =>
+      fetch(`${server.baseUrl}${path}`, { method: "POST", headers: { authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    const repositories = [{ remote: "local", repository: name, branch: "main" }];
+    const searched = await post("/v2/search", { query: "cart total of prices", repositories });
+    expect(searched.status).toBe(200);
+    const items = (await searched.json()) as { remote: string; repository: string }[];
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.every(isLocal)).toBe(true);
+    const streamed = await post("/v2/search", { query: "cart total of prices", repositories, stream: true });
+    const lines = (await streamed.text()).trim().split("\n").map((l) => JSON.parse(l) as { type: string; message: unknown });
+    const sources = lines.find((l) => l.type === "sources")!.message as { remote: string; repository: string }[];
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.every(isLocal)).toBe(true);
+    const asked = await post("/v2/query", { messages: [{ role: "user", content: "How is the cart total computed?" }], repositories });
+    expect(asked.status).toBe(200);
+    const answer = (await asked.json()) as { message: string; sources: { remote: string; repository: string }[]; sessionId: string };
+    expect(answer.sources.every(isLocal)).toBe(true);
+    expect(answer.message).not.toContain("local/");
+    const session = await fetch(`${server.baseUrl}/v2/query/${answer.sessionId}`, { headers: { authorization: `Bearer ${server.adminKey}` } });
+    const turns = ((await session.json()) as { turns: { repositories: { remote: string; repository: string }[]; answer: { sources: { remote: string; repository: string }[] } | null }[] }).turns;
+    expect(turns.length).toBe(1);
+    expect(turns[0]!.repositories).toEqual([{ remote: "local", repository: name, branch: "main" }]);
+    expect(turns[0]!.answer!.sources.length).toBeGreaterThan(0);
+    expect(turns[0]!.answer!.sources.every(isLocal)).toBe(true);
+  }, 120_000);
 });

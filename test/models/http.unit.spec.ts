@@ -75,4 +75,48 @@ describe("createLimiter", () => {
     expect(limiter.active).toBe(0);
     expect(limiter.queued).toBe(0);
   });
+
+  it("keeps a running task's place when its signal aborts, until the task ends (p-queue frees it at once)", async () => {
+    const limiter = createLimiter(1);
+    let running = 0;
+    let peak = 0;
+    let release!: () => void;
+    const slow = () =>
+      new Promise<void>((resolve) => {
+        running++;
+        peak = Math.max(peak, running);
+        release = () => {
+          running--;
+          resolve();
+        };
+      });
+    const ctl = new AbortController();
+    const first = limiter.run(slow, ctl.signal);
+    const second = limiter.run(async () => {
+      running++;
+      peak = Math.max(peak, running);
+      running--;
+      return "second";
+    });
+    ctl.abort(new Error("client went away"));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(limiter.active).toBe(1);
+    expect(limiter.queued).toBe(1);
+    release();
+    await first;
+    expect(await second).toBe("second");
+    expect(peak).toBe(1);
+  });
+
+  it("takes queued tasks in order and drops aborted ones among many", async () => {
+    const limiter = createLimiter(1);
+    const order: number[] = [];
+    const controllers = Array.from({ length: 1000 }, () => new AbortController());
+    const all = controllers.map((ctl, n) => limiter.run(async () => void order.push(n), ctl.signal));
+    for (let n = 1; n < 1000; n += 2) controllers[n]!.abort(new Error("gone"));
+    const settled = await Promise.allSettled(all);
+    expect(order).toEqual(Array.from({ length: 500 }, (_, i) => i * 2));
+    expect(settled.filter((s) => s.status === "rejected")).toHaveLength(500);
+    expect(limiter.queued).toBe(0);
+  });
 });

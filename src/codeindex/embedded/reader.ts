@@ -7,6 +7,7 @@
 import type { BranchFile, ChunkDocument, FileHit, IndexFilter, IndexHit, LexicalQuery } from "../port.ts";
 import { termFrequencies, wholeWordFrequencies } from "../tokenize.ts";
 import { blobKey, branchKey, rangeWithPrefix, type Generations, type IndexLayout, type Stats, type StoredDoc } from "./layout.ts";
+import { createClockCache } from "./caches.ts";
 import { createScorer, type Ranked, type ScoredTerm } from "./scoring.ts";
 import { decodeVector, nearestVectors } from "./vector.ts";
 import { decodeBlock, postingKeyPrefix } from "./postings.ts";
@@ -25,7 +26,7 @@ export type ReaderOptions = {
 
 /** A branch filter: ordinal -> target index + 1 (0: not visible), its files (first target wins) and their chunks. */
 type CachedFilter = { allowed: Uint8Array; size: number; generations: number[]; files: FileMap; paths: { target: number; path: string }[] };
-type CachedDoc = { doc: StoredDoc; generation: number; used: boolean };
+type CachedDoc = { doc: StoredDoc; generation: number };
 
 const DF_CACHE_LIMIT = 100_000;
 const FILTER_CACHE_LIMIT = 64;
@@ -113,47 +114,21 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
   }
 
   // Decoded documents of recent hits (ordinal -> doc + its repository's write generation): a hit's doc is
-  // decompressed and unpacked once, not on every query that returns it. Eviction by second chance (CLOCK):
-  // a hit only sets a flag, where LRU order cost two more map operations per hit. An entry is valid while
-  // its repository has not been written since (every write touches the repository's generation).
-  const docCache = new Map<number, CachedDoc>();
-  const docRing = new Int32Array(DOC_CACHE_LIMIT); // ordinals in insertion order, for the clock hand
-  let docRingSize = 0;
-  let docHand = 0;
+  // decompressed and unpacked once, not on every query that returns it. Eviction by second chance (CLOCK,
+  // caches.ts). An entry is valid while its repository has not been written since (every write touches
+  // the repository's generation).
+  const docCache = createClockCache<CachedDoc>(DOC_CACHE_LIMIT);
 
   function cachedDoc(ordinal: number, repoId: string): StoredDoc | undefined {
     const generation = generationOf(repoId);
     const hit = docCache.get(ordinal);
-    if (hit && hit.generation === generation && hit.doc.repoId === repoId) {
-      hit.used = true;
-      return hit.doc;
-    }
+    if (hit && hit.generation === generation && hit.doc.repoId === repoId) return hit.doc;
     const doc = docs.get(ordinal);
     if (!doc) {
       docCache.delete(ordinal);
       return undefined;
     }
-    const entry = { doc, generation, used: false };
-    if (hit) {
-      docCache.set(ordinal, entry); // a stale entry replaced in its place on the ring
-      return doc;
-    }
-    if (docRingSize < DOC_CACHE_LIMIT) docRing[docRingSize++] = ordinal;
-    else {
-      for (;;) {
-        const victim = docCache.get(docRing[docHand]!);
-        if (victim?.used) {
-          victim.used = false;
-          docHand = (docHand + 1) % DOC_CACHE_LIMIT;
-          continue;
-        }
-        docCache.delete(docRing[docHand]!);
-        docRing[docHand] = ordinal;
-        docHand = (docHand + 1) % DOC_CACHE_LIMIT;
-        break;
-      }
-    }
-    docCache.set(ordinal, entry);
+    docCache.set(ordinal, { doc, generation }); // a stale entry is replaced in its place on the ring
     return doc;
   }
 
@@ -307,8 +282,6 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
       filterCache.clear();
       scorer.clear();
       docCache.clear();
-      docRingSize = 0;
-      docHand = 0;
     },
     /** Only the branch filters (at close, as before: the other caches go with the instance). */
     dropFilters(): void {

@@ -11,7 +11,7 @@
  *   what is indexed and carries a note. A repository being RE-indexed is searched at its last index.
  */
 import type { Hosts, Remote } from "../../hosts/index.ts";
-import { codeIndexRepoId, repositoryId } from "../../indexing/repo-id.ts";
+import { codeIndexRepoId, repositoryId, shownRef } from "../../indexing/repo-id.ts";
 import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
@@ -194,7 +194,10 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       });
     },
 
-    /** References with their code and a one-line reason, in the order toWire gives (needs the files' chunks). */
+    /**
+     * References with their code and a one-line reason, in the order toWire gives (needs the files' chunks);
+     * for display only, so a local repository is already the `local` remote with its name.
+     */
     toCodeReferences(files: SearchHitFile[], repos: ResolvedRepository[]): CodeReference[] {
       return files.flatMap((f) => {
         const record = recordOf(f, repos);
@@ -204,8 +207,7 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
           const lines = (chunk ? spanCode(chunk, r.linestart, r.lineend) : "").split("\n");
           const code = lines.slice(0, MAX_CODE_LINES).join("\n") + (lines.length > MAX_CODE_LINES ? `\n… ${lines.length - MAX_CODE_LINES} more lines` : "");
           return {
-            repository: record.repository,
-            remote: record.remote,
+            ...shownRef({ repository: record.repository, remote: record.remote }),
             branch: f.branch,
             filepath: f.path,
             linestart: f.references.length > 0 ? r.linestart : f.linestart,

@@ -16,6 +16,7 @@ import type { Logger } from "../../logging.ts";
 import type { ChatMessage, ChatModel } from "../../models/chat.ts";
 import { chatRequest } from "../../retrieval/answer/chat.ts";
 import { extractiveAnswer } from "../../retrieval/answer/extractive.ts";
+import { shownRef } from "../../indexing/repo-id.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import type { CodeSearchService, Resolution, SearchResult } from "../code-search/service.ts";
 import type { SearchHitFile } from "../../retrieval/search.ts";
@@ -50,6 +51,13 @@ const wire = (s: AnswerSource): SearchResult => ({
   lineend: s.lineend,
   summary: s.summary,
   distance: s.distance,
+});
+
+/** A turn as users see it: local repositories as the `local` remote, in its repositories and its sources. */
+const shownTurn = (turn: QueryTurn): QueryTurn => ({
+  ...turn,
+  repositories: turn.repositories.map(shownRef),
+  answer: turn.answer && { ...turn.answer, sources: turn.answer.sources.map(shownRef) },
 });
 
 const repositoriesOf = (resolution: Resolution) => resolution.repos.map((r) => ({ remote: r.record.remote, repository: r.record.repository, branch: r.record.branch }));
@@ -130,9 +138,11 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
         answered(null);
         throw error;
       }
-      emit?.({ type: "sources", message: sources });
+      // Recorded as stored; shown with a local repository as the `local` remote.
+      const shown = sources.map(shownRef);
+      emit?.({ type: "sources", message: shown });
       await recorded;
-      return { sessionId: sid, sources, files };
+      return { sessionId: sid, sources: shown, files };
     },
 
     /** A question turn: the answer (chat model, or extractive offline) and its sources. */
@@ -175,13 +185,14 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
         limit: input.genius ? 20 : 12,
       });
       const sources = codeSearch.toSources(files, resolution.repos);
+      const shown = sources.map(shownRef); // what the answer names and the caller sees; the turn records `sources`
       emit?.({ type: "status", message: `Found ${sources.length} relevant file${sources.length === 1 ? "" : "s"}` });
       const history: ChatMessage[] = [...earlier.history, ...input.messages.slice(0, -1).filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }))];
       const systemExtra = input.messages.filter((m) => m.role === "system").map((m) => m.content);
       const message = emit
-        ? await streamAnswer(emit, { history, systemExtra, question, sources, notes, ...(input.signal ? { signal: input.signal } : {}) })
-        : await completeAnswer({ history, systemExtra, question, sources, notes });
-      emit?.({ type: "sources", message: sources.map(wire) });
+        ? await streamAnswer(emit, { history, systemExtra, question, sources: shown, notes, ...(input.signal ? { signal: input.signal } : {}) })
+        : await completeAnswer({ history, systemExtra, question, sources: shown, notes });
+      emit?.({ type: "sources", message: shown.map(wire) });
 
       const data = {
         turnId,
@@ -194,7 +205,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       const answeredTurn: QueryTurn = { ...turn, answer: { message: data.message, sources: data.sources, model: data.model, notes, ms: data.ms, answeredAt: new Date().toISOString() } };
       // After the question's append (same stream, in order); the response waits for the durable append only.
       await recorder.record(ctx, sid, answeredTurn, Promise.resolve(decide({ type: "RecordAnswer", sessionId: sid, answer: data }, afterAsked)), askedRecorded);
-      return { sessionId: sid, message, sources: sources.map(wire) };
+      return { sessionId: sid, message, sources: shown.map(wire) };
     },
 
     /** The organisation's sessions, most recently updated first (the console's list of past sessions). */
@@ -205,7 +216,8 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       await recorder.settled(orgId, sid); // turns still being recorded become readable first
       const session = sessions.get(orgId, sid);
       if (!session) return undefined;
-      return { ...session, orgId: undefined, turns: await withSummaries(orgId, sessions.turns(orgId, sid)) };
+      const turns = await withSummaries(orgId, sessions.turns(orgId, sid));
+      return { ...session, orgId: undefined, turns: turns.map(shownTurn) };
     },
   };
 

@@ -12,7 +12,7 @@ import { Badge, Csrf, Layout, Notice, PostButton, Progress, Time } from "../layo
 import { submitBody } from "../../http/routes/repositories.ts";
 import { zodIssues } from "../../http/validate.ts";
 import { GitNameError } from "../../../git/names.ts";
-import { parseRepositoryId } from "../../../indexing/repo-id.ts";
+import { parseRepositoryId, shownRef } from "../../../indexing/repo-id.ts";
 import type { RepositoryView } from "../../../features/repositories/indexer.ts";
 import { ConsoleError } from "../errors.ts";
 import { formText } from "./forms.ts";
@@ -42,12 +42,13 @@ type FormValues = { remote?: string; repository?: string; branch?: string };
 
 function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variables"]["session"] }) {
   const { r } = props;
+  const shown = shownRef(r); // a local repository as the `local` remote with its name
   return (
     <tr data-repo-id={r.repoId}>
       <th scope="row">
-        <span class="mono">{r.repository}</span>
+        <span class="mono">{shown.repository}</span>
         <div class="muted small">
-          {r.remote} · {r.branch}
+          {shown.remote} · {r.branch}
         </div>
       </th>
       <td>
@@ -57,7 +58,7 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
         </div>
       </td>
       <td>
-        <Progress value={r.filesProcessed} max={r.numFiles} label={`Files of ${r.repository} processed`} />
+        <Progress value={r.filesProcessed} max={r.numFiles} label={`Files of ${shown.repository} processed`} />
       </td>
       <td data-field="languages">{languagesText(r.languages) || "-"}</td>
       <td class="mono" data-field="sha" title={r.sha ?? ""}>

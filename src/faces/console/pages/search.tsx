@@ -10,7 +10,7 @@ import type { Services } from "../../../services.ts";
 import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
 import { Csrf, Layout, Notice, Time } from "../layout.tsx";
 import { CodeBlock, Markdown } from "../render.tsx";
-import { parseRepositoryId } from "../../../indexing/repo-id.ts";
+import { parseRepositoryId, shownRef } from "../../../indexing/repo-id.ts";
 import { SearchRefusal, type CodeReference, type Resolution } from "../../../features/code-search/service.ts";
 import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
@@ -101,12 +101,15 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
           <fieldset>
             <legend>Repositories</legend>
             {searchable.length === 0 ? <p class="muted">No repository has finished indexing yet.</p> : null}
-            {searchable.map((r) => (
-              <label class="check">
-                <input type="checkbox" name="repo" value={r.repoId} checked={chosen.has(r.repoId)} />
-                <span class="mono">{r.repository}</span> <span class="muted small">{r.remote} · {r.branch}</span>
-              </label>
-            ))}
+            {searchable.map((r) => {
+              const shown = shownRef(r);
+              return (
+                <label class="check">
+                  <input type="checkbox" name="repo" value={r.repoId} checked={chosen.has(r.repoId)} />
+                  <span class="mono">{shown.repository}</span> <span class="muted small">{shown.remote} · {r.branch}</span>
+                </label>
+              );
+            })}
           </fieldset>
           <details>
             <summary>Session and host token</summary>
