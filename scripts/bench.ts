@@ -78,12 +78,17 @@ function buildRepository(): { lines: number; files: number; bytes: number } {
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const round = (x: number) => Math.round(x * 10) / 10;
 
-/** Peak and current resident memory of a process in MB (VmHWM, VmRSS), or null where /proc is missing. */
-function processMemoryMb(pid: number): { peakRssMb: number; rssMb: number } | null {
+/**
+ * Peak and current resident memory of a process in MB (VmHWM, VmRSS), and the current split of the
+ * resident set: anonymous (heaps, buffers) and file-backed (mapped files: the index's lmdb pages, which
+ * the kernel can drop and read again), or null where /proc is missing.
+ */
+function processMemoryMb(pid: number): { peakRssMb: number; rssMb: number; rssAnonMb: number; rssFileMb: number } | null {
   try {
     const status = readFileSync(`/proc/${pid}/status`, "utf8");
     const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-    return { peakRssMb: Math.round(kb("VmHWM") / 1024), rssMb: Math.round(kb("VmRSS") / 1024) };
+    const mb = (field: string) => Math.round(kb(field) / 1024);
+    return { peakRssMb: mb("VmHWM"), rssMb: mb("VmRSS"), rssAnonMb: mb("RssAnon"), rssFileMb: mb("RssFile") };
   } catch {
     return null;
   }
