@@ -39,6 +39,8 @@ import { createReviewGit } from "./review-git.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
+import { createGraphReview, graphNotesFor, type IndexTarget } from "./graph-findings.ts";
+import { isShownAt } from "../../review/strictness.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -185,6 +187,17 @@ export function createReviewEngine(deps: EngineDeps) {
       const readAt = (sha: string, path: string) => git.readFileAt(dir, sha, path, trees);
       const rules = await repoRules(dir, started.headSha);
       const contexts = customContext.activeContexts(orgId);
+      // Findings that need the rest of the repository: its index (target branch) checked against base and head.
+      const graph = createGraphReview({
+        codeIndex: deps.codeIndex ?? null,
+        target: indexTargetOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]),
+        read: readAt,
+        paths: async (sha) => (await mirrors.listTree(dir, sha)).map((e) => e.path),
+        base: started.diffBase,
+        head: started.headSha,
+        logger,
+      });
+      const touched = new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p)));
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
@@ -194,8 +207,10 @@ export function createReviewEngine(deps: EngineDeps) {
           const file = byPath.get(path);
           const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
+          const graphFindings = file ? await graph.existingHelpers(file) : [];
+          const graphNotes = file && deps.chat ? graphNotesFor(file.path, graphFindings, await graph.untested([file], touched)) : undefined;
           const { findings, model } = file
-            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, ...(related ? { relatedCode: related } : {}) })
+            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, graphFindings, ...(graphNotes ? { graphNotes } : {}), ...(related ? { relatedCode: related } : {}) })
             : { findings: [], model: "none" as const };
           const earlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment);
           const known = new Set(earlier.filter((c) => c.fingerprint).map((c) => c.fingerprint!));
@@ -265,6 +280,8 @@ export function createReviewEngine(deps: EngineDeps) {
         checks,
         humanChecks,
         openEarlier,
+        // Tests not updated: a summary note, shown from strictness 3 (medium) up.
+        untested: isShownAt("medium", req.strictness) ? await graph.untested(started.files.flatMap((p) => byPath.get(p) ?? []), touched) : [],
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();
@@ -314,15 +331,22 @@ export function createReviewEngine(deps: EngineDeps) {
     return { id: f.customContextId, type: types.get(f.customContextId) ?? null, source: null };
   }
 
+  /** The indexed branch of a pull request's repository: the first of `branches` indexed, else any; null when none. */
+  function indexTargetOf(orgId: string, remote: Remote, name: string, branches: (string | null)[]): IndexTarget | null {
+    if (!deps.codeIndex || !deps.indexedRepositories) return null;
+    const indexed = deps.indexedRepositories(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
+    const pick = branches.map((b) => indexed.find((r) => r.branch === b)).find(Boolean) ?? indexed[0];
+    return pick ? { repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch, orgId } : null;
+  }
+
   /** Related code from the code index when the repository is indexed; undefined otherwise (never fails the review). */
   async function relatedCodeOf(orgId: string, remote: Remote, name: string, branches: (string | null)[], file: DiffFile): Promise<string | undefined> {
     const codeIndex = deps.codeIndex;
-    if (!codeIndex || !deps.indexedRepositories) return undefined;
+    if (!codeIndex) return undefined;
     try {
-      const indexed = deps.indexedRepositories(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
-      const pick = branches.map((b) => indexed.find((r) => r.branch === b)).find(Boolean) ?? indexed[0];
-      if (!pick) return undefined;
-      return await relatedCodeFor(codeIndex, { repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch, orgId }, file);
+      const target = indexTargetOf(orgId, remote, name, branches);
+      if (!target) return undefined;
+      return await relatedCodeFor(codeIndex, target, file);
     } catch (error) {
       logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "related code from the index failed; reviewing without it");
       return undefined;

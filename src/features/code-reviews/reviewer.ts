@@ -26,6 +26,10 @@ export type FileReviewInput = {
   pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
   /** The file at the pull request's base (the diff's base commit); null for an added file. */
   baseContent?: string | null;
+  /** Findings from the rest of the repository (./graph-findings.ts), filtered like the others. */
+  graphFindings?: readonly Finding[];
+  /** What the model is told of the repository's findings about this file (existing helpers, tests not updated). */
+  graphNotes?: string;
 };
 
 export type FileReview = {
@@ -41,7 +45,7 @@ export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   if (file.binary || file.status === "deleted") return { findings: [], model: "none" };
   const ruleContexts = input.rules ? input.rules.rulesFor(file.path, { repository }).rules.map(repoRuleAsContext) : [];
   const contexts = [...input.contexts, ...ruleContexts];
-  const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository })];
+  const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
   let model: FileReview["model"] = "none";
   if (input.chat) {
     const instructions = contextForModel(contexts, { repository, filepath: file.path });
@@ -112,7 +116,7 @@ async function modelFindings(
   chat: ChatModel,
   input: FileReviewInput & { instructions: readonly CustomContextLike[] },
 ): Promise<Finding[] | null> {
-  const { file, instructions, relatedCode, pullRequest } = input;
+  const { file, instructions, relatedCode, pullRequest, graphNotes } = input;
   const lines: string[] = [];
   for (const h of file.hunks) {
     if (lines.length > 0) lines.push("@@");
@@ -135,6 +139,7 @@ async function modelFindings(
     `File: ${file.path}${file.status === "renamed" && file.oldPath ? ` (renamed from ${file.oldPath})` : ""}\n` +
     (rules ? `Team rules that apply to this file:\n${rules}\n` : "") +
     (relatedCode ? `Related code elsewhere in the repository:\n${relatedCode.slice(0, 6000)}\n` : "") +
+    (graphNotes ? `Already found from the rest of the repository (do not repeat these):\n${graphNotes.slice(0, 3000)}\n` : "") +
     (input.baseContent ? `The file ${file.oldPath ?? file.path} before the change (the pull request's base, old numbering):\n${baseExcerpt(file, input.baseContent)}\n` : "") +
     `Changes (- deleted, old numbering; + added and context, new numbering):\n${lines.join("\n")}`;
   const answer = await chat.complete({ system, messages: [{ role: "user", content: prompt }], maxTokens: 1500, temperature: 0 });

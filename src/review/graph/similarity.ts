@@ -1,0 +1,119 @@
+/**
+ * How alike two pieces of code are, insensitive to renamed identifiers, comments, whitespace and
+ * literal values: each is cut into tokens (comments and docstrings dropped, strings -> "S", numbers ->
+ * "N", keywords kept, every other identifier renamed by order of first appearance: the first distinct
+ * name becomes "$0", the next "$1"...), and the two sets of token shingles (runs of SHINGLE tokens)
+ * are compared by Jaccard similarity. Renaming keeps the data flow (which name is used where), so two
+ * functions with the same shape but different variables match, while code that merely uses the same
+ * words does not.
+ *
+ * Also: the names the code calls or reads as members (`x.foo`, `bar(`), compared as sets, so two
+ * functions of the same shape that call different APIs are told apart.
+ */
+import { languageOf, type Language } from "../analysers/context.ts";
+
+export const SHINGLE = 4;
+
+const KEYWORDS = new Set(
+  (
+    "abstract and as assert async await break case catch class const continue def default defer del delete do elif else enum except export " +
+    "extends false final finally fn for from func function go if impl implements import in instanceof interface is lambda let loop match mod " +
+    "move mut new nil None not null or package pass private protected pub public raise readonly return self Self static struct super switch " +
+    "this throw throws trait true True False try type typeof undefined unsafe use var void where while with yield"
+  ).split(" "),
+);
+
+const HASH_COMMENTS = new Set<Language>(["python", "ruby", "shell"]);
+
+export type CodeTokens = {
+  /** Normalised tokens (renamed identifiers, "S" strings, "N" numbers, keywords and punctuation). */
+  tokens: string[];
+  /** Names called (`foo(`) or read as members (`.foo`), as written. */
+  apiNames: Set<string>;
+  /** Lines holding code (not blank, not only a comment). */
+  codeLines: number;
+};
+
+const TOKEN =
+  /("""[\s\S]*?"""|'''[\s\S]*?'''|`(?:\\[\s\S]|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\S)/g;
+
+/** Comments removed (by the file's language), strings left in place for the tokenizer. */
+function stripComments(code: string, language: Language | null): string {
+  const hash = language !== null && HASH_COMMENTS.has(language);
+  // Strings first, so a `#` or `//` inside one is not taken for a comment.
+  const pattern = hash
+    ? /("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|#[^\n]*/g
+    : /(`(?:\\[\s\S]|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+  return code.replace(pattern, (m, str: string | undefined) => (str !== undefined ? str : m.startsWith("/*") ? m.replace(/[^\n]/g, " ") : ""));
+}
+
+/** Python docstrings: a string literal standing alone as a statement. */
+function stripDocstrings(code: string): string {
+  return code.replace(/^(\s*)(?:[rbuRBU]{0,2})("""[\s\S]*?"""|'''[\s\S]*?''')\s*$/gm, "$1");
+}
+
+/** The code without its comments (and Python docstrings), whitespace collapsed: equal when only those changed. */
+export function codeOnly(code: string, path: string): string {
+  const language = languageOf(path);
+  const text = stripComments(code, language);
+  return (language === "python" ? stripDocstrings(text) : text).replace(/\s+/g, " ").trim();
+}
+
+export function codeTokens(code: string, path: string): CodeTokens {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  const codeLines = text.split("\n").filter((l) => l.trim() !== "").length;
+  const tokens: string[] = [];
+  const apiNames = new Set<string>();
+  const renamed = new Map<string, string>();
+  let previous = "";
+  for (const m of text.matchAll(TOKEN)) {
+    if (m[1] !== undefined) tokens.push("S");
+    else if (m[2] !== undefined) tokens.push("N");
+    else if (m[3] !== undefined) {
+      const name = m[3];
+      if (KEYWORDS.has(name)) tokens.push(name);
+      else {
+        let r = renamed.get(name);
+        if (r === undefined) {
+          r = `$${renamed.size}`;
+          renamed.set(name, r);
+        }
+        tokens.push(r);
+        const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
+        if (previous === "." || after) apiNames.add(name);
+      }
+    } else tokens.push(m[4]!);
+    previous = tokens[tokens.length - 1]!;
+  }
+  return { tokens, apiNames, codeLines };
+}
+
+function shingles(tokens: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  if (tokens.length < SHINGLE) {
+    if (tokens.length > 0) out.add(tokens.join(" "));
+    return out;
+  }
+  for (let i = 0; i + SHINGLE <= tokens.length; i++) out.add(tokens.slice(i, i + SHINGLE).join(" "));
+  return out;
+}
+
+export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  return both / (a.size + b.size - both);
+}
+
+export type Similarity = { structure: number; api: number };
+
+/**
+ * Structure: Jaccard similarity of the normalised token shingles; api: of the called and member
+ * names, each without the functions' own names (a duplicate is named differently by definition).
+ */
+export function similarity(a: CodeTokens, b: CodeTokens, ownNames: readonly string[] = []): Similarity {
+  const strip = (s: ReadonlySet<string>) => new Set([...s].filter((n) => !ownNames.includes(n)));
+  return { structure: jaccard(shingles(a.tokens), shingles(b.tokens)), api: jaccard(strip(a.apiNames), strip(b.apiNames)) };
+}
