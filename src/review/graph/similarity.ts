@@ -1,11 +1,12 @@
 /**
  * How alike two pieces of code are, insensitive to renamed identifiers, comments, whitespace and
  * literal values: each is cut into tokens (comments and docstrings dropped, strings -> "S", numbers ->
- * "N", keywords kept, every other identifier renamed by order of first appearance: the first distinct
- * name becomes "$0", the next "$1"...), and the two sets of token shingles (runs of SHINGLE tokens)
- * are compared by Jaccard similarity. Renaming keeps the data flow (which name is used where), so two
- * functions with the same shape but different variables match, while code that merely uses the same
- * words does not.
+ * "N", keywords kept, every other identifier "$"), and the two sets of token shingles (runs of
+ * SHINGLE tokens) are compared by Jaccard similarity: two functions with the same shape but other
+ * names match, while code that merely uses the same words does not.
+ *
+ * (Renaming by order of first appearance was tried first: one name that is a keyword in another
+ * language, such as Python's `default` parameter, shifted every later name and hid a plain copy.)
  *
  * Also: the names the code calls or reads as members (`x.foo`, `bar(`), compared as sets, so two
  * functions of the same shape that call different APIs are told apart.
@@ -14,12 +15,15 @@ import { languageOf, type Language } from "../analysers/context.ts";
 
 export const SHINGLE = 4;
 
+/**
+ * Words kept as themselves: control flow and operators that no language here lets a program use as a
+ * name. Words that are keywords in one language and names in another (`default`, `type`, `match`,
+ * `self`...) count as names, so a Python parameter called `default` reads like any other.
+ */
 const KEYWORDS = new Set(
   (
-    "abstract and as assert async await break case catch class const continue def default defer del delete do elif else enum except export " +
-    "extends false final finally fn for from func function go if impl implements import in instanceof interface is lambda let loop match mod " +
-    "move mut new nil None not null or package pass private protected pub public raise readonly return self Self static struct super switch " +
-    "this throw throws trait true True False try type typeof undefined unsafe use var void where while with yield"
+    "and as assert async await break case catch class continue def del do elif else except extends finally fn for from func function " +
+    "if import in instanceof is lambda new not null None nil or raise return switch throw true false True False try typeof undefined while with yield"
   ).split(" "),
 );
 
@@ -66,7 +70,6 @@ export function codeTokens(code: string, path: string): CodeTokens {
   const codeLines = text.split("\n").filter((l) => l.trim() !== "").length;
   const tokens: string[] = [];
   const apiNames = new Set<string>();
-  const renamed = new Map<string, string>();
   let previous = "";
   for (const m of text.matchAll(TOKEN)) {
     if (m[1] !== undefined) tokens.push("S");
@@ -75,12 +78,7 @@ export function codeTokens(code: string, path: string): CodeTokens {
       const name = m[3];
       if (KEYWORDS.has(name)) tokens.push(name);
       else {
-        let r = renamed.get(name);
-        if (r === undefined) {
-          r = `$${renamed.size}`;
-          renamed.set(name, r);
-        }
-        tokens.push(r);
+        tokens.push("$");
         const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
         if (previous === "." || after) apiNames.add(name);
       }
