@@ -1,8 +1,8 @@
 /** The pure parts of the "existing helper" and "untested change" findings (src/review/graph/). */
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, similarity } from "../../src/review/graph/similarity.ts";
-import { alike, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, isPublicDefinition, mentions, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { alike, existingHelperFindings, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
+import { conventionTestsOf, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -53,11 +53,47 @@ describe("similarity", () => {
     const a = "def f(x):\n    # double it\n    return x * 2\n";
     expect(codeOnly(a, "a.py")).toBe(codeOnly("def f(x):\n    return  x * 2  # twice\n", "a.py"));
     expect(codeOnly(a, "a.py")).not.toBe(codeOnly("def f(x):\n    return x * 3\n", "a.py"));
-    expect(codeOnly("function f() { /* c */ return '#'; } // d", "a.js")).toBe("function f() { return '#'; }");
+    expect(codeOnly("function f() { /* c */ return '#'; } // d", "a.js")).toBe("function f ( ) { return '#' ; }");
+    // A line wrapped differently is the same code.
+    expect(codeOnly("if x and not isinstance(\n    size, int\n):  # guard\n    raise E()\n", "a.py")).toBe(codeOnly("if x and not isinstance(size, int):\n    raise E()\n", "a.py"));
+  });
+});
+
+describe("existing helper candidates", () => {
+  const lookup = (candidates: { path: string; name: string; parent: string | null; kind: string }[]): HelperLookup => ({
+    candidates: async () => candidates.map((c) => ({ ...c, text: PY.replace(/merge_settings/g, c.name) })),
+    atHead: async (c) => ({ text: PY.replace(/merge_settings/g, c.name), startLine: 40, endLine: 49 }),
+  });
+
+  it("names a copy elsewhere with its file:line, never a sibling method of the same type in the same file", async () => {
+    const method = { ...fn("app/config.py", PY.replace(/merge_settings/g, "merge_extra"), "merge_extra", "method"), parent: "Config", startLine: 60, endLine: 69 };
+    const sibling = await existingHelperFindings([method], lookup([{ path: "app/config.py", name: "merge_base", parent: "Config", kind: "method" }]));
+    expect(sibling).toEqual([]);
+    const [found] = await existingHelperFindings([method], lookup([{ path: "app/util.py", name: "merge_settings", parent: null, kind: "function" }]));
+    expect(found).toMatchObject({ ruleId: "graph/existing-helper", path: "app/config.py", lineStart: 60, lineEnd: 69, severity: "medium" });
+    expect(found!.message).toContain("`Config.merge_extra()` closely duplicates the existing `merge_settings()` at `app/util.py:40`");
   });
 });
 
 describe("untested change", () => {
+  const change = { change: "changed" as const, path: "lib/response.js", name: "send", kind: "function", parent: "res", line: 120, signatureBefore: null, signatureAfter: null, signatureChanged: false };
+  const files: Record<string, string> = {
+    "test/Router.js": "res.send('x')",
+    "test/res.send.js": "describe('res.send()', () => { res.send(1) })",
+    "test/app.js": "app.listen()",
+  };
+  const lookupOf = (graph: string[]) => ({ headPaths: Object.keys(files), readHead: async (p: string) => files[p] ?? null, graphTests: async () => graph });
+
+  it("is quiet when the pull request touches any test naming the function, wherever the graph lists it", async () => {
+    const many = [...Array.from({ length: 30 }, (_, i) => `test/t${i}.js`), "test/res.send.js"];
+    expect(await untestedChanges({ changed: [change], touched: new Set(["lib/response.js", "test/res.send.js"]), lookup: lookupOf(many) })).toEqual([]);
+  });
+
+  it("names the test files named after the function first", async () => {
+    const [u] = await untestedChanges({ changed: [change], touched: new Set(["lib/response.js"]), lookup: lookupOf(["test/Router.js", "test/app.js", "test/res.send.js"]) });
+    expect(u!.tests).toEqual(["test/res.send.js", "test/Router.js"]);
+  });
+
   const paths = ["src/flask/helpers.py", "tests/test_helpers.py", "tests/test_app.py", "pkg/util/strings.go", "pkg/util/strings_test.go", "pkg/util/other_test.go", "pkg/db/db_test.go", "lib/router/index.js", "test/router.js", "lib/router/index.test.js", "src/main/java/a/Foo.java", "src/test/java/a/FooTest.java", "tracing/src/span.rs", "tracing/tests/span.rs"];
 
   it("finds a file's tests by the language's conventions", () => {

@@ -97,9 +97,9 @@ export function createGraphReview(deps: GraphReviewDeps) {
       const tests = [...new Set(refs.map((r) => r.path).filter(isTestPath))];
       if (tests.length === 0) return [];
       const defs = await codeIndex.findDefinitions(filter, [name], 50);
-      if (defs.length > 0 && defs.every((d) => d.path === sourcePath)) return tests.slice(0, 20);
+      if (defs.length > 0 && defs.every((d) => d.path === sourcePath)) return tests;
       const out: string[] = [];
-      for (const t of tests.slice(0, 20)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
+      for (const t of tests.slice(0, 100)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
       return out;
     },
   };
@@ -115,11 +115,12 @@ export function createGraphReview(deps: GraphReviewDeps) {
         if (!before || !after) continue;
         for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
           if (c.change !== "changed" || !isPublicDefinition(c)) continue;
-          const b = before.defs.find((d) => d.name === c.name && d.parent === c.parent && d.kind === c.kind);
-          const a = after.defs.find((d) => d.startLine === c.line && d.name === c.name);
+          // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
+          const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
+          const a = after.defs.find((d) => d.startLine === c.line && same(d));
+          const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
           if (!a || !b) continue;
-          const same = codeOnly(textOf(before.content, b), file.path) === codeOnly(textOf(after.content, a), file.path);
-          if (!same) changed.push(c);
+          if (codeOnly(textOf(before.content, b), file.path) !== codeOnly(textOf(after.content, a), file.path)) changed.push(c);
         }
       }
       if (changed.length === 0) return [];

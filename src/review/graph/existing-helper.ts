@@ -9,7 +9,8 @@
  *   3. the check: identifier-renaming-insensitive token shingles (./similarity.ts) at least
  *      STRUCTURE_THRESHOLD alike, and the names they call or read as members at least API_THRESHOLD
  *      alike (same shape calling other APIs is not a copy); methods of the same name on different
- *      types (implementations of one interface) are never named;
+ *      types (implementations of one interface) and methods of the same type in the same file
+ *      (setters and accessors of one builder or class, one per field) are never named;
  *   4. the candidate still stands at the pull request's base and head, and still passes the check at
  *      head (a function the change moves or rewrites is not "existing").
  * One comment per new function (the most alike candidate), on the new function's lines.
@@ -111,7 +112,7 @@ export async function existingHelperFindings(functions: readonly NewFunction[], 
   const findings: Finding[] = [];
   for (const fn of functions) {
     const candidates = (await lookup.candidates(fn, identifiersOf(fn))).filter(
-      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && !(c.path === fn.path && c.name === fn.name && c.parent === fn.parent),
+      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && !(c.path === fn.path && (c.name === fn.name || (c.parent !== null && c.parent === fn.parent))),
     );
     const matches: Match[] = [];
     for (const c of candidates) {

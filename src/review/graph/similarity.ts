@@ -56,11 +56,15 @@ function stripDocstrings(code: string): string {
   return code.replace(/^(\s*)(?:[rbuRBU]{0,2})("""[\s\S]*?"""|'''[\s\S]*?''')\s*$/gm, "$1");
 }
 
-/** The code without its comments (and Python docstrings), whitespace collapsed: equal when only those changed. */
+/**
+ * The code's tokens as written, without comments (and Python docstrings), joined by spaces: equal when
+ * only comments, whitespace or line breaks changed (`f(\n  a\n)` reads as `f(a)`).
+ */
 export function codeOnly(code: string, path: string): string {
   const language = languageOf(path);
-  const text = stripComments(code, language);
-  return (language === "python" ? stripDocstrings(text) : text).replace(/\s+/g, " ").trim();
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  return [...text.matchAll(TOKEN)].map((m) => m[0]).join(" ");
 }
 
 export function codeTokens(code: string, path: string): CodeTokens {

@@ -20,6 +20,8 @@ export const RULE_UNTESTED_CHANGE = "graph/untested-change";
 export const MAX_FUNCTIONS = 30;
 /** Test files named per function. */
 export const MAX_TESTS = 3;
+/** Untouched test files read per function to find MAX_TESTS that name it. */
+const MAX_READ = 20;
 
 export type UntestedChange = { path: string; name: string; parent: string | null; line: number; tests: string[] };
 
@@ -76,16 +78,27 @@ export async function untestedChanges(input: {
   };
   for (const change of input.changed.slice(0, MAX_FUNCTIONS)) {
     if (isTestPath(change.path)) continue;
-    const candidates = [...new Set([...conventionTestsOf(change.path, input.lookup.headPaths), ...(await input.lookup.graphTests(change.name, change.path))])]
-      .filter((p) => isTestPath(p) && p !== change.path)
-      .slice(0, 20);
+    const convention = conventionTestsOf(change.path, input.lookup.headPaths);
+    const candidates = [...new Set([...convention, ...(await input.lookup.graphTests(change.name, change.path))])].filter((p) => isTestPath(p) && p !== change.path);
+    // Tests the pull request touches first: one of them naming the function is enough.
+    let covered = false;
+    for (const p of candidates.filter((c) => input.touched.has(c))) {
+      const content = await read(p);
+      if (content !== null && mentions(content, change.name)) covered = true;
+      if (covered) break;
+    }
+    if (covered) continue;
+    // Then the best-named: by convention, then a file named after the function, then the rest.
+    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
+    const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
     const tests: string[] = [];
-    for (const p of candidates) {
+    for (const p of ordered.slice(0, MAX_READ)) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) tests.push(p);
+      if (tests.length >= MAX_TESTS) break;
     }
-    if (tests.length === 0 || tests.some((t) => input.touched.has(t))) continue;
-    out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests: tests.sort().slice(0, MAX_TESTS) });
+    if (tests.length === 0) continue;
+    out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests });
   }
   return out;
 }
