@@ -80,9 +80,10 @@ export async function untestedChanges(input: {
     if (isTestPath(change.path)) continue;
     const convention = conventionTestsOf(change.path, input.lookup.headPaths);
     const candidates = [...new Set([...convention, ...(await input.lookup.graphTests(change.name, change.path))])].filter((p) => isTestPath(p) && p !== change.path);
-    // Tests the pull request touches first: one of them naming the function is enough.
+    // Tests the pull request touches first: one of them naming the function is enough (any test file it
+    // touches, found or not: the graph's references of a common name may be cut short).
     let covered = false;
-    for (const p of candidates.filter((c) => input.touched.has(c))) {
+    for (const p of [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])]) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) covered = true;
       if (covered) break;
