@@ -2,7 +2,10 @@
  * Review time on a large repository: a 10-file pull request on a repository of about 1M lines of real
  * source, from the trigger (POST /v2/code-reviews) to COMPLETED (GET /v2/code-reviews/:id polled).
  *
- *   npx tsx scripts/bench-review-time.ts [--mirrors <dir>] [--lines 1000000] [--runs 3] [--out <file>]
+ *   npx tsx scripts/bench-review-time.ts [--mirrors <dir>] [--lines 1000000] [--runs 3] [--out <file>] [--data-dir <dir>]
+ *
+ * --data-dir keeps the service's data (the index) between runs: a second run finds the repository up to
+ * date and reviews new pull requests (numbers after the ones recorded).
  *
  * The repository: source files (SOURCE in review-bench/support.ts, under 200 kB) of the fetched mirrors'
  * HEAD trees (`<mirrors>/<owner>+<name>/repo`, default ../.mirror; mirrors in name order), each under a
@@ -34,6 +37,7 @@ const { values: args } = parseArgs({
     lines: { type: "string", default: "1000000" },
     runs: { type: "string", default: "3" },
     out: { type: "string" },
+    "data-dir": { type: "string" },
   },
 });
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
@@ -137,7 +141,7 @@ async function main() {
   const { entries, mirrorsUsed } = pickFiles();
   const lines = entries.reduce((n, e) => n + e.lines, 0);
   const hostDir = mkdtempSync(join(tmpdir(), "bench-time-host-"));
-  const dataDir = mkdtempSync(join(tmpdir(), "bench-time-data-"));
+  const dataDir = args["data-dir"] ? resolve(args["data-dir"]) : mkdtempSync(join(tmpdir(), "bench-time-data-"));
   const bare = hostRepository(hostDir, REPO, join(mirrors, mirrorsUsed[0]!, "repo"));
   // Objects of every mirror used.
   execFileSync("sh", ["-c", 'printf "%s\\n" "$@" > objects/info/alternates', "sh", ...mirrorsUsed.map((m) => join(mirrors, m, "repo", "objects"))], { cwd: bare });
@@ -158,7 +162,9 @@ async function main() {
   try {
     indexing = await indexBranch(service, REPO, "main");
     console.log(`indexed: ${indexing.files} files in ${indexing.seconds.toFixed(1)} s`);
-    for (let i = 1; i <= runs; i++) {
+    // Pull request numbers after those a kept data directory already holds.
+    const first = args["data-dir"] ? Math.floor(Date.now() / 1000) % 1_000_000 : 1;
+    for (let i = first; i < first + runs; i++) {
       await openPullRequest(service, { repo: REPO, number: i, title: "Ten files", body: "", head: "feature", headSha: head, base: "main", baseSha: base, defaultBranch: "main" });
       const outcome = await runReview(service, REPO, i, 3);
       reviews.push({ seconds: Number(outcome.seconds.toFixed(3)), status: outcome.status, reason: outcome.reason });
@@ -168,7 +174,7 @@ async function main() {
   } finally {
     await service.close();
     rmSync(hostDir, { recursive: true, force: true });
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!args["data-dir"]) rmSync(dataDir, { recursive: true, force: true });
   }
   const seconds = reviews.map((r) => r.seconds).sort((a, b) => a - b);
   const figures = {

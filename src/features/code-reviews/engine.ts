@@ -184,7 +184,27 @@ export function createReviewEngine(deps: EngineDeps) {
       const byPath = new Map(files.map((f) => [f.path, f]));
 
       const trees = new Map<string, Map<string, string>>();
-      const readAt = (sha: string, path: string) => git.readFileAt(dir, sha, path, trees);
+      // Files read once per review: the changed files before and after (read together up front), and
+      // whatever the findings look up, kept for the summary that reads them again.
+      const contents = new Map<string, Promise<string | null>>();
+      const readAt = (sha: string, path: string) => {
+        const k = `${sha}\0${path}`;
+        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
+        return contents.get(k)!;
+      };
+      const prefetch = async (sha: string, paths: string[]) => {
+        const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
+        if (wanted.length === 0) return;
+        // Should the batch fail, each file is read on its own when asked for.
+        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
+        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
+        await read;
+      };
+      const changedFiles = started.files.flatMap((p) => byPath.get(p) ?? []).filter((f) => !f.binary).slice(0, 200);
+      await Promise.all([
+        prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath]))),
+        prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath]))),
+      ]);
       const rules = await repoRules(dir, started.headSha);
       const contexts = customContext.activeContexts(orgId);
       // Findings that need the rest of the repository: its index (target branch) checked against base and head.
@@ -192,12 +212,13 @@ export function createReviewEngine(deps: EngineDeps) {
         codeIndex: deps.codeIndex ?? null,
         target: indexTargetOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]),
         read: readAt,
-        paths: async (sha) => (await mirrors.listTree(dir, sha)).map((e) => e.path),
+        prefetch,
+        paths: async (sha) => [...(trees.get(sha)?.keys() ?? (await mirrors.listTree(dir, sha)).map((e) => e.path))],
+        touched: new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p))),
         base: started.diffBase,
         head: started.headSha,
         logger,
       });
-      const touched = new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p)));
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
@@ -208,7 +229,7 @@ export function createReviewEngine(deps: EngineDeps) {
           const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
           const graphFindings = file ? await graph.existingHelpers(file) : [];
-          const graphNotes = file && deps.chat ? graphNotesFor(file.path, graphFindings, await graph.untested([file], touched)) : undefined;
+          const graphNotes = file && deps.chat ? graphNotesFor(file.path, graphFindings, await graph.untested([file])) : undefined;
           const { findings, model } = file
             ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, graphFindings, ...(graphNotes ? { graphNotes } : {}), ...(related ? { relatedCode: related } : {}) })
             : { findings: [], model: "none" as const };
@@ -281,7 +302,7 @@ export function createReviewEngine(deps: EngineDeps) {
         humanChecks,
         openEarlier,
         // Tests not updated: a summary note, shown from strictness 3 (medium) up.
-        untested: isShownAt("medium", req.strictness) ? await graph.untested(started.files.flatMap((p) => byPath.get(p) ?? []), touched) : [],
+        untested: isShownAt("medium", req.strictness) ? await graph.untested(started.files.flatMap((p) => byPath.get(p) ?? [])) : [],
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();

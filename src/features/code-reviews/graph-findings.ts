@@ -22,7 +22,11 @@ export type GraphReviewDeps = {
   /** The indexed branch of the pull request's repository (target, else default, else any); null when none. */
   target: IndexTarget | null;
   read(sha: string, path: string): Promise<string | null>;
+  /** Reads these files at `sha` together, for the `read` calls that follow. */
+  prefetch(sha: string, paths: string[]): Promise<void>;
   paths(sha: string): Promise<string[]>;
+  /** Paths the pull request touches (old and new). */
+  touched: ReadonlySet<string>;
   base: string;
   head: string;
   logger: Logger;
@@ -61,11 +65,16 @@ export function createGraphReview(deps: GraphReviewDeps) {
       const hits = await codeIndex.searchLexical(identifiers.join(" "), filter, CANDIDATES);
       return hits.filter((h) => h.doc.symbol).map((h) => ({ path: h.doc.path, name: h.doc.symbol!, parent: h.doc.parent, kind: h.doc.kind, text: h.doc.text }));
     },
+    async prefetch(candidates) {
+      const paths = [...new Set(candidates.map((c) => c.path))];
+      await Promise.all([deps.prefetch(head, paths), deps.prefetch(base, paths.filter((p) => deps.touched.has(p)))]);
+    },
     async atHead(candidate) {
       const find = (v: { defs: OutlineDefinition[] } | null) =>
         v?.defs.find((d) => d.name === candidate.name && d.parent === candidate.parent && (d.kind === "function" || d.kind === "method")) ?? null;
-      const before = await versionOf(base, candidate.path);
-      if (!find(before)) return null;
+      // A file the pull request does not touch is the same at its base and head.
+      const before = deps.touched.has(candidate.path) ? await versionOf(base, candidate.path) : null;
+      if (deps.touched.has(candidate.path) && !find(before)) return null;
       const after = await versionOf(head, candidate.path);
       const d = find(after);
       return d && after ? { text: textOf(after.content, d), startLine: d.startLine, endLine: d.endLine } : null;
@@ -91,6 +100,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
   const testLookup: TestLookup = {
     headPaths: [],
     readHead: (path) => deps.read(head, path).catch(() => null),
+    prefetchHead: (paths) => deps.prefetch(head, [...paths]),
     async graphTests(name, sourcePath) {
       if (!codeIndex || !filter || !target) return [];
       const refs = await codeIndex.findReferences(filter, name, 300);
@@ -105,7 +115,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
   };
 
   /** Changed public functions of `files` whose code changed, with tests the change leaves untouched. */
-  async function untested(files: readonly DiffFile[], touched: ReadonlySet<string>): Promise<UntestedChange[]> {
+  async function untested(files: readonly DiffFile[]): Promise<UntestedChange[]> {
     try {
       const changed = [];
       for (const file of files) {
@@ -125,7 +135,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
       }
       if (changed.length === 0) return [];
       headPaths ??= deps.paths(head);
-      return await untestedChanges({ changed, touched, lookup: { ...testLookup, headPaths: await headPaths } });
+      return await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
     } catch (error) {
       fail("the untested-change check", files.map((f) => f.path).join(", ").slice(0, 200), error);
       return [];

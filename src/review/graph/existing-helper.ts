@@ -53,6 +53,8 @@ export type HelperLookup = {
   candidates(fn: NewFunction, identifiers: readonly string[]): Promise<HelperCandidate[]>;
   /** The candidate as it stands at head, when it also stood at the base; null otherwise. */
   atHead(candidate: HelperCandidate): Promise<DefinitionAtHead | null>;
+  /** Optional: the files of these candidates will be asked for (read them together). */
+  prefetch?(candidates: readonly HelperCandidate[]): Promise<void>;
 };
 
 const helperPath = (path: string) => !isTestPath(path) && !isScriptPath(path) && !isSkippedPath(path);
@@ -120,6 +122,7 @@ export async function existingHelperFindings(functions: readonly NewFunction[], 
       if (structure !== null) matches.push({ candidate: c, structure });
     }
     matches.sort((a, b) => b.structure - a.structure);
+    if (matches.length > 0) await lookup.prefetch?.(matches.slice(0, 3).map((m) => m.candidate));
     for (const m of matches.slice(0, 3)) {
       const head = await lookup.atHead(m.candidate);
       if (!head) continue;

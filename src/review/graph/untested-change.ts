@@ -59,6 +59,8 @@ export type TestLookup = {
   headPaths: readonly string[];
   /** A file at head, or null. */
   readHead(path: string): Promise<string | null>;
+  /** Optional: these files at head will be asked for (read them together). */
+  prefetchHead?(paths: readonly string[]): Promise<void>;
   /** Test files that use `name` per the code graph and import `sourcePath` or use a name defined only there; [] without an index. */
   graphTests(name: string, sourcePath: string): Promise<string[]>;
 };
@@ -82,16 +84,18 @@ export async function untestedChanges(input: {
     const candidates = [...new Set([...convention, ...(await input.lookup.graphTests(change.name, change.path))])].filter((p) => isTestPath(p) && p !== change.path);
     // Tests the pull request touches first: one of them naming the function is enough (any test file it
     // touches, found or not: the graph's references of a common name may be cut short).
+    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])];
+    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
+    const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
+    await input.lookup.prefetchHead?.([...touchedTests, ...ordered.slice(0, MAX_READ)]);
     let covered = false;
-    for (const p of [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])]) {
+    for (const p of touchedTests) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) covered = true;
       if (covered) break;
     }
     if (covered) continue;
     // Then the best-named: by convention, then a file named after the function, then the rest.
-    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
-    const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
     const tests: string[] = [];
     for (const p of ordered.slice(0, MAX_READ)) {
       const content = await read(p);
