@@ -76,7 +76,11 @@ function selectCommits(repo: string, mirror: string, count: number): Commit[] {
 }
 
 type Judgement = { repo: string; commit: string; file: string; line: number; rule?: string; right: boolean; reason: string };
-const judgements: Judgement[] = existsSync(judgementsPath) ? (JSON.parse(readFileSync(judgementsPath, "utf8")) as { judged: Judgement[] }).judged : [];
+/** Judgements of the "Tests not updated" notes: per function named in a note. */
+type NoteJudgement = { repo: string; commit: string; function: string; right: boolean; reason: string };
+type JudgementsFile = { how?: string; judged: Judgement[]; notes?: NoteJudgement[]; before?: unknown };
+const judgementsFile: JudgementsFile = existsSync(judgementsPath) ? (JSON.parse(readFileSync(judgementsPath, "utf8")) as JudgementsFile) : { judged: [] };
+const judgements = judgementsFile.judged;
 
 const ruleOf = (body: string): string => {
   // The first words of the comment stand for its rule in the dump (the comments carry no rule id on the wire).
@@ -155,13 +159,17 @@ async function main() {
     comments: all,
     testsNotUpdatedNotes: rows.filter((r) => r.untestedNote).map((r) => ({ repo: r.repo, commit: r.commit, note: r.untestedNote })),
     judgement: {
-      how: judgements.length > 0 ? (JSON.parse(readFileSync(judgementsPath, "utf8")) as { how?: string }).how ?? null : null,
+      how: judgementsFile.how ?? null,
       judged: judged.length,
       right: judged.filter((j) => j.right).length,
       rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
       unjudged: all.length - judged.length,
     },
     judged,
+    // The notes' judgements, kept when the note still names the function in the same commit's review.
+    judgedNotes: (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`))),
+    // Figures and judgements of an earlier run, as the judgements file records them (before a fix).
+    before: judgementsFile.before ?? null,
     commits: rows.map((r) => ({ repo: r.repo, commit: r.commit, subject: r.subject, status: r.status, files: commits.find((c) => c.sha === r.commit)!.files.length, added: r.added, deleted: r.deleted, comments: r.comments.length, seconds: r.seconds })),
   };
   const path = writeResults("bench-review-noise", figures, args.out ? { path: resolve(args.out) } : {});

@@ -7,8 +7,8 @@
  * --data-dir keeps the service's data (the index) between runs: a second run finds the repository up to
  * date and reviews new pull requests (numbers after the ones recorded).
  *
- * The repository: source files (SOURCE in review-bench/support.ts, under 200 kB) of the fetched mirrors'
- * HEAD trees (`<mirrors>/<owner>+<name>/repo`, default ../.mirror; mirrors in name order), each under a
+ * The repository: source files (SOURCE in review-bench/support.ts, and SQL and shell scripts; under
+ * 1 MB) of the fetched mirrors' HEAD trees (`<mirrors>/<owner>+<name>/repo`, default ../.mirror; mirrors in name order), each under a
  * folder named after its mirror, until the count of lines reaches --lines; built with git plumbing in a
  * bare repository of a file:// host whose objects come from the mirrors (alternates). It is indexed
  * through POST /v2/repositories (timed too).
@@ -44,6 +44,7 @@ const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../
 const targetLines = Number(args.lines);
 const runs = Number(args.runs);
 const REPO = "bench/large";
+const MORE_SOURCE = /\.(sql|sh|bash)$/i;
 const ENV = { GIT_AUTHOR_NAME: "bench", GIT_AUTHOR_EMAIL: "bench@localhost", GIT_COMMITTER_NAME: "bench", GIT_COMMITTER_EMAIL: "bench@localhost", GIT_AUTHOR_DATE: "2000-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2000-01-01T00:00:00Z" };
 
 type Entry = { mode: string; blob: string; path: string; size: number; mirror: string };
@@ -67,7 +68,7 @@ function pickFiles(): { entries: (Entry & { lines: number })[]; mirrorsUsed: str
       const tab = line.indexOf("\t");
       const [mode, type, blob, size] = line.slice(0, tab).trim().split(/\s+/) as [string, string, string, string];
       const path = line.slice(tab + 1);
-      return type === "blob" && mode === "100644" && SOURCE.test(path) && Number(size) < 200_000 ? [{ mode, blob, path, size: Number(size), mirror: name }] : [];
+      return type === "blob" && mode === "100644" && (SOURCE.test(path) || MORE_SOURCE.test(path)) && Number(size) < 1_000_000 ? [{ mode, blob, path, size: Number(size), mirror: name }] : [];
     });
     const blobs = readBlobs(dir, entries.map((e) => e.blob));
     used.push(name);

@@ -14,7 +14,8 @@ import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
-import type { GitMirrors } from "../../git/mirrors.ts";
+import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
+import type { RepoRuleSet } from "../../review/repo-rules.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { ChatModel } from "../../models/chat.ts";
 import type { Remote } from "../../hosts/types.ts";
@@ -129,6 +130,23 @@ export function createReviewEngine(deps: EngineDeps) {
         if (pr.isDraft && !req.includeDrafts) return await finish("CodeReviewSkipped", "draft pull request (reviews of drafts run only when asked for)");
       }
       const dir = await openMirror(remote, pr.repository.name);
+      // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
+      const trees = new Map<string, Map<string, string>>();
+      const listings = new Map<string, Promise<TreeEntry[]>>();
+      const listing = (sha: string) => {
+        if (!listings.has(sha)) {
+          listings.set(sha, mirrors.listTree(dir, sha).then((entries) => {
+            if (!trees.has(sha)) trees.set(sha, new Map(entries.map((e) => [e.path, e.blobId])));
+            return entries;
+          }));
+        }
+        return listings.get(sha)!;
+      };
+      const ruleSets = new Map<string, Promise<RepoRuleSet>>();
+      const rulesAt = (sha: string) => {
+        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries)));
+        return ruleSets.get(sha)!;
+      };
       const diffCache = new Map<string, DiffFile[]>();
       const diffOf = async (base: string, head: string, incremental: boolean) => {
         const k = `${base}..${head}`;
@@ -152,7 +170,7 @@ export function createReviewEngine(deps: EngineDeps) {
         }
         if (!incremental) diffBase = mergeBase;
         const files = await diffOf(diffBase, head, incremental);
-        const rules = await repoRules(dir, head);
+        const rules = await rulesAt(head);
         const skippedFiles: { path: string; reason: string }[] = [];
         const reviewable: DiffFile[] = [];
         for (const f of files) {
@@ -183,7 +201,6 @@ export function createReviewEngine(deps: EngineDeps) {
       const files = await diffOf(started.diffBase, started.headSha, started.incremental);
       const byPath = new Map(files.map((f) => [f.path, f]));
 
-      const trees = new Map<string, Map<string, string>>();
       // Files read once per review: the changed files before and after (read together up front), and
       // whatever the findings look up, kept for the summary that reads them again.
       const contents = new Map<string, Promise<string | null>>();
@@ -201,11 +218,11 @@ export function createReviewEngine(deps: EngineDeps) {
         await read;
       };
       const changedFiles = started.files.flatMap((p) => byPath.get(p) ?? []).filter((f) => !f.binary).slice(0, 200);
-      await Promise.all([
-        prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath]))),
-        prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath]))),
+      const [rules] = await Promise.all([
+        rulesAt(started.headSha),
+        listing(started.diffBase).then(() => prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath])))),
+        listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))),
       ]);
-      const rules = await repoRules(dir, started.headSha);
       const contexts = customContext.activeContexts(orgId);
       // Findings that need the rest of the repository: its index (target branch) checked against base and head.
       const graph = createGraphReview({

@@ -1,6 +1,6 @@
 /** The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules. */
 import type { Config } from "../../config.ts";
-import type { GitMirrors } from "../../git/mirrors.ts";
+import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
@@ -77,8 +77,9 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     }));
   }
 
-  async function repoRules(dir: string, sha: string): Promise<RepoRuleSet> {
-    const tree = await mirrors.listTree(dir, sha);
+  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already. */
+  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[]): Promise<RepoRuleSet> {
+    const tree = listing ?? (await mirrors.listTree(dir, sha));
     const ruleEntries = tree.filter((e) => /(^|\/)\.loupe\/[^/]+$/.test(e.path) && e.size <= 200_000);
     const blobs = await mirrors.readBlobs(dir, ruleEntries.map((e) => e.blobId));
     const byPath = new Map(ruleEntries.map((e) => [e.path, blobs.get(e.blobId)?.toString("utf8") ?? ""]));
