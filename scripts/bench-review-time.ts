@@ -22,7 +22,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { git, readBlobs } from "./eval/git-host.ts";
@@ -157,7 +157,7 @@ async function main() {
   console.log(`repository: ${files.length} files, ${lines} lines from ${mirrorsUsed.length} mirrors (${((performance.now() - started) / 1000).toFixed(1)} s to build); pull request: ${changes.length} files`);
 
   const service = await startService(dataDir, hostDir, { LOUPE_WEBHOOK_SECRET_GITHUB: WEBHOOK_SECRET });
-  const reviews: { seconds: number; status: string; reason: string | null }[] = [];
+  const reviews: { seconds: number; status: string; reason: string | null; loadAverage: number }[] = [];
   let indexing: { seconds: number; files: number } | null = null;
   let summary: string | null = null;
   try {
@@ -168,7 +168,8 @@ async function main() {
     for (let i = first; i < first + runs; i++) {
       await openPullRequest(service, { repo: REPO, number: i, title: "Ten files", body: "", head: "feature", headSha: head, base: "main", baseSha: base, defaultBranch: "main" });
       const outcome = await runReview(service, REPO, i, 3);
-      reviews.push({ seconds: Number(outcome.seconds.toFixed(3)), status: outcome.status, reason: outcome.reason });
+      // The machine's load when the review ended (1-minute average; 2 cores shared with other work).
+      reviews.push({ seconds: Number(outcome.seconds.toFixed(3)), status: outcome.status, reason: outcome.reason, loadAverage: Number(loadavg()[0]!.toFixed(2)) });
       summary ??= outcome.body;
       console.log(`review ${i}: ${outcome.status} in ${outcome.seconds.toFixed(2)} s${outcome.reason ? ` (${outcome.reason})` : ""}`);
     }
