@@ -1,7 +1,7 @@
 /** The pure parts of the "existing helper" and "untested change" findings (src/review/graph/). */
 import { describe, expect, it } from "vitest";
-import { codeOnly, codeTokens, similarity } from "../../src/review/graph/similarity.ts";
-import { alike, existingHelperFindings, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
+import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
+import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
 import { conventionTestsOf, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
@@ -59,7 +59,28 @@ describe("similarity", () => {
   });
 });
 
+describe("a change of type annotations alone", () => {
+  it("reads the same in Python, TypeScript and Rust; a default, a parameter or the body changing does not", () => {
+    const py = (sig: string) => codeWithoutAnnotations(`@app.route("/x")\ndef request(self, url: str, headers: Mapping[str, str | bytes] | None = None${sig}\n    return self.send(url, headers)\n`, "a.py");
+    expect(py(") -> Response:")).toBe(py(") -> _t.Resp:").replace("x", "x"));
+    expect(codeWithoutAnnotations("def f(a: int = 1) -> str:\n    return a\n", "a.py")).toBe(codeWithoutAnnotations("def f(a: _t.Num = 1):\n    return a\n", "a.py"));
+    expect(codeWithoutAnnotations("def f(a: int = 1):\n    return a\n", "a.py")).not.toBe(codeWithoutAnnotations("def f(a: int = 2):\n    return a\n", "a.py"));
+    expect(codeWithoutAnnotations("def f(a: int, b: int):\n    return a\n", "a.py")).not.toBe(codeWithoutAnnotations("def f(a: int):\n    return a\n", "a.py"));
+    const ts = (t: string, body = "return a > 1;") => codeWithoutAnnotations(`export function f(a: ${t}, b?: Map<string, number>): Promise<${t}> { ${body} }`, "a.ts");
+    expect(ts("number")).toBe(ts("Num"));
+    expect(ts("number")).not.toBe(ts("number", "return a >= 1;"));
+    const rs = (t: string) => codeWithoutAnnotations(`pub fn f(a: ${t}, b: Vec<u8>) -> Result<${t}, E> { a + 1 }`, "a.rs");
+    expect(rs("u32")).toBe(rs("u64"));
+    expect(codeWithoutAnnotations("func F(a int) int { return a }", "a.go")).not.toBe(codeWithoutAnnotations("func F(a int64) int { return a }", "a.go"));
+  });
+});
+
 describe("existing helper candidates", () => {
+  it("are searched by the identifiers of the code, not of its comments or strings", () => {
+    const text = '/// Resolves the binary. Returns the path found on the search path.\nfn resolve_bin(name: &str) -> Option<PathBuf> {\n    let dirs = env::var_os("PATH zzz")?;\n    which(name, dirs)\n}';
+    expect(identifiersOf(fn("src/a.rs", text, "resolve_bin"))).toEqual(["resolve_bin", "name", "str", "Option", "PathBuf", "let", "dirs", "env", "var_os", "which"]);
+  });
+
   const lookup = (candidates: { path: string; name: string; parent: string | null; kind: string }[]): HelperLookup => ({
     candidates: async () => candidates.map((c) => ({ ...c, text: PY.replace(/merge_settings/g, c.name) })),
     atHead: async (c) => ({ text: PY.replace(/merge_settings/g, c.name), startLine: 40, endLine: 49 }),

@@ -11,7 +11,7 @@ import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
 import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
 import { existingHelperFindings, newFunctionsOf, type HelperLookup } from "../../review/graph/existing-helper.ts";
-import { codeOnly } from "../../review/graph/similarity.ts";
+import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
 import { isTestPath } from "../../review/analysers/context.ts";
 
@@ -130,7 +130,8 @@ export function createGraphReview(deps: GraphReviewDeps) {
           const a = after.defs.find((d) => d.startLine === c.line && same(d));
           const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
           if (!a || !b) continue;
-          if (codeOnly(textOf(before.content, b), file.path) !== codeOnly(textOf(after.content, a), file.path)) changed.push(c);
+          // Comments, whitespace, line wrapping and type annotations aside.
+          if (codeWithoutAnnotations(textOf(before.content, b), file.path) !== codeWithoutAnnotations(textOf(after.content, a), file.path)) changed.push(c);
         }
       }
       if (changed.length === 0) return [];

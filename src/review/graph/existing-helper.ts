@@ -20,7 +20,7 @@ import type { Finding } from "../findings.ts";
 import type { OutlineDefinition } from "../change-outline.ts";
 import { compareDefinitions } from "../change-outline.ts";
 import { isScriptPath, isSkippedPath, isTestPath } from "../analysers/context.ts";
-import { codeTokens, similarity, type CodeTokens } from "./similarity.ts";
+import { codeOnly, codeTokens, similarity, type CodeTokens } from "./similarity.ts";
 
 export const RULE_EXISTING_HELPER = "graph/existing-helper";
 export const MIN_TOKENS = 40;
@@ -86,10 +86,10 @@ export function newFunctionsOf(file: DiffFile, before: readonly OutlineDefinitio
   return out.sort((a, b) => b.tokens.tokens.length - a.tokens.tokens.length).slice(0, MAX_LOOKUPS_PER_FILE).sort((a, b) => a.startLine - b.startLine);
 }
 
-/** Distinct identifiers of a function's code (as written), the search terms for its candidates. */
+/** Distinct identifiers of a function's code (as written; not of its comments), the search terms for its candidates. */
 export function identifiersOf(fn: NewFunction, max = 40): string[] {
   const names = new Set<string>();
-  for (const m of fn.text.matchAll(/[A-Za-z_$][\w$]*/g)) {
+  for (const m of codeOnly(fn.text, fn.path).replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ").matchAll(/[A-Za-z_$][\w$]*/g)) {
     if (m[0].length >= 3) names.add(m[0]);
     if (names.size >= max) break;
   }

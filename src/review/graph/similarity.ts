@@ -67,6 +67,54 @@ export function codeOnly(code: string, path: string): string {
   return [...text.matchAll(TOKEN)].map((m) => m[0]).join(" ");
 }
 
+const ANNOTATED = new Set<Language>(["python", "typescript", "rust"]);
+const OPEN = new Set(["(", "[", "{", "<"]);
+const CLOSE = new Set([")", "]", "}", ">"]);
+
+/**
+ * codeOnly without the type annotations of the definition's header, in the languages that write them
+ * after a colon (Python, TypeScript, Rust): `def f(a: int = 1) -> str:` reads `def f(a = 1):`. A
+ * change to annotations alone changes nothing a test could observe. Other languages: codeOnly.
+ */
+export function codeWithoutAnnotations(code: string, path: string): string {
+  const language = languageOf(path);
+  if (language === null || !ANNOTATED.has(language)) return codeOnly(code, path);
+  const tokens = codeOnly(code, path).split(" ");
+  const intro = language === "python" ? "def" : language === "rust" ? "fn" : null;
+  let i = intro ? tokens.indexOf(intro) : 0;
+  if (i < 0) return tokens.join(" ");
+  while (i < tokens.length && tokens[i] !== "(") i++;
+  if (i >= tokens.length) return tokens.join(" ");
+  const out = tokens.slice(0, i + 1);
+  let depth = 1;
+  let skipping = false;
+  for (i += 1; i < tokens.length && depth > 0; i++) {
+    const t = tokens[i]!;
+    // `<` and `>` count as brackets only inside an annotation (generics), never as operators in defaults.
+    if (OPEN.has(t) && (t !== "<" || skipping)) depth++;
+    else if (CLOSE.has(t) && (t !== ">" || skipping) && !(t === ">" && tokens[i - 1] === "=")) depth--;
+    if (depth === 0) {
+      out.push(t);
+      break;
+    }
+    if (depth === 1 && t === ":" && !skipping) skipping = true;
+    else if (depth === 1 && (t === "," || t === "=") && skipping) skipping = false;
+    if (!skipping) out.push(t);
+  }
+  // The return annotation: `-> T` (Python, Rust) or `: T` (TypeScript), up to the body.
+  let j = i + 1;
+  const end = language === "python" ? ":" : "{";
+  if ((tokens[j] === "-" && tokens[j + 1] === ">") || (language === "typescript" && tokens[j] === ":")) {
+    let d = 0;
+    while (j < tokens.length && !(d === 0 && (tokens[j] === end || (language === "typescript" && tokens[j] === "=" && tokens[j + 1] === ">")))) {
+      if (tokens[j] === "(" || tokens[j] === "[" || (language !== "python" && tokens[j] === "<")) d++;
+      else if (tokens[j] === ")" || tokens[j] === "]" || (language !== "python" && tokens[j] === ">" && tokens[j - 1] !== "-")) d--;
+      j++;
+    }
+  }
+  return [...out, ...tokens.slice(j)].join(" ");
+}
+
 export function codeTokens(code: string, path: string): CodeTokens {
   const language = languageOf(path);
   let text = stripComments(code, language);
