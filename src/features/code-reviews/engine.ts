@@ -218,10 +218,11 @@ export function createReviewEngine(deps: EngineDeps) {
         await read;
       };
       const changedFiles = started.files.flatMap((p) => byPath.get(p) ?? []).filter((f) => !f.binary).slice(0, 200);
+      // Reading ahead is an optimisation: a failure there leaves each file to be read when asked for.
       const [rules] = await Promise.all([
         rulesAt(started.headSha),
-        listing(started.diffBase).then(() => prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath])))),
-        listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))),
+        listing(started.diffBase).then(() => prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath])))).catch(() => undefined),
+        listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))).catch(() => undefined),
       ]);
       const contexts = customContext.activeContexts(orgId);
       // Findings that need the rest of the repository: its index (target branch) checked against base and head.
