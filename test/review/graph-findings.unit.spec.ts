@@ -41,6 +41,13 @@ describe("similarity", () => {
     expect(s.api).toBeLessThan(0.5);
   });
 
+  it("paths count as APIs: constructors of one family differ by the constant they pass", () => {
+    const ctor = (name: string, c: string) => `pub fn ${name}(directory: impl AsRef<Path>, prefix: impl AsRef<Path>) -> RollingFileAppender {\n    RollingFileAppender::new(Rotation::${c}, directory, prefix)\n}`;
+    const s = similarity(codeTokens(ctor("daily", "DAILY"), "a.rs"), codeTokens(ctor("weekly", "WEEKLY"), "a.rs"), ["daily", "weekly"]);
+    expect(s.structure).toBe(1);
+    expect(s.api).toBeLessThan(0.5);
+  });
+
   it("a candidate must pass structure and APIs; methods of one name on two types are never a copy", () => {
     const copy = fn("app/new.py", PY.replace(/merge_settings/g, "deep_merge"), "deep_merge");
     expect(alike(copy, { name: "merge_settings", parent: null, kind: "function", path: "app/old.py" }, PY)).toBeGreaterThan(0.95);
@@ -86,10 +93,11 @@ describe("existing helper candidates", () => {
     atHead: async (c) => ({ text: PY.replace(/merge_settings/g, c.name), startLine: 40, endLine: 49 }),
   });
 
-  it("names a copy elsewhere with its file:line, never a sibling method of the same type in the same file", async () => {
+  it("names a copy elsewhere with its file:line, never a function of the same file (a family of setters or constructors)", async () => {
     const method = { ...fn("app/config.py", PY.replace(/merge_settings/g, "merge_extra"), "merge_extra", "method"), parent: "Config", startLine: 60, endLine: 69 };
     const sibling = await existingHelperFindings([method], lookup([{ path: "app/config.py", name: "merge_base", parent: "Config", kind: "method" }]));
     expect(sibling).toEqual([]);
+    expect(await existingHelperFindings([method], lookup([{ path: "app/config.py", name: "merge_any", parent: null, kind: "function" }]))).toEqual([]);
     const [found] = await existingHelperFindings([method], lookup([{ path: "app/util.py", name: "merge_settings", parent: null, kind: "function" }]));
     expect(found).toMatchObject({ ruleId: "graph/existing-helper", path: "app/config.py", lineStart: 60, lineEnd: 69, severity: "medium" });
     expect(found!.message).toContain("`Config.merge_extra()` closely duplicates the existing `merge_settings()` at `app/util.py:40`");

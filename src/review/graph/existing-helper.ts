@@ -9,8 +9,9 @@
  *   3. the check: identifier-renaming-insensitive token shingles (./similarity.ts) at least
  *      STRUCTURE_THRESHOLD alike, and the names they call or read as members at least API_THRESHOLD
  *      alike (same shape calling other APIs is not a copy); methods of the same name on different
- *      types (implementations of one interface) and methods of the same type in the same file
- *      (setters and accessors of one builder or class, one per field) are never named;
+ *      types (implementations of one interface) and anything in the new function's own file (a
+ *      family of setters, accessors or constructors, one per field or constant, that the author and
+ *      the reviewer see side by side) are never named: the finding is about the rest of the repository;
  *   4. the candidate still stands at the pull request's base and head, and still passes the check at
  *      head (a function the change moves or rewrites is not "existing").
  * One comment per new function (the most alike candidate), on the new function's lines.
@@ -114,7 +115,7 @@ export async function existingHelperFindings(functions: readonly NewFunction[], 
   const findings: Finding[] = [];
   for (const fn of functions) {
     const candidates = (await lookup.candidates(fn, identifiersOf(fn))).filter(
-      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && !(c.path === fn.path && (c.name === fn.name || (c.parent !== null && c.parent === fn.parent))),
+      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && c.path !== fn.path,
     );
     const matches: Match[] = [];
     for (const c of candidates) {
@@ -126,7 +127,6 @@ export async function existingHelperFindings(functions: readonly NewFunction[], 
     for (const m of matches.slice(0, 3)) {
       const head = await lookup.atHead(m.candidate);
       if (!head) continue;
-      if (m.candidate.path === fn.path && head.startLine <= fn.endLine && fn.startLine <= head.endLine) continue; // the new function itself
       const structure = alike(fn, m.candidate, head.text);
       if (structure === null) continue;
       const where = `${m.candidate.path}:${head.startLine}`;

@@ -8,8 +8,8 @@
  * (Renaming by order of first appearance was tried first: one name that is a keyword in another
  * language, such as Python's `default` parameter, shifted every later name and hid a plain copy.)
  *
- * Also: the names the code calls or reads as members (`x.foo`, `bar(`), compared as sets, so two
- * functions of the same shape that call different APIs are told apart.
+ * Also: the names the code calls or reads as members or paths (`x.foo`, `A::FOO`, `bar(`), compared as
+ * sets, so two functions of the same shape that call different APIs are told apart.
  */
 import { languageOf, type Language } from "../analysers/context.ts";
 
@@ -132,7 +132,8 @@ export function codeTokens(code: string, path: string): CodeTokens {
       else {
         tokens.push("$");
         const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
-        if (previous === "." || after) apiNames.add(name);
+        // Members (`x.foo`), paths (`Rotation::DAILY`) and calls (`foo(`).
+        if (previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) apiNames.add(name);
       }
     } else tokens.push(m[4]!);
     previous = tokens[tokens.length - 1]!;
