@@ -13,11 +13,11 @@
  * bare repository of a file:// host whose objects come from the mirrors (alternates). It is indexed
  * through POST /v2/repositories (timed too).
  *
- * The pull request changes 10 files, one per mirror in turn (the files with the most definitions
- * first), each in two ways that make the review do all its work: the file's largest function is
- * copied under a new name at the end of the file (a new function: the existing-helper search against
- * the index), and a number in its first public function changes (a changed function: the
- * tests-not-updated lookup). The same pull request is reviewed --runs times (new pull request numbers,
+ * The pull request changes 10 files, one per mirror in turn, each in two ways that make the review do
+ * all its work: the largest function of the next changed file (of the same language) is copied under
+ * a new name at the end of the file (a new function: the existing-helper search against the index,
+ * and its check of the copy at base and head), and a number in its first public function changes (a
+ * changed function: the tests-not-updated lookup). The same pull request is reviewed --runs times (new pull request numbers,
  * same branches); results: scripts/results/bench-review-time.json.
  */
 import { execFileSync } from "node:child_process";
@@ -104,7 +104,7 @@ const hashBlob = (bare: string, content: string) => execFileSync("git", ["hash-o
 async function makeChanges(bare: string, entries: readonly (Entry & { lines: number })[]) {
   const byMirror = new Map<string, (Entry & { lines: number })[]>();
   for (const e of entries) if (e.lines >= 80 && e.lines <= 2000 && !/(^|\/)(tests?|examples?|benches)\//.test(e.path)) byMirror.set(e.mirror, [...(byMirror.get(e.mirror) ?? []), e]);
-  const changes: { path: string; blob: string; copied: string; changedFunction: string | null }[] = [];
+  const changes: { path: string; lines: string[]; copy: string; copied: string; changedFunction: string | null }[] = [];
   const queues = [...byMirror.values()].map((list) => list.slice(0, 40));
   for (let round = 0; changes.length < 10 && queues.some((q) => q.length > 0); round++) {
     for (const q of queues) {
@@ -130,11 +130,17 @@ async function makeChanges(bare: string, entries: readonly (Entry & { lines: num
           }
         }
       }
-      const next = `${lines.join("\n").replace(/\n*$/, "")}\n\n${copy}\n`;
-      changes.push({ path, blob: hashBlob(bare, next), copied: largest.name, changedFunction: target?.name ?? null });
+      changes.push({ path, lines, copy, copied: largest.name, changedFunction: target?.name ?? null });
     }
   }
-  return changes;
+  // Each file gets the copy of another file's function, of the same language where there is one.
+  const ext = (p: string) => p.slice(p.lastIndexOf("."));
+  return changes.map((c, i) => {
+    const others = changes.filter((o) => o !== c);
+    const from = others.find((o) => ext(o.path) === ext(c.path)) ?? changes[(i + 1) % changes.length]!;
+    const next = `${c.lines.join("\n").replace(/\n*$/, "")}\n\n${from.copy}\n`;
+    return { path: c.path, blob: hashBlob(bare, next), copied: `${from.path}: ${from.copied}`, changedFunction: c.changedFunction };
+  });
 }
 
 async function main() {
