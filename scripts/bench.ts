@@ -23,6 +23,7 @@ import { tmpdir, cpus } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Agent, request as httpRequest } from "node:http";
+import { createServer } from "node:net";
 
 import { fileURLToPath } from "node:url";
 import { BENCH_QUERIES, loadCorpus } from "./code-corpus.ts";
@@ -154,25 +155,43 @@ function startFlags(repoRoot: string): string[] {
 }
 
 /** The service as its own process, on the embedded defaults, as `npm start` runs it; resolves once it listens. */
+/** A port free on 127.0.0.1 right now (the service is given it, so the bench knows where to look). */
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
 async function startService(): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
   const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
   // LOUPE_BENCH_NODE_ARGS: extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = [...startFlags(repoRoot), ...(process.env.LOUPE_BENCH_NODE_ARGS ?? "").split(/\s+/).filter(Boolean)];
+  const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", join(repoRoot, "src/main.ts")], {
     cwd: repoRoot,
-    env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0", LOUPE_HOST: "127.0.0.1" },
+    env: { ...process.env, LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: String(port), LOUPE_HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const exited = new Promise<void>((r) => child.on("exit", () => r()));
-  const base = await new Promise<string>((resolveBase, reject) => {
-    let out = "";
-    child.stdout!.on("data", (data: Buffer) => {
-      out += data.toString();
-      const m = /listening on (http:\/\/[^\s"]+)/.exec(out);
-      if (m) resolveBase(m[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`the service exited (${code}) before listening:\n${out}`)));
-  });
+  // Ready when /readyz answers 200 on the port given (the "listening" log line is an info line, below
+  // the warn level the bench runs the service at).
+  const base = `http://127.0.0.1:${port}`;
+  let gone = false;
+  child.on("exit", () => (gone = true));
+  for (;;) {
+    if (gone) throw new Error("the service exited before it was ready");
+    try {
+      if ((await fetch(`${base}/readyz`)).status === 200) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
   return {
     base,
     pid: child.pid!,

@@ -23,7 +23,7 @@ import branchesIndexDefinition from "../../schema/elasticsearch/branches.json" w
 import graphIndexDefinition from "../../schema/elasticsearch/graph.json" with { type: "json" };
 import { createElasticsearchGraph } from "./elasticsearch-graph.ts";
 import { FIELDS } from "./fields.ts";
-import type { BranchFile, ChunkDocument, CodeIndex, IndexFilter, IndexHit } from "./port.ts";
+import type { BranchFile, ChunkDocument, CodeIndex, FileHit, IndexFilter, IndexHit } from "./port.ts";
 
 export type ElasticsearchCodeIndexOptions = {
   node: string;
@@ -226,6 +226,34 @@ export function createElasticsearchCodeIndex(options: ElasticsearchCodeIndexOpti
         const t = names.map((n) => Number(n.slice(1))).filter((n) => Number.isInteger(n)).sort((a, b) => a - b)[0] ?? 0;
         return [{ doc: toDoc(hit._source), score: hit._score ?? 0, branch: filter.targets[t]!.branch }];
       });
+    },
+
+    async searchFiles(query, filter) {
+      const { text, limit } = query;
+      if (limit <= 0 || filter.targets.length === 0 || text.trim() === "") return [];
+      await ensureIndices();
+      // Per target, the files of the matching chunks by the sum of their chunk scores (an approximation
+      // of the embedded adapter's file-level BM25: no saturation per file); the first target wins a path.
+      const perTarget = await Promise.all(
+        filter.targets.map(async (target) => {
+          const response = await client.search({
+            index: chunksIndex,
+            size: 0,
+            query: {
+              bool: {
+                must: { multi_match: { query: text.slice(0, maxQueryChars), type: "cross_fields", operator: "or", fields: LEXICAL_FIELDS, auto_generate_synonyms_phrase_query: false } },
+                filter: filterClauses(filter, [targetQuery(target)]),
+              },
+            },
+            aggs: { files: { terms: { field: "path", size: Math.min(limit, MAX_WINDOW), order: { score: "desc" } }, aggs: { score: { sum: { script: { source: "_score" } } } } } },
+          });
+          const files = response.aggregations?.files as { buckets?: { key: string; score: { value: number } }[] } | undefined;
+          return (files?.buckets ?? []).map((b) => ({ repoId: target.repoId, branch: target.branch, path: String(b.key), score: b.score.value }));
+        }),
+      );
+      const best = new Map<string, FileHit>();
+      for (const hits of perTarget) for (const hit of hits) if (!best.has(`${hit.repoId}\u0000${hit.path}`)) best.set(`${hit.repoId}\u0000${hit.path}`, hit);
+      return [...best.values()].sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, limit);
     },
 
     async searchVector(vector, filter, limit) {

@@ -84,6 +84,9 @@ export type IndexHit = {
   branch: string;
 };
 
+/** A file of a whole-file lexical search (searchFiles), through the first target it is visible through. */
+export type FileHit = { repoId: string; branch: string; path: string; score: number };
+
 export type LexicalQuery = {
   text: string;
   limit: number;
@@ -200,6 +203,12 @@ export type CodeIndex = {
   searchLexical(query: string, filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Several lexical searches over one filter, results in query order (an adapter may share work). */
   searchLexicalMany(queries: LexicalQuery[], filter: IndexFilter): Promise<IndexHit[][]>;
+  /**
+   * Whole-file lexical ranking: each FILE of the filter's branches scored as one document (its chunks'
+   * term frequencies summed, saturated per file, weighted by the terms' rarity among files), best
+   * first, at most `query.limit`. Finds the file whose words are spread over several chunks.
+   */
+  searchFiles(query: LexicalQuery, filter: IndexFilter): Promise<FileHit[]>;
   /** Vector kNN by cosine similarity over documents that carry a vector. */
   searchVector(vector: number[], filter: IndexFilter, limit: number): Promise<IndexHit[]>;
   /** Documents of one file on a branch, in ordinal order. */

@@ -4,16 +4,17 @@
  * Candidates: several lexical queries built from the query analysis (names and paths; natural-language
  * words; the raw text for short questions), a definitions lookup for the names the query mentions,
  * and kNN over chunk vectors when an embedder is configured. They are fused and re-ranked in
- * ./ranking.ts. `genius` searches deeper: larger candidate lists, and the definitions of identifiers
+ * ./ranking.ts, and the files fused with a whole-file lexical ranking of the same text (./whole-file.ts). `genius` searches deeper: larger candidate lists, and the definitions of identifiers
  * that the best chunks call are pulled in too.
  */
-import type { CodeIndex, ChunkDocument, IndexHit } from "../codeindex/port.ts";
+import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/port.ts";
 import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -234,6 +235,14 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           })(),
         );
       }
+      // Whole-file lexical ranking of the same text: the files whose words are spread over several chunks.
+      let wholeFiles: FileHit[] = [];
+      const fileQueryText = queries.filter((q) => q.name !== "context").map((q) => q.text).join(" ");
+      searches.push(
+        codeIndex.searchFiles({ text: fileQueryText, limit: WHOLE_FILE.limit }, filter).then((hits) => {
+          wholeFiles = hits;
+        }),
+      );
       const fileMap = new Map<TargetKey, string[]>();
       searches.push(
         ...request.targets.map(async (t) => {
@@ -256,7 +265,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      ranked = ranked.slice(0, limit);
+      ranked = withWholeFileRanking(ranked, wholeFiles, analysis).slice(0, limit);
       const named = spanNames(analysis);
       const files = await Promise.all(ranked.map((f) => toResult(f)));
       const ds = distances(ranked);

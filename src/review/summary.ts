@@ -9,6 +9,7 @@ import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
 import { untestedSection, type UntestedChange } from "./graph/untested-change.ts";
+import { callLanguageOf } from "./graph/calls.ts";
 
 export { confidenceFor, type Confidence } from "./confidence.ts";
 
@@ -42,6 +43,8 @@ export type ReviewChecks = {
   patterns: number;
   /** Whether a chat model read every reviewed file, some, or none. */
   model: "all" | "some" | "none";
+  /** The indexed branch whose code graph was read for the callers of changed definitions; absent when none. */
+  callersBranch?: string;
 };
 
 const MAX_OUTLINE_LINES = 30;
@@ -75,6 +78,14 @@ function outlineSection(outline: readonly FileOutline[]): string[] {
   return out;
 }
 
+/** Definitions whose signature changed or that were removed and whose callers were not looked up. */
+function uncheckedInterfaceChanges(outline: readonly FileOutline[] | undefined, checks: ReviewChecks): number {
+  return (outline ?? [])
+    .filter((f) => checks.callersBranch === undefined || callLanguageOf(f.path) === null)
+    .flatMap((f) => f.changes)
+    .filter((c) => c.change === "removed" || c.signatureChanged).length;
+}
+
 function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined): string[] {
   const out = [
     `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
@@ -84,7 +95,13 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
   else if (checks.model === "some") out.push("- A chat model read some of the files; for the others it failed, and only the checks above ran.");
   else out.push("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
   const interfaceChanges = (outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
-  if (interfaceChanges > 0) out.push("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed.");
+  const unchecked = uncheckedInterfaceChanges(outline, checks);
+  if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
+    out.push(`- The calls elsewhere in the repository (Python, JavaScript and TypeScript) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
+  }
+  if (unchecked > 0) {
+    out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
+  }
   return out;
 }
 
@@ -173,7 +190,7 @@ export function renderSummary(input: SummaryInput): string {
     out.push("", "</details>");
   }
 
-  const interfaceChanges = (input.outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
+  const interfaceChanges = uncheckedInterfaceChanges(input.outline, checks);
   const confidence = confidenceFor(findings, { model: checks.model, humanChecks: human.length, interfaceChanges });
   out.push("", `**Confidence score: ${confidence.score}/5**: ${confidence.reason}.`);
   out.push("", `<sub>Strictness ${strictness}: showing ${minSeverityFor(strictness)} and above.</sub>`);

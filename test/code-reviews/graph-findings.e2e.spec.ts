@@ -253,7 +253,7 @@ describe("with a chat model", () => {
     await review(chatServer, 6);
     const prompts = chat.prompts();
     const headers = prompts.find((p) => p.user.includes("File: app/headers.py"))!.user;
-    expect(headers).toContain("Already found from the rest of the repository");
+    expect(headers).toContain("Already found from the repository's code graph (do not repeat them):");
     expect(headers).toContain("`clean_header()` closely duplicates the existing `normalise_header()` at `app/textutil.py:4`");
     const pricing = prompts.find((p) => p.user.includes("File: app/pricing.py"))!.user;
     expect(pricing).toContain("`compute_total` (line 1) changed; its tests tests/test_pricing.py are not part of this pull request.");

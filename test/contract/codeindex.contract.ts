@@ -151,6 +151,29 @@ export function codeIndexContract(label: string, makeIndex: () => Promise<CodeIn
       }
     });
 
+    it("ranks whole files: words spread over a file's chunks beat one chunk repeating one word", async () => {
+      await indexOnBranch("main", [
+        chunk({ repoId: "r1", path: "src/spread.ts", blobId: "s1", text: "function parseHeader(input) { return input.split(':'); }" }),
+        chunk({ repoId: "r1", path: "src/spread.ts", blobId: "s1", text: "function renderFrame(frame) { draw(frame); }" }),
+        chunk({ repoId: "r1", path: "src/spread.ts", blobId: "s1", text: "function flushBuffer(buffer) { write(buffer); }" }),
+        chunk({ repoId: "r1", path: "src/once.ts", blobId: "o1", text: "parse parse parse parse parse the header header header" }),
+        chunk({ repoId: "r1", path: "src/other.ts", blobId: "x1", text: "function unrelated() { return 42; }" }),
+      ]);
+      await indexOnBranch("dev", [chunk({ repoId: "r1", path: "src/spread.ts", blobId: "s2", text: "function nothingHere() {}" })]);
+      const hits = await index.searchFiles({ text: "parse render flush frame buffer", limit: 10 }, main("r1"));
+      expect(hits.map((h) => h.path)).toEqual(["src/spread.ts", "src/once.ts"]);
+      expect(hits[0]).toMatchObject({ repoId: "r1", branch: "main" });
+      expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score);
+      // Limit, path prefix, organisation and branch are honoured; each file comes once.
+      expect((await index.searchFiles({ text: "parse render flush frame buffer", limit: 1 }, main("r1"))).map((h) => h.path)).toEqual(["src/spread.ts"]);
+      expect(await index.searchFiles({ text: "parse render flush", limit: 10 }, main("r1", { pathPrefix: "lib/" }))).toEqual([]);
+      expect(await index.searchFiles({ text: "parse render flush", limit: 10 }, { ...main("r1"), orgId: OTHER_ORG })).toEqual([]);
+      expect(await index.searchFiles({ text: "parse render flush", limit: 10 }, { orgId: ORG, targets: [{ repoId: "r1", branch: "dev" }] })).toEqual([]);
+      const both = await index.searchFiles({ text: "render frame", limit: 10 }, { orgId: ORG, targets: [{ repoId: "r1", branch: "dev" }, { repoId: "r1", branch: "main" }] });
+      expect(both.map((h) => [h.path, h.branch])).toEqual([["src/spread.ts", "main"]]);
+      expect(await index.searchFiles({ text: "zzzqqq", limit: 10 }, main("r1"))).toEqual([]);
+    });
+
     it("never returns another organisation's chunks", async () => {
       const mine = chunk({ repoId: "r1", path: "src/secret.ts", blobId: "x1", symbol: "rotateSigningKey", text: "rotateSigningKey()" });
       const theirs = chunk({ repoId: "r1", path: "src/secret2.ts", blobId: "x2", orgId: OTHER_ORG, symbol: "rotateSigningKey", text: "rotateSigningKey()" });

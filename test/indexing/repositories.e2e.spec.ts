@@ -220,6 +220,15 @@ describe("POST /v2/repositories and GET /v2/repositories/{id}", () => {
     expect(parsed).toEqual(["lib/util.py"]);
   });
 
+  it("indexes a new branch whose commit the mirror already holds (the branch itself is fetched)", async () => {
+    git(work.dir, "branch", "same-as-main", "main");
+    work.publish();
+    const { status, body } = await submit(server, { remote: "github", repository: "acme/widgets", branch: "same-as-main" });
+    expect(status).toBe(202);
+    const done = await poll(server, body.statusEndpoint, (s) => s.status === "completed" || s.status === "failed");
+    expect(done).toMatchObject({ status: "completed", branch: "same-as-main", sha: git(work.dir, "rev-parse", "main") });
+  });
+
   it.each([
     [{ remote: "sourceforge", repository: "acme/widgets" }, "remote"],
     [{ remote: "github", repository: "acme" }, "repository"],

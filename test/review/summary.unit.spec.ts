@@ -73,10 +73,29 @@ describe("summary comment", () => {
     expect(md).toContain("- Not parsed (no grammar for the language, or too large): `notes.txt`.");
     expect(md).toContain("on the added lines of 2 files.");
     expect(md).toContain("- 1 team pattern and repository rule matched against the added lines.");
-    expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed.");
+    expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed (the repository is not indexed).");
     expect(md).toContain("### For a human to check");
     expect(md).toContain("- Handlers must validate input with zod. (in `app/store.py`)");
     expect(md).toContain("**Confidence score: 3/5**");
+  });
+
+  it("with the callers looked up in the code graph, the changed signatures no longer cap the confidence", () => {
+    const outline = [
+      {
+        path: "app/store.py",
+        parsed: true,
+        changes: [{ change: "changed" as const, path: "app/store.py", name: "save", kind: "function", parent: null, line: 7, signatureBefore: "def save(p):", signatureAfter: "def save(p, m):", signatureChanged: true }],
+      },
+      { path: "app/Store.kt", parsed: true, changes: [{ change: "removed" as const, path: "app/Store.kt", name: "drop", kind: "function", parent: null, line: 3, signatureBefore: "fun drop()", signatureAfter: null, signatureChanged: false }] },
+    ];
+    const checked = renderSummary({ files: [diffOf("app/store.py", ["a"], ["b"])], findings: [], outline: outline.slice(0, 1), checks: { reviewedFiles: 1, patterns: 0, model: "none", callersBranch: "main" } });
+    expect(checked).toContain("from the code graph of `main` as indexed");
+    expect(checked).not.toContain("Not checked: the callers");
+    expect(checked).toContain("**Confidence score: 4/5**");
+    // A language the callers check does not read is still left unchecked.
+    const kotlin = renderSummary({ files: [diffOf("app/store.py", ["a"], ["b"])], findings: [], outline, checks: { reviewedFiles: 1, patterns: 0, model: "none", callersBranch: "main" } });
+    expect(kotlin).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed in languages the callers check does not read.");
+    expect(kotlin).toContain("**Confidence score: 3/5**");
   });
 });
 

@@ -104,6 +104,10 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       ensureOpen();
       return reader.searchLexicalMany(queries, filter);
     },
+    async searchFiles(query, filter) {
+      ensureOpen();
+      return reader.searchFiles(query, filter);
+    },
     async searchVector(vector, filter, limit) {
       ensureOpen();
       return reader.searchVector(vector, filter, limit);

@@ -4,12 +4,13 @@
  * (./layout.ts) so a write never leaves them stale: document frequencies and collection statistics
  * as of the latest write, branch filters, and decoded documents of recent hits.
  */
-import type { BranchFile, ChunkDocument, IndexFilter, IndexHit, LexicalQuery } from "../port.ts";
+import type { BranchFile, ChunkDocument, FileHit, IndexFilter, IndexHit, LexicalQuery } from "../port.ts";
 import { termFrequencies, wholeWordFrequencies } from "../tokenize.ts";
 import { blobKey, branchKey, rangeWithPrefix, type Generations, type IndexLayout, type Stats, type StoredDoc } from "./layout.ts";
 import { createScorer, type Ranked, type ScoredTerm } from "./scoring.ts";
 import { decodeVector, nearestVectors } from "./vector.ts";
 import { decodeBlock, postingKeyPrefix } from "./postings.ts";
+import { scoreFiles, type FileMap } from "./file-scoring.ts";
 
 export type ReaderOptions = {
   /** Distinct query terms scored, highest IDF first (bounds latency of bug-report-sized queries). */
@@ -22,7 +23,8 @@ export type ReaderOptions = {
   postingCacheBytes: number;
 };
 
-type CachedFilter = { allowed: Uint8Array; size: number; generations: number[] };
+/** A branch filter: ordinal -> target index + 1 (0: not visible), its files (first target wins) and their chunks. */
+type CachedFilter = { allowed: Uint8Array; size: number; generations: number[]; files: FileMap; paths: { target: number; path: string }[] };
 type CachedDoc = { doc: StoredDoc; generation: number; used: boolean };
 
 const DF_CACHE_LIMIT = 100_000;
@@ -75,6 +77,9 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
       return cached;
     }
     const allowed = new Uint8Array(nextOrdinal);
+    const fileOf = new Int32Array(nextOrdinal).fill(-1);
+    const counts: number[] = [];
+    const paths: { target: number; path: string }[] = [];
     let size = 0;
     const prefix = filter.pathPrefix ?? "";
     filter.targets.forEach((target, t) => {
@@ -85,15 +90,23 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
         const path = k.slice(pathStart);
         const entry = blobs.get(blobKey(target.repoId, path, blobId));
         if (!entry || entry.orgId !== filter.orgId) continue;
+        const file = paths.length;
+        let chunks = 0;
         for (const ordinal of entry.ordinals) {
           if (allowed[ordinal] === 0 && ordinal < nextOrdinal) {
             allowed[ordinal] = t + 1;
+            fileOf[ordinal] = file;
+            chunks++;
             size++;
           }
         }
+        if (chunks > 0) {
+          paths.push({ target: t, path });
+          counts.push(chunks);
+        }
       }
     });
-    const built = { allowed, size, generations };
+    const built = { allowed, size, generations, paths, files: { fileOf, chunkCounts: Int32Array.from(counts), fileCount: paths.length } };
     filterCache.set(key, built);
     if (filterCache.size > FILTER_CACHE_LIMIT) filterCache.delete(filterCache.keys().next().value!);
     return built;
@@ -155,6 +168,24 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
     return hits;
   }
 
+  /** The terms a query scores: its distinct terms of highest IDF (at most maxQueryTerms), with their weights. */
+  function queryTerms(query: LexicalQuery, n: number): { term: string; idf: number; weight: number }[] {
+    const candidates: { term: string; weight: number; idf: number }[] = [];
+    for (const [term, qtf] of query.wholeWords ? wholeWordFrequencies(query.text) : termFrequencies(query.text)) {
+      const df = dfForSearch(term);
+      if (!df) continue;
+      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      candidates.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
+    }
+    candidates.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
+    // A term in nearly every chunk (a path segment shared by the whole repository) adds almost nothing
+    // to any score but would touch every chunk: dropped when the query has other terms (in an index
+    // large enough for it to matter; in a small one such a term may be all that finds a chunk).
+    let kept = candidates.length;
+    if (n >= 1000) while (kept > 1 && candidates[kept - 1]!.idf < minQueryIdf) kept--;
+    return candidates.slice(0, Math.min(kept, maxQueryTerms));
+  }
+
   return {
     // Several queries over one traversal of the union of their terms' postings: a term shared by two
     // queries (the names of a bug report and the lookup of their definitions) is decoded once. Scores
@@ -166,24 +197,10 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
       if (stats.docCount <= 0) return results;
       const n = stats.docCount;
       const q = queries.length;
-      // Each query scores its distinct terms of highest IDF (at most maxQueryTerms).
       const byTerm = new Map<string, { idf: number; weights: Float64Array }>();
       queries.forEach((query, qi) => {
         if (query.limit <= 0) return;
-        const candidates: { term: string; weight: number; idf: number }[] = [];
-        for (const [term, qtf] of query.wholeWords ? wholeWordFrequencies(query.text) : termFrequencies(query.text)) {
-          const df = dfForSearch(term);
-          if (!df) continue;
-          const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-          candidates.push({ term, idf, weight: idf * (1 + Math.log(qtf) * 0.5) });
-        }
-        candidates.sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1));
-        // A term in nearly every chunk (a path segment shared by the whole repository) adds almost nothing
-        // to any score but would touch every chunk: dropped when the query has other terms (in an index
-        // large enough for it to matter; in a small one such a term may be all that finds a chunk).
-        let kept = candidates.length;
-        if (n >= 1000) while (kept > 1 && candidates[kept - 1]!.idf < minQueryIdf) kept--;
-        for (const t of candidates.slice(0, Math.min(kept, maxQueryTerms))) {
+        for (const t of queryTerms(query, n)) {
           let entry = byTerm.get(t.term);
           if (!entry) byTerm.set(t.term, (entry = { idf: t.idf, weights: new Float64Array(q) }));
           entry.weights[qi] = t.weight;
@@ -203,6 +220,22 @@ export function createIndexReader(layout: IndexLayout, generations: Generations,
         cachedFilter.allowed,
       );
       return ranked.map((r) => hitsFor(r, cachedFilter, filter.targets));
+    },
+
+    searchFiles(query: LexicalQuery, filter: IndexFilter): FileHit[] {
+      if (query.limit <= 0 || filter.targets.length === 0) return [];
+      const stats = statsForSearch();
+      if (stats.docCount <= 0) return [];
+      const chosen = queryTerms(query, stats.docCount);
+      if (chosen.length === 0) return [];
+      const cachedFilter = filterFor(filter, stats.nextOrdinal);
+      if (cachedFilter.size === 0) return [];
+      // The file-level weight is the query-term frequency's alone: scoreFiles weighs by rarity among files.
+      const terms = chosen.map((t) => ({ weight: t.weight / t.idf, ...scorer.impactsOf(t.term, stats) }));
+      return scoreFiles(terms, cachedFilter.files, cachedFilter.allowed, options.k1, query.limit).map(({ file, score }) => {
+        const { target, path } = cachedFilter.paths[file]!;
+        return { repoId: filter.targets[target]!.repoId, branch: filter.targets[target]!.branch, path, score };
+      });
     },
 
     searchVector(vector: number[], filter: IndexFilter, limit: number): IndexHit[] {

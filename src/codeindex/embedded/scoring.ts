@@ -224,6 +224,11 @@ export function createScorer(options: { postings: Database<Uint8Array, string>; 
 
   return {
     score,
+    /** A term's postings as ordinals and impacts (cached like the scoring's own). */
+    impactsOf(term: string, stats: Stats): { ordinals: Int32Array; impacts: Float32Array } {
+      const { norm, key } = normFor(stats);
+      return termImpacts(term, norm, key);
+    },
     clear(): void {
       impactCache.clear();
       impactCacheBytes = 0;

@@ -18,7 +18,6 @@ import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { RepoRuleSet } from "../../review/repo-rules.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { ChatModel } from "../../models/chat.ts";
-import type { Remote } from "../../hosts/types.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { foldStream } from "../../eventstore/decider.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
@@ -29,7 +28,6 @@ import type { Finding } from "../../review/findings.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import type { CodeReviewQueries } from "./queries.ts";
 import type { CustomContextService } from "../custom-context/service.ts";
-import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 import { codeReviewDecider, codeReviewStream, type CodeReviewCommand } from "./decider.ts";
 import { prKey } from "../../hosts/pull-request-key.ts";
 import { serviceCommentId, summaryCommentId } from "../review-comments/ids.ts";
@@ -40,7 +38,8 @@ import { createReviewGit } from "./review-git.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
-import { createGraphReview, graphNotesFor, type IndexTarget } from "./graph-findings.ts";
+import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
+import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
 
 export { reviewMarker } from "./posting.ts";
@@ -225,10 +224,12 @@ export function createReviewEngine(deps: EngineDeps) {
         listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))).catch(() => undefined),
       ]);
       const contexts = customContext.activeContexts(orgId);
-      // Findings that need the rest of the repository: its index (target branch) checked against base and head.
-      const graph = createGraphReview({
+      // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
+      const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
+      // Existing helpers and untested changes: the index checked against base and head.
+      const helpers = createGraphReview({
         codeIndex: deps.codeIndex ?? null,
-        target: indexTargetOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]),
+        target,
         read: readAt,
         prefetch,
         paths: async (sha) => [...(trees.get(sha)?.keys() ?? (await mirrors.listTree(dir, sha)).map((e) => e.path))],
@@ -240,14 +241,19 @@ export function createReviewEngine(deps: EngineDeps) {
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
+        // Findings from the target branch's code graph (broken callers), once per run.
+        const callers = await graphFindingsFor({
+          codeIndex: deps.codeIndex, target, logger, files,
+          readBase: (p) => readAt(started.diffBase, p).catch(() => null), readHead: (p) => readAt(started.headSha, p).catch(() => null),
+        });
         for (const path of started.files) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
           const file = byPath.get(path);
-          const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
+          const related = file && deps.chat && target ? await relatedCodeOf(target, file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
-          const graphFindings = file ? await graph.existingHelpers(file) : [];
-          const graphNotes = file && deps.chat ? graphNotesFor(file.path, graphFindings, await graph.untested([file])) : undefined;
+          const graphFindings = file ? [...(callers.byPath.get(path) ?? []), ...(await helpers.existingHelpers(file))] : [];
+          const graphNotes = file && deps.chat ? untestedNotesFor(file.path, await helpers.untested([file])) : undefined;
           const { findings, model } = file
             ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, graphFindings, ...(graphNotes ? { graphNotes } : {}), ...(related ? { relatedCode: related } : {}) })
             : { findings: [], model: "none" as const };
@@ -308,6 +314,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // GENERATING_SUMMARY
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
       const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
+      if (target) checks.callersBranch = target.branch;
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
       const body = renderSummary({
         files,
@@ -320,7 +327,7 @@ export function createReviewEngine(deps: EngineDeps) {
         humanChecks,
         openEarlier,
         // Tests not updated: a summary note, shown from strictness 3 (medium) up.
-        untested: isShownAt("medium", req.strictness) ? await graph.untested(started.files.flatMap((p) => byPath.get(p) ?? [])) : [],
+        untested: isShownAt("medium", req.strictness) ? await helpers.untested(started.files.flatMap((p) => byPath.get(p) ?? [])) : [],
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();
@@ -371,21 +378,11 @@ export function createReviewEngine(deps: EngineDeps) {
   }
 
   /** The indexed branch of a pull request's repository: the first of `branches` indexed, else any; null when none. */
-  function indexTargetOf(orgId: string, remote: Remote, name: string, branches: (string | null)[]): IndexTarget | null {
-    if (!deps.codeIndex || !deps.indexedRepositories) return null;
-    const indexed = deps.indexedRepositories(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
-    const pick = branches.map((b) => indexed.find((r) => r.branch === b)).find(Boolean) ?? indexed[0];
-    return pick ? { repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch, orgId } : null;
-  }
-
-  /** Related code from the code index when the repository is indexed; undefined otherwise (never fails the review). */
-  async function relatedCodeOf(orgId: string, remote: Remote, name: string, branches: (string | null)[], file: DiffFile): Promise<string | undefined> {
-    const codeIndex = deps.codeIndex;
-    if (!codeIndex) return undefined;
+  /** Related code from the code index of the repository's indexed branch (never fails the review). */
+  async function relatedCodeOf(target: IndexTarget, file: DiffFile): Promise<string | undefined> {
+    if (!deps.codeIndex) return undefined;
     try {
-      const target = indexTargetOf(orgId, remote, name, branches);
-      if (!target) return undefined;
-      return await relatedCodeFor(codeIndex, target, file);
+      return await relatedCodeFor(deps.codeIndex, target, file);
     } catch (error) {
       logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "related code from the index failed; reviewing without it");
       return undefined;

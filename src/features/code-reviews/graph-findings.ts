@@ -1,158 +1,83 @@
 /**
- * The review's findings that need the rest of the repository (src/review/graph/): the code index of the
- * pull request's repository (its indexed target branch) for candidates and test references, and the
- * pull request's base and head commits to check what the index says against the code being merged.
- * Without an index, "existing helper" finds nothing and "untested change" uses the test naming
- * conventions only. A failure here never fails a review: the file is reviewed without these findings.
+ * Review findings that read the repository's code graph (the target branch as indexed): broken
+ * callers (src/review/graph/broken-callers.ts), found once per review run before its files are
+ * reviewed; each file's findings then go through the file's review like any other finding
+ * (strictness, team rules on the same line, dedupe, addressed detection, the model's context).
+ * Without an indexed branch of the repository there is nothing to read: no finding, and the summary
+ * says the callers were not checked. A failure of the index never fails the review.
+ * Also the one choice of the indexed branch that every index-backed part of a review reads
+ * (`indexTargetOf`: the broken callers, ./graph-review.ts, related code, the summary's checks).
  */
 import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
 import type { Logger } from "../../logging.ts";
+import type { Remote } from "../../hosts/types.ts";
 import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
-import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
-import { existingHelperFindings, newFunctionsOf, type HelperLookup } from "../../review/graph/existing-helper.ts";
-import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
-import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
-import { isTestPath } from "../../review/analysers/context.ts";
+import { brokenCallerFinding, findBrokenCallers, type BranchGraph } from "../../review/graph/broken-callers.ts";
+import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 
+export type IndexedRepositories = (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
+
+/** One indexed branch of a repository in the code index. */
 export type IndexTarget = { orgId: string; repoId: string; branch: string };
 
-export type GraphReviewDeps = {
-  codeIndex: CodeIndex | null;
-  /** The indexed branch of the pull request's repository (target, else default, else any); null when none. */
-  target: IndexTarget | null;
-  read(sha: string, path: string): Promise<string | null>;
-  /** Reads these files at `sha` together, for the `read` calls that follow. */
-  prefetch(sha: string, paths: string[]): Promise<void>;
-  paths(sha: string): Promise<string[]>;
-  /** Paths the pull request touches (old and new). */
-  touched: ReadonlySet<string>;
-  base: string;
-  head: string;
-  logger: Logger;
+export type GraphFindings = {
+  /** Findings by the path of the file they are on. */
+  byPath: Map<string, Finding[]>;
+  /** The indexed branch whose graph was read; null when the repository is not indexed (nothing was checked). */
+  branch: string | null;
 };
 
-const CANDIDATES = 15;
-
-export function createGraphReview(deps: GraphReviewDeps) {
-  const { codeIndex, target, base, head, logger } = deps;
-  const filter: IndexFilter | null = target ? { orgId: target.orgId, targets: [{ repoId: target.repoId, branch: target.branch }] } : null;
-  const parsed = new Map<string, Promise<{ content: string; defs: OutlineDefinition[] } | null>>();
-  /** A file's content and definitions at a commit (null when absent or not parsed). */
-  const versionOf = (sha: string, path: string) => {
-    const key = `${sha}\0${path}`;
-    if (!parsed.has(key)) {
-      parsed.set(
-        key,
-        (async () => {
-          const content = await deps.read(sha, path).catch(() => null);
-          if (content === null) return null;
-          const defs = await definitionsOf(path, content);
-          return defs ? { content, defs } : null;
-        })(),
-      );
-    }
-    return parsed.get(key)!;
-  };
-  const textOf = (content: string, d: OutlineDefinition) => content.split("\n").slice(d.startLine - 1, d.endLine).join("\n");
-  const fail = (what: string, path: string, error: unknown) => {
-    logger.warn({ path, err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed; reviewing without it`);
-  };
-
-  const lookup: HelperLookup = {
-    async candidates(_fn, identifiers) {
-      if (!codeIndex || !filter || identifiers.length === 0) return [];
-      const hits = await codeIndex.searchLexical(identifiers.join(" "), filter, CANDIDATES);
-      return hits.filter((h) => h.doc.symbol).map((h) => ({ path: h.doc.path, name: h.doc.symbol!, parent: h.doc.parent, kind: h.doc.kind, text: h.doc.text }));
-    },
-    async prefetch(candidates) {
-      const paths = [...new Set(candidates.map((c) => c.path))];
-      await Promise.all([deps.prefetch(head, paths), deps.prefetch(base, paths.filter((p) => deps.touched.has(p)))]);
-    },
-    async atHead(candidate) {
-      const find = (v: { defs: OutlineDefinition[] } | null) =>
-        v?.defs.find((d) => d.name === candidate.name && d.parent === candidate.parent && (d.kind === "function" || d.kind === "method")) ?? null;
-      // A file the pull request does not touch is the same at its base and head.
-      const before = deps.touched.has(candidate.path) ? await versionOf(base, candidate.path) : null;
-      if (deps.touched.has(candidate.path) && !find(before)) return null;
-      const after = await versionOf(head, candidate.path);
-      const d = find(after);
-      return d && after ? { text: textOf(after.content, d), startLine: d.startLine, endLine: d.endLine } : null;
-    },
-  };
-
-  /** "Existing helper" findings for one reviewed file (inline, on the new function). */
-  async function existingHelpers(file: DiffFile): Promise<Finding[]> {
-    if (!codeIndex || !filter || file.status === "deleted" || file.binary) return [];
-    try {
-      const after = await versionOf(head, file.path);
-      if (!after) return [];
-      const before = file.status === "added" || !file.oldPath ? { defs: [] } : await versionOf(base, file.oldPath);
-      if (!before) return [];
-      return await existingHelperFindings(newFunctionsOf(file, before.defs, after.defs, after.content), lookup);
-    } catch (error) {
-      fail("the existing-helper check", file.path, error);
-      return [];
-    }
-  }
-
-  let headPaths: Promise<string[]> | null = null;
-  const testLookup: TestLookup = {
-    headPaths: [],
-    readHead: (path) => deps.read(head, path).catch(() => null),
-    prefetchHead: (paths) => deps.prefetch(head, [...paths]),
-    async graphTests(name, sourcePath) {
-      if (!codeIndex || !filter || !target) return [];
-      const refs = await codeIndex.findReferences(filter, name, 300);
-      const tests = [...new Set(refs.map((r) => r.path).filter(isTestPath))];
-      if (tests.length === 0) return [];
-      const defs = await codeIndex.findDefinitions(filter, [name], 50);
-      if (defs.length > 0 && defs.every((d) => d.path === sourcePath)) return tests;
-      const out: string[] = [];
-      for (const t of tests.slice(0, 100)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
-      return out;
-    },
-  };
-
-  /** Changed public functions of `files` whose code changed, with tests the change leaves untouched. */
-  async function untested(files: readonly DiffFile[]): Promise<UntestedChange[]> {
-    try {
-      const changed = [];
-      for (const file of files) {
-        if (file.status === "deleted" || file.status === "added" || file.binary || !file.oldPath || isTestPath(file.path)) continue;
-        const before = await versionOf(base, file.oldPath);
-        const after = await versionOf(head, file.path);
-        if (!before || !after) continue;
-        for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
-          if (c.change !== "changed" || !isPublicDefinition(c)) continue;
-          // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
-          const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
-          const a = after.defs.find((d) => d.startLine === c.line && same(d));
-          const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
-          if (!a || !b) continue;
-          // Comments, whitespace, line wrapping and type annotations aside.
-          if (codeWithoutAnnotations(textOf(before.content, b), file.path) !== codeWithoutAnnotations(textOf(after.content, a), file.path)) changed.push(c);
-        }
-      }
-      if (changed.length === 0) return [];
-      headPaths ??= deps.paths(head);
-      return await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
-    } catch (error) {
-      fail("the untested-change check", files.map((f) => f.path).join(", ").slice(0, 200), error);
-      return [];
-    }
-  }
-
-  return { existingHelpers, untested };
+/**
+ * The indexed branch of a repository to read, as a code index target: the first of `branches` that is
+ * indexed, else any indexed branch; null when the repository is not indexed.
+ */
+export function indexTargetOf(indexed: IndexedRepositories | undefined, orgId: string, remote: Remote, name: string, branches: readonly (string | null)[]): IndexTarget | null {
+  const list = indexed ? indexed(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha) : [];
+  const pick = branches.map((b) => list.find((r) => r.branch === b)).find(Boolean) ?? list[0];
+  return pick ? { orgId, repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch } : null;
 }
 
-export type GraphReview = ReturnType<typeof createGraphReview>;
+/** The code index narrowed to one indexed branch, as the graph findings read it. */
+export function branchGraphOf(codeIndex: CodeIndex, target: IndexTarget): BranchGraph {
+  const filter: IndexFilter = { orgId: target.orgId, targets: [{ repoId: target.repoId, branch: target.branch }] };
+  const imports = new Map<string, Promise<string[]>>();
+  return {
+    async callersOf(name) {
+      return (await codeIndex.findReferences(filter, name, 5000)).filter((r) => r.call).map((r) => ({ path: r.path, line: r.line }));
+    },
+    async definitionsOf(name) {
+      return (await codeIndex.findDefinitions(filter, [name], 1000)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent, params: d.def.params }));
+    },
+    importsOf(path) {
+      if (!imports.has(path)) imports.set(path, codeIndex.importsOf(target.repoId, target.branch, path));
+      return imports.get(path)!;
+    },
+  };
+}
 
-/** What the chat model is told of these findings for one file. */
-export function graphNotesFor(path: string, helpers: readonly Finding[], untested: readonly UntestedChange[]): string | undefined {
-  const notes = [
-    ...helpers.filter((f) => f.path === path).map((f) => `- line ${f.lineStart}: ${f.message}`),
-    ...untested.filter((u) => u.path === path).map((u) => `- \`${u.name}\` (line ${u.line}) changed; its tests ${u.tests.join(", ")} are not part of this pull request.`),
-  ];
-  return notes.length > 0 ? notes.join("\n") : undefined;
+export async function graphFindingsFor(input: {
+  codeIndex: CodeIndex | null | undefined;
+  /** The repository's indexed branch (`indexTargetOf`); null when it is not indexed. */
+  target: IndexTarget | null;
+  logger: Logger;
+  files: readonly DiffFile[];
+  readBase(path: string): Promise<string | null>;
+  readHead(path: string): Promise<string | null>;
+}): Promise<GraphFindings> {
+  const none: GraphFindings = { byPath: new Map(), branch: null };
+  if (!input.codeIndex || !input.target) return none;
+  const graph = branchGraphOf(input.codeIndex, input.target);
+  try {
+    const broken = await findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph });
+    const byPath = new Map<string, Finding[]>();
+    for (const b of broken) {
+      const finding = brokenCallerFinding(b);
+      byPath.set(finding.path, [...(byPath.get(finding.path) ?? []), finding]);
+    }
+    return { byPath, branch: input.target.branch };
+  } catch (error) {
+    input.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, "broken callers from the code graph failed; reviewing without them");
+    return none;
+  }
 }

@@ -11,6 +11,7 @@ import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { parseGitDiff } from "../../review/diff.ts";
 import { isCommentAddressed } from "../../review/addressed.ts";
 import { stillFlaggedBy } from "../../review/still-flagged.ts";
+import { BROKEN_CALLERS_RULE, callSitesUpdated } from "../../review/graph/broken-callers.ts";
 import type { CustomContextLike } from "../../review/patterns.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import { pullRequestDecider, pullRequestStateOf, pullRequestStream, type PullRequestStreamEvent } from "../pull-requests/decider.ts";
@@ -54,7 +55,9 @@ export function createPullRequestRefresh(deps: {
       const files = parseGitDiff(await mirrors.diff(dir, c.commitSha!, head, { range: "two-dot" }));
       const touched = files.some((f) => f.oldPath === c.filePath || f.newPath === c.filePath);
       const newContent = touched ? await readFileAt(dir, head, c.filePath!, trees).catch(() => null) : null;
-      const result = isCommentAddressed(
+      // Broken callers: addressed too when every call site it names was updated since.
+      const callersFixed = c.ruleId === BROKEN_CALLERS_RULE && callSitesUpdated(c.body, files);
+      const result: ReturnType<typeof isCommentAddressed> = callersFixed ? { addressed: true, reason: "lines-changed" } : isCommentAddressed(
         { path: c.filePath!, lineStart: c.lineStart!, lineEnd: c.lineEnd ?? c.lineStart!, suggestedCode: c.suggestedCode, commitSha: c.commitSha! },
         files,
         newContent,

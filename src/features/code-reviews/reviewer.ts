@@ -26,9 +26,12 @@ export type FileReviewInput = {
   pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
   /** The file at the pull request's base (the diff's base commit); null for an added file. */
   baseContent?: string | null;
-  /** Findings from the rest of the repository (./graph-findings.ts), filtered like the others. */
+  /**
+   * Findings on this file from the rest of the repository (broken callers, ./graph-findings.ts;
+   * existing helpers, ./graph-review.ts): reviewed like the others, and told to the model.
+   */
   graphFindings?: readonly Finding[];
-  /** What the model is told of the repository's findings about this file (existing helpers, tests not updated). */
+  /** What else the model is told of the repository about this file (tests not updated, ./graph-review.ts). */
   graphNotes?: string;
 };
 
@@ -117,6 +120,7 @@ async function modelFindings(
   input: FileReviewInput & { instructions: readonly CustomContextLike[] },
 ): Promise<Finding[] | null> {
   const { file, instructions, relatedCode, pullRequest, graphNotes } = input;
+  const graphFound = [...(input.graphFindings ?? []).map((f) => `- line ${f.lineStart}: ${f.message.slice(0, 1500)}`), ...(graphNotes ? [graphNotes.slice(0, 3000)] : [])];
   const lines: string[] = [];
   for (const h of file.hunks) {
     if (lines.length > 0) lines.push("@@");
@@ -139,7 +143,7 @@ async function modelFindings(
     `File: ${file.path}${file.status === "renamed" && file.oldPath ? ` (renamed from ${file.oldPath})` : ""}\n` +
     (rules ? `Team rules that apply to this file:\n${rules}\n` : "") +
     (relatedCode ? `Related code elsewhere in the repository:\n${relatedCode.slice(0, 6000)}\n` : "") +
-    (graphNotes ? `Already found from the rest of the repository (do not repeat these):\n${graphNotes.slice(0, 3000)}\n` : "") +
+    (graphFound.length ? `Already found from the repository's code graph (do not repeat them):\n${graphFound.join("\n")}\n` : "") +
     (input.baseContent ? `The file ${file.oldPath ?? file.path} before the change (the pull request's base, old numbering):\n${baseExcerpt(file, input.baseContent)}\n` : "") +
     `Changes (- deleted, old numbering; + added and context, new numbering):\n${lines.join("\n")}`;
   const answer = await chat.complete({ system, messages: [{ role: "user", content: prompt }], maxTokens: 1500, temperature: 0 });

@@ -147,9 +147,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const wantedSha = resumeSha ?? (job.preflight && "sha" in job.preflight ? job.preflight.sha : null);
       const existed = mirrors.exists(remote, record.repository);
       let { dir } = await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: false });
-      if (existed && !(wantedSha && (await hasCommit(dir, wantedSha)))) {
+      let fetched = !existed;
+      const fetch = async () => {
         dir = (await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: true })).dir;
-      }
+        fetched = true;
+      };
+      if (existed && !(wantedSha && (await hasCommit(dir, wantedSha)))) await fetch();
       checkAbort();
       let branch: string;
       let sha: string;
@@ -157,7 +160,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
         branch = record.branch;
         sha = resumeSha;
       } else {
-        const resolved = await mirrors.resolveBranch(dir, record.branch === "HEAD" ? undefined : record.branch);
+        const name = record.branch === "HEAD" ? undefined : record.branch;
+        // The mirror may hold the commit but not the branch (a new branch at a known commit): fetch once.
+        const resolved = await mirrors.resolveBranch(dir, name).catch(async (error: unknown) => {
+          if (fetched) throw error;
+          await fetch();
+          return mirrors.resolveBranch(dir, name);
+        });
         branch = resolved.branch;
         sha = resolved.sha;
       }

@@ -24,6 +24,12 @@ function parametersNodeOf(def: Node): Node | null {
     }
     return null;
   }
+  // JS: `exports.f = function (a, b) {}`, `proto.f = (a) => {}`: the assigned function's parameters.
+  if (def.type === "expression_statement") {
+    const expression = def.namedChildren.find((n) => n?.type === "assignment_expression");
+    const value = expression?.childForFieldName("right");
+    return value ? (value.childForFieldName("parameters") ?? value.childForFieldName("parameter")) : null;
+  }
   // C/C++: the parameters sit in the function declarator, under pointer/reference declarators.
   let declarator = def.childForFieldName("declarator");
   for (let depth = 0; declarator && depth < 8; depth++) {

@@ -1,0 +1,239 @@
+/**
+ * The "broken callers" finding: a pull request changes how a function or method is called (a
+ * parameter added without a default, removed, renamed or moved; a public definition renamed or
+ * removed) and call sites elsewhere in the repository still call it the old way.
+ *
+ * Candidates come from the target branch's code graph (`findReferences`: the files calling the name)
+ * and from the files the pull request changes; each candidate file is read at the pull request's head
+ * (so a call site the pull request updates is seen updated) and its calls of the name are parsed. A
+ * call is named only when it is evidently a call of this definition: it fitted the old parameters
+ * (./signature.ts), and it is in the defining file, or its file imports the defining file, or the name
+ * is defined nowhere else in the repository (and, for a method, is not a common method name or is
+ * called on `self`/`this`). One finding per changed definition, on its changed lines.
+ */
+import type { DiffFile } from "../diff.ts";
+import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
+import type { Finding } from "../findings.ts";
+import type { GraphParam } from "../../codeindex/port.ts";
+import { moduleImportOf } from "./module-imports.ts";
+import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
+import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
+import { misfit, shapeOf, staleReason } from "./signature.ts";
+import { COMMON_METHOD_NAMES, GLOBAL_NAMES } from "./names.ts";
+
+export const BROKEN_CALLERS_RULE = "graph/broken-callers";
+
+/** The target branch's code graph, as the finding reads it (the code index port, narrowed to one branch). */
+export type BranchGraph = {
+  /** Files (and lines) where `name` is called on the branch. */
+  callersOf(name: string): Promise<{ path: string; line: number }[]>;
+  /** Where definitions named `name` are on the branch. */
+  definitionsOf(name: string): Promise<{ path: string; kind: string; parent: string | null; params: GraphParam[] | null }[]>;
+  /** The branch's files that `path` imports. */
+  importsOf(path: string): Promise<string[]>;
+};
+
+export type BrokenCallersInput = {
+  files: readonly DiffFile[];
+  /** A file at the pull request's base (the diff's base) and at its head; null when absent. */
+  readBase(path: string): Promise<string | null>;
+  readHead(path: string): Promise<string | null>;
+  graph: BranchGraph;
+  limits?: { definitions?: number; filesPerDefinition?: number };
+};
+
+export type StaleSite = { path: string; line: number; reason: string; lineText: string };
+
+export type BrokenCaller = { change: SignatureChange; sites: StaleSite[]; line: number; endLine: number };
+
+const SHOWN_SITES = 5;
+const MAX_LISTED = 100;
+
+/** The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of the hunk it was in). */
+function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endLine: number } | null {
+  const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
+  if (change.after) {
+    const inside = added.filter((n) => n >= change.after!.startLine && n <= change.after!.endLine);
+    if (inside.length === 0) return null;
+    return { line: inside[0]!, endLine: inside[0]! };
+  }
+  const hunk = file.hunks.find((h) => change.before.startLine >= h.oldStart && change.before.startLine < h.oldStart + Math.max(1, h.oldLines));
+  const line = hunk?.lines.find((l) => l.kind === "add" && l.newLine !== null)?.newLine ?? null;
+  return line === null ? null : { line, endLine: line };
+}
+
+/** Python calls Python; JavaScript and TypeScript call each other. */
+const sameFamily = (language: string | null, of: string) => language !== null && (language === "python") === (of === "python");
+
+/** The name call sites use for a change: a constructor is called by its class's name. */
+function calledName(change: SignatureChange): { name: string; constructor: boolean } {
+  if (change.kind === "method" && change.parent && ((change.language === "python" && change.name === "__init__") || change.name === "constructor")) {
+    return { name: change.parent, constructor: true };
+  }
+  return { name: change.name, constructor: false };
+}
+
+type Evidence = {
+  change: SignatureChange;
+  constructor: boolean;
+  /** Definitions of the called name on the branch outside the changed file. */
+  elsewhere: number;
+  /** Their parameters (functions and methods). */
+  others: (GraphParam[] | null)[];
+  importsDefiner: boolean;
+  /** Names the defining module is bound to in the caller (`utils`, `pkg.utils`). */
+  bindings: Set<string>;
+  callerPath: string;
+  caller: ParsedFile;
+};
+
+/** Whether `call` is evidently a call of the changed definition (the precision rule of the finding). */
+function evident(call: CallSite, e: Evidence): boolean {
+  const { change } = e;
+  const sameFile = e.callerPath === change.path;
+  const definesOwn = !sameFile && e.caller.graph.definitions.some((d) => d.name === call.name && (d.kind === "function" || d.kind === "class"));
+  const python = change.language === "python";
+  if (e.constructor) {
+    if (python ? call.form !== "bare" : call.form !== "new") return false;
+    return !definesOwn && (sameFile || e.importsDefiner || e.elsewhere === 0);
+  }
+  if (change.kind === "function" && change.parent === null) {
+    if (call.form === "bare" || (call.form === "new" && !python)) {
+      if (sameFile) return true;
+      if (definesOwn) return false;
+      if (e.importsDefiner) return true;
+      return e.elsewhere === 0 && !GLOBAL_NAMES.has(call.name);
+    }
+    if (call.form !== "member") return false;
+    // `module.name(...)`: the module is the defining file.
+    if (call.receiver !== null && e.bindings.has(call.receiver)) return true;
+    const base = change.path.replace(/\.[^./]+$/, "").split("/");
+    const moduleName = base[base.length - 1] === "__init__" || base[base.length - 1] === "index" ? base[base.length - 2] : base[base.length - 1];
+    const receiverTail = (call.receiver ?? "").split(".").pop();
+    if (e.importsDefiner && receiverTail === moduleName) return true;
+    return e.elsewhere === 0 && !COMMON_METHOD_NAMES.has(call.name) && e.importsDefiner;
+  }
+  // A method: called on an object.
+  if (call.form !== "member") return false;
+  const own = call.receiver === "self" || call.receiver === "cls" || call.receiver === "this" || call.receiver === "super()";
+  if (own && (sameFile || e.elsewhere === 0)) return true;
+  if (COMMON_METHOD_NAMES.has(call.name) && !e.importsDefiner && !sameFile) return false;
+  // Other definitions of the name: the call is this one's only when it fits none of them.
+  return e.others.every((params) => params !== null && misfit(shapeOf(params, change.language, true), call, change.language === "python" ? new Set() : new Set(params.map((p) => p.name))) !== null);
+}
+
+/** Per changed definition, the call sites the change leaves stale. */
+export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
+  const maxDefinitions = input.limits?.definitions ?? 30;
+  const maxFiles = input.limits?.filesPerDefinition ?? 300;
+  const changes: { change: SignatureChange; file: DiffFile }[] = [];
+  for (const file of input.files) {
+    if (file.binary || file.status === "added" || file.status === "deleted" || !file.oldPath || !file.newPath) continue;
+    const language = callLanguageOf(file.path);
+    if (!language) continue;
+    const [before, after] = await Promise.all([input.readBase(file.oldPath), input.readHead(file.newPath)]);
+    if (before === null || after === null) continue;
+    const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), parseForCalls(file.newPath, after, new Set())]);
+    if (!b || !a) continue;
+    for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language }, b.graph.definitions, a.graph.definitions)) {
+      // A JS function that reads `arguments` takes any arguments: its parameter list says little.
+      if (language !== "python" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
+      changes.push({ change, file });
+    }
+  }
+  const parsed = new Map<string, Promise<ParsedFile | null>>();
+  const changedPaths = new Set(input.files.filter((f) => f.newPath && f.status !== "deleted").map((f) => f.newPath!));
+  // Lines the pull request adds: a call on them is written (or updated) for the new parameters.
+  const addedLines = new Map(input.files.map((f) => [f.path, new Set(f.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add").map((l) => l.newLine))]));
+  const touched = (path: string, call: CallSite) => {
+    const added = addedLines.get(path);
+    if (!added) return false;
+    for (let l = call.line; l <= call.endLine; l++) if (added.has(l)) return true;
+    return false;
+  };
+  const out: BrokenCaller[] = [];
+  for (const { change, file } of changes.slice(0, maxDefinitions)) {
+    const anchor = anchorOf(change, file);
+    if (!anchor) continue;
+    const { name, constructor } = calledName(change);
+    const callers = await input.graph.callersOf(name).catch(() => []);
+    const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
+    const definitions = await input.graph.definitionsOf(name).catch(() => []);
+    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
+    const elsewhere = otherDefinitions.length;
+    const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
+    const sites: StaleSite[] = [];
+    for (const path of candidates) {
+      const names = new Set([name]);
+      const key = `${path}\0${name}`;
+      if (!parsed.has(key)) parsed.set(key, input.readHead(path).then((text) => (text === null ? null : parseForCalls(path, text, names))));
+      const caller = await parsed.get(key)!;
+      if (!caller || caller.calls.length === 0) continue;
+      const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
+      const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, callerPath: path, caller };
+      for (const call of caller.calls) {
+        if (touched(path, call) || !evident(call, evidence)) continue;
+        const bound = change.language === "python" && (constructor || (change.kind === "method" && call.form === "member" && !(change.parent !== null && call.receiver === change.parent && !/^cls\b/.test(change.before.params?.[0]?.name ?? ""))));
+        const shapes = shapesOf(change, bound);
+        let reason: string | null | undefined;
+        if (change.change === "signature") reason = staleReason(shapes.before, shapes.after!, call);
+        else {
+          const fitted = misfit(shapes.before, call, change.language === "python" ? new Set() : new Set(shapes.before.positional.map((p) => p.name))) === null;
+          reason = fitted ? (change.change === "renamed" ? `calls \`${name}\`, now \`${change.newName}\`` : `calls \`${name}\`, which the change removes`) : undefined;
+        }
+        if (typeof reason === "string") sites.push({ path, line: call.line, reason, lineText: call.lineText });
+      }
+    }
+    if (sites.length > 0) out.push({ change, sites: sites.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line)), ...anchor });
+  }
+  return out;
+}
+
+const label = (c: SignatureChange) => (c.parent ? `${c.parent}.${c.name}` : c.name);
+
+/** The rewritten call line of a renamed definition (the mechanical fix), or null. */
+function renamedLine(site: StaleSite, change: SignatureChange): string | null {
+  if (change.change !== "renamed" || !change.newName) return null;
+  const pattern = new RegExp(`(^|[^\\w$])${change.name.replace(/[$]/g, "\\$")}(\\s*\\()`);
+  return pattern.test(site.lineText) ? site.lineText.replace(pattern, `$1${change.newName}$2`) : null;
+}
+
+/** The finding of one broken definition: its stale call sites (up to five, then a count), with the rewritten lines of a rename. */
+export function brokenCallerFinding(broken: BrokenCaller): Finding {
+  const { change, sites } = broken;
+  const n = sites.length;
+  const what =
+    change.change === "renamed"
+      ? `renames \`${label(change)}\` to \`${change.newName}\``
+      : change.change === "removed"
+        ? `removes \`${label(change)}\``
+        : `changes the parameters of \`${label(change)}\` from \`${change.before.paramsText ?? "()"}\` to \`${change.after?.paramsText ?? "()"}\``;
+  const item = (s: StaleSite) => {
+    const fix = renamedLine(s, change);
+    return `- \`${s.path}:${s.line}\`: ${s.reason}${fix ? `; fix: \`${fix.trim()}\`` : ""}`;
+  };
+  const lines = sites.slice(0, SHOWN_SITES).map(item);
+  // The rest folded away (hosts render <details> collapsed), up to a bound.
+  if (n > SHOWN_SITES) lines.push(`- and ${n - SHOWN_SITES} more`, "", "<details><summary>The other call sites</summary>", "", ...sites.slice(SHOWN_SITES, MAX_LISTED).map(item), ...(n > MAX_LISTED ? [`- …and ${n - MAX_LISTED} more`] : []), "", "</details>");
+  const message =
+    `**Broken callers**: this ${what}, but ${n === 1 ? "1 call site still calls" : `${n} call sites still call`} it the old way:\n` +
+    `${lines.join("\n")}\n\n` +
+    (change.change === "renamed"
+      ? `Rename the calls too (or keep \`${change.name}\` as an alias).`
+      : change.change === "removed"
+        ? "Update these callers, or keep the definition."
+        : "Update these callers in this pull request, or give the new parameters defaults.");
+  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message };
+}
+
+/**
+ * Addressed detection of a broken-callers comment: true when every call site it lists (`path:line`,
+ * the folded ones included) was rewritten or deleted by the later commits (`files`: the diff from the
+ * comment's commit to the new head).
+ */
+export function callSitesUpdated(body: string, files: readonly DiffFile[]): boolean {
+  const sites = [...body.matchAll(/^- `([^`]+):(\d+)`:/gm)].map((m) => ({ path: m[1]!, line: Number(m[2]) }));
+  if (sites.length === 0 || /^- …and \d+ more$/m.test(body)) return false;
+  return sites.every((s) => mapLineThroughDiff(s.line, findFileChange(files, s.path)) === null);
+}

@@ -1,0 +1,164 @@
+/**
+ * One version of a file as the broken-callers finding reads it (./broken-callers.ts): its code graph
+ * (definitions with their parameters, imports; the indexer's own extraction, src/indexing/graph) and
+ * the calls of a few names with the shape of their arguments (how many positional ones, which
+ * keywords, whether a `*args` / `**kwargs` / `...spread` is passed), from one tree-sitter parse.
+ */
+import type { Node, Tree } from "web-tree-sitter";
+import type { FileGraphContent } from "../../codeindex/port.ts";
+import { detectLanguage } from "../../indexing/chunking/languages.ts";
+import { parserFor } from "../../indexing/chunking/parsers.ts";
+import { unitsOf, type FileContext } from "../../indexing/chunking/definitions.ts";
+import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
+import { splitLines } from "../../indexing/chunking/line-windows.ts";
+import { extractGraph } from "../../indexing/graph/extract.ts";
+
+/** Languages whose calls are read (the finding's languages). */
+export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
+
+export type CallSite = {
+  name: string;
+  /** 1-based line of the called name, and the last line of the call. */
+  line: number;
+  endLine: number;
+  /** `name(...)`, `receiver.name(...)` or `new name(...)` / `new receiver.name(...)`. */
+  form: "bare" | "member" | "new";
+  /** The object a member is called on, as written (`self`, `utils`, `this.app`); null otherwise. */
+  receiver: string | null;
+  /** Positional arguments (splats not counted). */
+  positional: number;
+  /** Keyword argument names (Python). */
+  keywords: string[];
+  /** A `*args` (Python) or `...spread` (JS) argument: the positional count is unknown. */
+  splat: boolean;
+  /** A `**kwargs` argument (Python): the keywords are unknown. */
+  keywordSplat: boolean;
+  /** The source line holding the called name. */
+  lineText: string;
+};
+
+export type ParsedFile = { language: string; graph: FileGraphContent; calls: CallSite[]; lines: string[] };
+
+const MAX_PARSED_CHARS = 1_000_000;
+const PARSE_TIMEOUT_MS = 2_000;
+
+const rowOffsetsOf = (lines: readonly string[]): number[] => {
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const line of lines) {
+    offsets.push(offset);
+    offset += line.length + 1;
+  }
+  offsets.push(offset);
+  return offsets;
+};
+
+/** The language id of a path when the finding reads it, else null. */
+export function callLanguageOf(path: string): string | null {
+  const language = detectLanguage(path);
+  return language && language.chunking === "syntax" && CALL_LANGUAGES.has(language.id) ? language.id : null;
+}
+
+/** Parses one version of a file: its graph and the calls of `names` (all calls when `names` is null). Null when it cannot be parsed. */
+export async function parseForCalls(path: string, content: string, names: ReadonlySet<string> | null): Promise<ParsedFile | null> {
+  const language = detectLanguage(path);
+  if (!language || language.chunking !== "syntax" || !CALL_LANGUAGES.has(language.id) || content.length > MAX_PARSED_CHARS) return null;
+  let tree: Tree | null = null;
+  try {
+    const parser = await parserFor(language);
+    const deadline = performance.now() + PARSE_TIMEOUT_MS;
+    tree = parser.parse(content, null, { progressCallback: () => performance.now() > deadline });
+    if (!tree) {
+      parser.reset();
+      return null;
+    }
+    const lines = splitLines(content);
+    const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines) };
+    const graph = extractGraph(tree.rootNode, language.id, unitsOf(ctx, childrenOf(tree.rootNode), null));
+    if (!graph) return null;
+    const calls = language.id === "python" ? pythonCalls(tree.rootNode, names, lines) : scriptCalls(tree.rootNode, names, lines);
+    return { language: language.id, graph, calls, lines };
+  } catch {
+    return null;
+  } finally {
+    tree?.delete();
+  }
+}
+
+const isComment = (n: Node) => n.type === "comment" || n.type.endsWith("_comment");
+
+function callee(fn: Node | null): { name: string; receiver: string | null; nameNode: Node } | null {
+  if (!fn) return null;
+  if (fn.type === "identifier") return { name: fn.text, receiver: null, nameNode: fn };
+  if (fn.type === "attribute") {
+    const attr = fn.childForFieldName("attribute");
+    const object = fn.childForFieldName("object");
+    return attr ? { name: attr.text, receiver: object?.text.replace(/\s+/g, "") ?? null, nameNode: attr } : null;
+  }
+  if (fn.type === "member_expression") {
+    const property = fn.childForFieldName("property");
+    const object = fn.childForFieldName("object");
+    return property && property.type === "property_identifier" ? { name: property.text, receiver: object?.text.replace(/\s+/g, "") ?? null, nameNode: property } : null;
+  }
+  return null;
+}
+
+function pythonCalls(root: Node, names: ReadonlySet<string> | null, lines: readonly string[]): CallSite[] {
+  const out: CallSite[] = [];
+  for (const call of root.descendantsOfType("call")) {
+    if (!call) continue;
+    const target = callee(call.childForFieldName("function"));
+    if (!target || (names && !names.has(target.name))) continue;
+    const args = call.childForFieldName("arguments");
+    let positional = 0;
+    const keywords: string[] = [];
+    let splat = false;
+    let keywordSplat = false;
+    if (args?.type === "generator_expression") positional = 1;
+    else if (args) {
+      for (const a of args.namedChildren) {
+        if (!a || isComment(a)) continue;
+        if (a.type === "keyword_argument") keywords.push(a.childForFieldName("name")?.text ?? "");
+        else if (a.type === "list_splat") splat = true;
+        else if (a.type === "dictionary_splat") keywordSplat = true;
+        else positional++;
+      }
+    }
+    const row = target.nameNode.startPosition.row;
+    out.push({ name: target.name, line: row + 1, endLine: call.endPosition.row + 1, form: target.receiver === null ? "bare" : "member", receiver: target.receiver, positional, keywords, splat, keywordSplat, lineText: lines[row] ?? "" });
+  }
+  return out;
+}
+
+function scriptCalls(root: Node, names: ReadonlySet<string> | null, lines: readonly string[]): CallSite[] {
+  const out: CallSite[] = [];
+  for (const call of root.descendantsOfType(["call_expression", "new_expression"])) {
+    if (!call) continue;
+    const isNew = call.type === "new_expression";
+    const target = callee(call.childForFieldName(isNew ? "constructor" : "function"));
+    if (!target || (names && !names.has(target.name))) continue;
+    const args = call.childForFieldName("arguments");
+    if (args && args.type !== "arguments") continue; // a tagged template
+    let positional = 0;
+    let splat = false;
+    for (const a of args?.namedChildren ?? []) {
+      if (!a || isComment(a)) continue;
+      if (a.type === "spread_element") splat = true;
+      else positional++;
+    }
+    const row = target.nameNode.startPosition.row;
+    out.push({
+      name: target.name,
+      line: row + 1,
+      endLine: call.endPosition.row + 1,
+      form: isNew ? "new" : target.receiver === null ? "bare" : "member",
+      receiver: target.receiver,
+      positional,
+      keywords: [],
+      splat,
+      keywordSplat: false,
+      lineText: lines[row] ?? "",
+    });
+  }
+  return out;
+}
