@@ -15,14 +15,18 @@ const API_KEY = "lp_eval_admin_key_0123456789abcdef";
 export type SearchReference = { filepath: string; linestart: number | null; lineend: number | null; distance: number | null };
 
 export type Service = {
+  /** The server's base URL, e.g. for webhooks and the MCP endpoint. */
+  base: string;
+  /** The admin API key the service was started with. */
+  apiKey: string;
   api(path: string, body?: unknown): Promise<unknown>;
   search(c: Case): Promise<SearchReference[]>;
   close(): Promise<void>;
 };
 
-export async function startService(dataDir: string, hostDir: string): Promise<Service> {
+export async function startService(dataDir: string, hostDir: string, env: Record<string, string> = {}): Promise<Service> {
   // An explicit environment: nothing of the caller's (no models, no host URLs) changes the results.
-  const config = loadConfig({ LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0" });
+  const config = loadConfig({ LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: API_KEY, LOUPE_LOG_LEVEL: "warn", LOUPE_GITHUB_URL: `file://${hostDir}`, PORT: "0", ...env });
   const sink = new Writable({ write: (_c, _e, done) => done() });
   const loupe = await createLoupe(config, { logger: createLogger("warn", sink), announce: () => {} });
   const served = await serve(loupe.fetch, { port: 0, hostname: "127.0.0.1" });
@@ -49,6 +53,8 @@ export async function startService(dataDir: string, hostDir: string): Promise<Se
     return JSON.parse(text) as unknown;
   };
   return {
+    base,
+    apiKey: API_KEY,
     api,
     async search(c) {
       const results = (await api("/v2/search", { query: c.problem_statement, repositories: [{ remote: "github", repository: c.repo, branch: branchOf(c) }] })) as SearchReference[];

@@ -151,7 +151,9 @@ function codeUnchangedLine(file: DiffFile, start: number, end: number, newLines:
   for (const h of file.hunks) for (const l of h.lines) if (l.oldLine !== null) oldText.set(l.oldLine, l.text);
   const before: string[] = [];
   for (let n = block.lo; n <= block.hi; n++) {
-    const text = oldText.get(n);
+    // A line the diff does not show is unchanged: its text stands at its new place.
+    const mapped = oldText.has(n) ? null : mapLineThroughDiff(n, file);
+    const text = oldText.get(n) ?? (mapped !== null ? newLines[mapped - 1] : undefined);
     if (text === undefined) return null;
     before.push(text);
   }

@@ -71,8 +71,25 @@ const rowOffsetsOf = (lines: readonly string[]): number[] => {
 
 const hashOf = (text: string) => createHash("sha256").update(text.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 24);
 
-/** The definitions of one version of a file, members flattened; null when it cannot be parsed. */
-export async function definitionsOf(path: string, content: string): Promise<OutlineDefinition[] | null> {
+/** Recent parses by path and content: a review asks for the same versions for its findings and its summary. */
+const recent = new Map<string, Promise<OutlineDefinition[] | null>>();
+const RECENT = 128;
+
+/** The definitions of one version of a file, members flattened; null when it cannot be parsed. The result is shared: do not change it. */
+export function definitionsOf(path: string, content: string): Promise<OutlineDefinition[] | null> {
+  const key = `${path}\0${createHash("sha256").update(content).digest("hex")}`;
+  let found = recent.get(key);
+  if (found) {
+    recent.delete(key);
+  } else {
+    found = parseDefinitions(path, content);
+    if (recent.size >= RECENT) recent.delete(recent.keys().next().value!);
+  }
+  recent.set(key, found);
+  return found;
+}
+
+async function parseDefinitions(path: string, content: string): Promise<OutlineDefinition[] | null> {
   const language = detectLanguage(path);
   if (!language || language.chunking !== "syntax" || content.length > MAX_PARSED_CHARS) return null;
   let tree: Tree | null = null;

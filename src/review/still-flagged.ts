@@ -31,7 +31,7 @@ export function stillFlaggedBy(
   options: { repository: string; contexts: readonly CustomContextLike[] },
 ): StillFlagged | undefined {
   const ruleId = comment.ruleId;
-  // A model's finding, or one from the code graph (it needs the index): not re-run here.
+  // A model's finding, or one from the code graph (graph/...: it needs the index and the rest of the repository), cannot be re-run on a window of one file.
   if (!ruleId || ruleId.startsWith("model") || ruleId.startsWith("graph/")) return undefined;
   const context = ruleId === "custom-pattern" ? options.contexts.find((c) => c.id === comment.customContextId) : undefined;
   if (ruleId === "custom-pattern" && !context) return undefined; // a `.loupe/` rule, or a pattern switched off since

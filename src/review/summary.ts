@@ -8,6 +8,7 @@ import { SEVERITIES, severityRank, type Finding, type Severity } from "./finding
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
+import { untestedSection, type UntestedChange } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
 
 export { confidenceFor, type Confidence } from "./confidence.ts";
@@ -31,6 +32,8 @@ export type SummaryInput = {
   humanChecks?: readonly { id: string; body: string; files: readonly string[] }[];
   /** A re-review: service comments from earlier reviews still open. */
   openEarlier?: number;
+  /** Changed public functions whose tests the change does not touch (./graph/untested-change.ts): one note, never inline. */
+  untested?: readonly UntestedChange[];
 };
 
 export type ReviewChecks = {
@@ -155,6 +158,8 @@ export function renderSummary(input: SummaryInput): string {
     }
     if (sorted.length > MAX_SUMMARY_FINDINGS) out.push(`- …and ${sorted.length - MAX_SUMMARY_FINDINGS} more (see the inline comments)`);
   }
+
+  out.push(...untestedSection(input.untested ?? []));
 
   const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
   out.push("", "### What was checked", "", ...checksSection(checks, input.outline));

@@ -14,10 +14,10 @@ import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
-import type { GitMirrors } from "../../git/mirrors.ts";
+import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
+import type { RepoRuleSet } from "../../review/repo-rules.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { ChatModel } from "../../models/chat.ts";
-import type { Remote } from "../../hosts/types.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { foldStream } from "../../eventstore/decider.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
@@ -28,7 +28,6 @@ import type { Finding } from "../../review/findings.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import type { CodeReviewQueries } from "./queries.ts";
 import type { CustomContextService } from "../custom-context/service.ts";
-import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 import { codeReviewDecider, codeReviewStream, type CodeReviewCommand } from "./decider.ts";
 import { prKey } from "../../hosts/pull-request-key.ts";
 import { serviceCommentId, summaryCommentId } from "../review-comments/ids.ts";
@@ -39,7 +38,9 @@ import { createReviewGit } from "./review-git.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
-import { graphFindingsFor, indexedBranchOf } from "./graph-findings.ts";
+import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
+import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
+import { isShownAt } from "../../review/strictness.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -128,6 +129,23 @@ export function createReviewEngine(deps: EngineDeps) {
         if (pr.isDraft && !req.includeDrafts) return await finish("CodeReviewSkipped", "draft pull request (reviews of drafts run only when asked for)");
       }
       const dir = await openMirror(remote, pr.repository.name);
+      // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
+      const trees = new Map<string, Map<string, string>>();
+      const listings = new Map<string, Promise<TreeEntry[]>>();
+      const listing = (sha: string) => {
+        if (!listings.has(sha)) {
+          listings.set(sha, mirrors.listTree(dir, sha).then((entries) => {
+            if (!trees.has(sha)) trees.set(sha, new Map(entries.map((e) => [e.path, e.blobId])));
+            return entries;
+          }));
+        }
+        return listings.get(sha)!;
+      };
+      const ruleSets = new Map<string, Promise<RepoRuleSet>>();
+      const rulesAt = (sha: string) => {
+        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries)));
+        return ruleSets.get(sha)!;
+      };
       const diffCache = new Map<string, DiffFile[]>();
       const diffOf = async (base: string, head: string, incremental: boolean) => {
         const k = `${base}..${head}`;
@@ -151,7 +169,7 @@ export function createReviewEngine(deps: EngineDeps) {
         }
         if (!incremental) diffBase = mergeBase;
         const files = await diffOf(diffBase, head, incremental);
-        const rules = await repoRules(dir, head);
+        const rules = await rulesAt(head);
         const skippedFiles: { path: string; reason: string }[] = [];
         const reviewable: DiffFile[] = [];
         for (const f of files) {
@@ -182,27 +200,62 @@ export function createReviewEngine(deps: EngineDeps) {
       const files = await diffOf(started.diffBase, started.headSha, started.incremental);
       const byPath = new Map(files.map((f) => [f.path, f]));
 
-      const trees = new Map<string, Map<string, string>>();
-      const readAt = (sha: string, path: string) => git.readFileAt(dir, sha, path, trees);
-      const rules = await repoRules(dir, started.headSha);
+      // Files read once per review: the changed files before and after (read together up front), and
+      // whatever the findings look up, kept for the summary that reads them again.
+      const contents = new Map<string, Promise<string | null>>();
+      const readAt = (sha: string, path: string) => {
+        const k = `${sha}\0${path}`;
+        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
+        return contents.get(k)!;
+      };
+      const prefetch = async (sha: string, paths: string[]) => {
+        const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
+        if (wanted.length === 0) return;
+        // Should the batch fail, each file is read on its own when asked for.
+        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
+        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
+        await read;
+      };
+      const changedFiles = started.files.flatMap((p) => byPath.get(p) ?? []).filter((f) => !f.binary).slice(0, 200);
+      // Reading ahead is an optimisation: a failure there leaves each file to be read when asked for.
+      const [rules] = await Promise.all([
+        rulesAt(started.headSha),
+        listing(started.diffBase).then(() => prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath])))).catch(() => undefined),
+        listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))).catch(() => undefined),
+      ]);
       const contexts = customContext.activeContexts(orgId);
+      // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
+      const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
+      // Existing helpers and untested changes: the index checked against base and head.
+      const helpers = createGraphReview({
+        codeIndex: deps.codeIndex ?? null,
+        target,
+        read: readAt,
+        prefetch,
+        paths: async (sha) => [...(trees.get(sha)?.keys() ?? (await mirrors.listTree(dir, sha)).map((e) => e.path))],
+        touched: new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p))),
+        base: started.diffBase,
+        head: started.headSha,
+        logger,
+      });
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
         // Findings from the target branch's code graph (broken callers), once per run.
-        const graph = await graphFindingsFor({
-          codeIndex: deps.codeIndex, indexedRepositories: deps.indexedRepositories, logger, orgId, remote, name,
-          branches: [pr.targetBranch, pr.repository.defaultBranch], files,
+        const callers = await graphFindingsFor({
+          codeIndex: deps.codeIndex, target, logger, files,
           readBase: (p) => readAt(started.diffBase, p).catch(() => null), readHead: (p) => readAt(started.headSha, p).catch(() => null),
         });
         for (const path of started.files) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
           const file = byPath.get(path);
-          const related = file && deps.chat && deps.codeIndex ? await relatedCodeOf(orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch], file) : undefined;
+          const related = file && deps.chat && target ? await relatedCodeOf(target, file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
+          const graphFindings = file ? [...(callers.byPath.get(path) ?? []), ...(await helpers.existingHelpers(file))] : [];
+          const graphNotes = file && deps.chat ? untestedNotesFor(file.path, await helpers.untested([file])) : undefined;
           const { findings, model } = file
-            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, ...(related ? { relatedCode: related } : {}), graphFindings: graph.byPath.get(path) ?? [] })
+            ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, graphFindings, ...(graphNotes ? { graphNotes } : {}), ...(related ? { relatedCode: related } : {}) })
             : { findings: [], model: "none" as const };
           const earlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment);
           const known = new Set(earlier.filter((c) => c.fingerprint).map((c) => c.fingerprint!));
@@ -261,8 +314,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // GENERATING_SUMMARY
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
       const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
-      const graphBranch = deps.codeIndex && deps.indexedRepositories ? indexedBranchOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
-      if (graphBranch) checks.callersBranch = graphBranch.branch;
+      if (target) checks.callersBranch = target.branch;
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
       const body = renderSummary({
         files,
@@ -274,6 +326,8 @@ export function createReviewEngine(deps: EngineDeps) {
         checks,
         humanChecks,
         openEarlier,
+        // Tests not updated: a summary note, shown from strictness 3 (medium) up.
+        untested: isShownAt("medium", req.strictness) ? await helpers.untested(started.files.flatMap((p) => byPath.get(p) ?? [])) : [],
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();
@@ -323,15 +377,12 @@ export function createReviewEngine(deps: EngineDeps) {
     return { id: f.customContextId, type: types.get(f.customContextId) ?? null, source: null };
   }
 
-  /** Related code from the code index when the repository is indexed; undefined otherwise (never fails the review). */
-  async function relatedCodeOf(orgId: string, remote: Remote, name: string, branches: (string | null)[], file: DiffFile): Promise<string | undefined> {
-    const codeIndex = deps.codeIndex;
-    if (!codeIndex || !deps.indexedRepositories) return undefined;
+  /** The indexed branch of a pull request's repository: the first of `branches` indexed, else any; null when none. */
+  /** Related code from the code index of the repository's indexed branch (never fails the review). */
+  async function relatedCodeOf(target: IndexTarget, file: DiffFile): Promise<string | undefined> {
+    if (!deps.codeIndex) return undefined;
     try {
-      const indexed = deps.indexedRepositories(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
-      const pick = branches.map((b) => indexed.find((r) => r.branch === b)).find(Boolean) ?? indexed[0];
-      if (!pick) return undefined;
-      return await relatedCodeFor(codeIndex, { repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch, orgId }, file);
+      return await relatedCodeFor(deps.codeIndex, target, file);
     } catch (error) {
       logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "related code from the index failed; reviewing without it");
       return undefined;

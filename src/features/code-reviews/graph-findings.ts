@@ -1,10 +1,12 @@
 /**
  * Review findings that read the repository's code graph (the target branch as indexed): broken
- * callers (src/review/graph/broken-callers.ts). Run once per review run, before its files are
+ * callers (src/review/graph/broken-callers.ts), found once per review run before its files are
  * reviewed; each file's findings then go through the file's review like any other finding
  * (strictness, team rules on the same line, dedupe, addressed detection, the model's context).
  * Without an indexed branch of the repository there is nothing to read: no finding, and the summary
  * says the callers were not checked. A failure of the index never fails the review.
+ * Also the one choice of the indexed branch that every index-backed part of a review reads
+ * (`indexTargetOf`: the broken callers, ./graph-review.ts, related code, the summary's checks).
  */
 import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
 import type { Logger } from "../../logging.ts";
@@ -16,6 +18,9 @@ import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 
 export type IndexedRepositories = (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
 
+/** One indexed branch of a repository in the code index. */
+export type IndexTarget = { orgId: string; repoId: string; branch: string };
+
 export type GraphFindings = {
   /** Findings by the path of the file they are on. */
   byPath: Map<string, Finding[]>;
@@ -23,14 +28,18 @@ export type GraphFindings = {
   branch: string | null;
 };
 
-/** The indexed branch of a repository to read: the first of `branches` that is indexed, else any. */
-export function indexedBranchOf(indexed: IndexedRepositories, orgId: string, remote: Remote, name: string, branches: readonly (string | null)[]) {
-  const list = indexed(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha);
-  return branches.map((b) => list.find((r) => r.branch === b)).find(Boolean) ?? list[0] ?? null;
+/**
+ * The indexed branch of a repository to read, as a code index target: the first of `branches` that is
+ * indexed, else any indexed branch; null when the repository is not indexed.
+ */
+export function indexTargetOf(indexed: IndexedRepositories | undefined, orgId: string, remote: Remote, name: string, branches: readonly (string | null)[]): IndexTarget | null {
+  const list = indexed ? indexed(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === name.toLowerCase() && r.sha) : [];
+  const pick = branches.map((b) => list.find((r) => r.branch === b)).find(Boolean) ?? list[0];
+  return pick ? { orgId, repoId: codeIndexRepoId(orgId, remote, pick.repository), branch: pick.branch } : null;
 }
 
 /** The code index narrowed to one indexed branch, as the graph findings read it. */
-export function branchGraphOf(codeIndex: CodeIndex, target: { orgId: string; repoId: string; branch: string }): BranchGraph {
+export function branchGraphOf(codeIndex: CodeIndex, target: IndexTarget): BranchGraph {
   const filter: IndexFilter = { orgId: target.orgId, targets: [{ repoId: target.repoId, branch: target.branch }] };
   const imports = new Map<string, Promise<string[]>>();
   return {
@@ -49,22 +58,16 @@ export function branchGraphOf(codeIndex: CodeIndex, target: { orgId: string; rep
 
 export async function graphFindingsFor(input: {
   codeIndex: CodeIndex | null | undefined;
-  indexedRepositories: IndexedRepositories | undefined;
+  /** The repository's indexed branch (`indexTargetOf`); null when it is not indexed. */
+  target: IndexTarget | null;
   logger: Logger;
-  orgId: string;
-  remote: Remote;
-  name: string;
-  /** Branches to prefer, in order (the pull request's target, then the default branch). */
-  branches: readonly (string | null)[];
   files: readonly DiffFile[];
   readBase(path: string): Promise<string | null>;
   readHead(path: string): Promise<string | null>;
 }): Promise<GraphFindings> {
   const none: GraphFindings = { byPath: new Map(), branch: null };
-  if (!input.codeIndex || !input.indexedRepositories) return none;
-  const pick = indexedBranchOf(input.indexedRepositories, input.orgId, input.remote, input.name, input.branches);
-  if (!pick) return none;
-  const graph = branchGraphOf(input.codeIndex, { orgId: input.orgId, repoId: codeIndexRepoId(input.orgId, input.remote, pick.repository), branch: pick.branch });
+  if (!input.codeIndex || !input.target) return none;
+  const graph = branchGraphOf(input.codeIndex, input.target);
   try {
     const broken = await findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph });
     const byPath = new Map<string, Finding[]>();
@@ -72,7 +75,7 @@ export async function graphFindingsFor(input: {
       const finding = brokenCallerFinding(b);
       byPath.set(finding.path, [...(byPath.get(finding.path) ?? []), finding]);
     }
-    return { byPath, branch: pick.branch };
+    return { byPath, branch: input.target.branch };
   } catch (error) {
     input.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, "broken callers from the code graph failed; reviewing without them");
     return none;

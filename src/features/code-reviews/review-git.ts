@@ -1,6 +1,6 @@
 /** The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules. */
 import type { Config } from "../../config.ts";
-import type { GitMirrors } from "../../git/mirrors.ts";
+import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
@@ -59,15 +59,34 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     return blobs.get(blob)?.toString("utf8") ?? null;
   }
 
-  async function repoRules(dir: string, sha: string): Promise<RepoRuleSet> {
-    const tree = await mirrors.listTree(dir, sha);
+  /**
+   * Files at a commit, read together (one git call for all their blobs): path -> content, null when
+   * the commit has no such file. For a review that reads the same files again and again (before and
+   * after the change, for each finding and the summary), each spawn of git costs more than the read.
+   */
+  async function readFilesAt(dir: string, sha: string, paths: readonly string[], cache: Map<string, Map<string, string>>): Promise<Map<string, string | null>> {
+    let tree = cache.get(sha);
+    if (!tree) {
+      tree = new Map((await mirrors.listTree(dir, sha)).map((e) => [e.path, e.blobId]));
+      cache.set(sha, tree);
+    }
+    const blobs = await mirrors.readBlobs(dir, [...new Set(paths.flatMap((p) => tree.get(p) ?? []))]);
+    return new Map(paths.map((p) => {
+      const blob = tree.get(p);
+      return [p, blob ? (blobs.get(blob)?.toString("utf8") ?? null) : null];
+    }));
+  }
+
+  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already. */
+  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[]): Promise<RepoRuleSet> {
+    const tree = listing ?? (await mirrors.listTree(dir, sha));
     const ruleEntries = tree.filter((e) => /(^|\/)\.loupe\/[^/]+$/.test(e.path) && e.size <= 200_000);
     const blobs = await mirrors.readBlobs(dir, ruleEntries.map((e) => e.blobId));
     const byPath = new Map(ruleEntries.map((e) => [e.path, blobs.get(e.blobId)?.toString("utf8") ?? ""]));
     return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
   }
 
-  return { tokenFor, openMirror, hasCommit, resolveHead, readFileAt, repoRules };
+  return { tokenFor, openMirror, hasCommit, resolveHead, readFileAt, readFilesAt, repoRules };
 }
 
 export type ReviewGit = ReturnType<typeof createReviewGit>;

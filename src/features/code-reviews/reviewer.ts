@@ -26,8 +26,13 @@ export type FileReviewInput = {
   pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
   /** The file at the pull request's base (the diff's base commit); null for an added file. */
   baseContent?: string | null;
-  /** Findings on this file from the repository's code graph (./graph-findings.ts): reviewed like the others, and told to the model. */
+  /**
+   * Findings on this file from the rest of the repository (broken callers, ./graph-findings.ts;
+   * existing helpers, ./graph-review.ts): reviewed like the others, and told to the model.
+   */
   graphFindings?: readonly Finding[];
+  /** What else the model is told of the repository about this file (tests not updated, ./graph-review.ts). */
+  graphNotes?: string;
 };
 
 export type FileReview = {
@@ -114,7 +119,8 @@ async function modelFindings(
   chat: ChatModel,
   input: FileReviewInput & { instructions: readonly CustomContextLike[] },
 ): Promise<Finding[] | null> {
-  const { file, instructions, relatedCode, pullRequest } = input;
+  const { file, instructions, relatedCode, pullRequest, graphNotes } = input;
+  const graphFound = [...(input.graphFindings ?? []).map((f) => `- line ${f.lineStart}: ${f.message.slice(0, 1500)}`), ...(graphNotes ? [graphNotes.slice(0, 3000)] : [])];
   const lines: string[] = [];
   for (const h of file.hunks) {
     if (lines.length > 0) lines.push("@@");
@@ -137,7 +143,7 @@ async function modelFindings(
     `File: ${file.path}${file.status === "renamed" && file.oldPath ? ` (renamed from ${file.oldPath})` : ""}\n` +
     (rules ? `Team rules that apply to this file:\n${rules}\n` : "") +
     (relatedCode ? `Related code elsewhere in the repository:\n${relatedCode.slice(0, 6000)}\n` : "") +
-    (input.graphFindings?.length ? `Already found from the repository's code graph (do not repeat them):\n${input.graphFindings.map((f) => `- line ${f.lineStart}: ${f.message.slice(0, 1500)}`).join("\n")}\n` : "") +
+    (graphFound.length ? `Already found from the repository's code graph (do not repeat them):\n${graphFound.join("\n")}\n` : "") +
     (input.baseContent ? `The file ${file.oldPath ?? file.path} before the change (the pull request's base, old numbering):\n${baseExcerpt(file, input.baseContent)}\n` : "") +
     `Changes (- deleted, old numbering; + added and context, new numbering):\n${lines.join("\n")}`;
   const answer = await chat.complete({ system, messages: [{ role: "user", content: prompt }], maxTokens: 1500, temperature: 0 });

@@ -1,0 +1,158 @@
+/**
+ * The review's "existing helper" and "untested change" findings (src/review/graph/): the code index of
+ * the pull request's repository (its indexed branch, chosen by ./graph-findings.ts) for candidates and
+ * test references, and the pull request's base and head commits to check what the index says against
+ * the code being merged. Without an index, "existing helper" finds nothing and "untested change" uses
+ * the test naming conventions only. A failure here never fails a review: the file is reviewed without
+ * these findings. (Broken callers: ./graph-findings.ts.)
+ */
+import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
+import type { Logger } from "../../logging.ts";
+import type { DiffFile } from "../../review/diff.ts";
+import type { Finding } from "../../review/findings.ts";
+import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
+import { existingHelperFindings, newFunctionsOf, type HelperLookup } from "../../review/graph/existing-helper.ts";
+import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
+import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
+import { isTestPath } from "../../review/analysers/context.ts";
+import type { IndexTarget } from "./graph-findings.ts";
+
+export type GraphReviewDeps = {
+  codeIndex: CodeIndex | null;
+  /** The indexed branch of the pull request's repository (./graph-findings.ts `indexTargetOf`); null when none. */
+  target: IndexTarget | null;
+  read(sha: string, path: string): Promise<string | null>;
+  /** Reads these files at `sha` together, for the `read` calls that follow. */
+  prefetch(sha: string, paths: string[]): Promise<void>;
+  paths(sha: string): Promise<string[]>;
+  /** Paths the pull request touches (old and new). */
+  touched: ReadonlySet<string>;
+  base: string;
+  head: string;
+  logger: Logger;
+};
+
+const CANDIDATES = 15;
+
+export function createGraphReview(deps: GraphReviewDeps) {
+  const { codeIndex, target, base, head, logger } = deps;
+  const filter: IndexFilter | null = target ? { orgId: target.orgId, targets: [{ repoId: target.repoId, branch: target.branch }] } : null;
+  const parsed = new Map<string, Promise<{ content: string; defs: OutlineDefinition[] } | null>>();
+  /** A file's content and definitions at a commit (null when absent or not parsed). */
+  const versionOf = (sha: string, path: string) => {
+    const key = `${sha}\0${path}`;
+    if (!parsed.has(key)) {
+      parsed.set(
+        key,
+        (async () => {
+          const content = await deps.read(sha, path).catch(() => null);
+          if (content === null) return null;
+          const defs = await definitionsOf(path, content);
+          return defs ? { content, defs } : null;
+        })(),
+      );
+    }
+    return parsed.get(key)!;
+  };
+  const textOf = (content: string, d: OutlineDefinition) => content.split("\n").slice(d.startLine - 1, d.endLine).join("\n");
+  const fail = (what: string, path: string, error: unknown) => {
+    logger.warn({ path, err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed; reviewing without it`);
+  };
+
+  const lookup: HelperLookup = {
+    async candidates(_fn, identifiers) {
+      if (!codeIndex || !filter || identifiers.length === 0) return [];
+      const hits = await codeIndex.searchLexical(identifiers.join(" "), filter, CANDIDATES);
+      return hits.filter((h) => h.doc.symbol).map((h) => ({ path: h.doc.path, name: h.doc.symbol!, parent: h.doc.parent, kind: h.doc.kind, text: h.doc.text }));
+    },
+    async prefetch(candidates) {
+      const paths = [...new Set(candidates.map((c) => c.path))];
+      await Promise.all([deps.prefetch(head, paths), deps.prefetch(base, paths.filter((p) => deps.touched.has(p)))]);
+    },
+    async atHead(candidate) {
+      const find = (v: { defs: OutlineDefinition[] } | null) =>
+        v?.defs.find((d) => d.name === candidate.name && d.parent === candidate.parent && (d.kind === "function" || d.kind === "method")) ?? null;
+      // A file the pull request does not touch is the same at its base and head.
+      const before = deps.touched.has(candidate.path) ? await versionOf(base, candidate.path) : null;
+      if (deps.touched.has(candidate.path) && !find(before)) return null;
+      const after = await versionOf(head, candidate.path);
+      const d = find(after);
+      return d && after ? { text: textOf(after.content, d), startLine: d.startLine, endLine: d.endLine } : null;
+    },
+  };
+
+  /** "Existing helper" findings for one reviewed file (inline, on the new function). */
+  async function existingHelpers(file: DiffFile): Promise<Finding[]> {
+    if (!codeIndex || !filter || file.status === "deleted" || file.binary) return [];
+    try {
+      const after = await versionOf(head, file.path);
+      if (!after) return [];
+      const before = file.status === "added" || !file.oldPath ? { defs: [] } : await versionOf(base, file.oldPath);
+      if (!before) return [];
+      return await existingHelperFindings(newFunctionsOf(file, before.defs, after.defs, after.content), lookup);
+    } catch (error) {
+      fail("the existing-helper check", file.path, error);
+      return [];
+    }
+  }
+
+  let headPaths: Promise<string[]> | null = null;
+  const testLookup: TestLookup = {
+    headPaths: [],
+    readHead: (path) => deps.read(head, path).catch(() => null),
+    prefetchHead: (paths) => deps.prefetch(head, [...paths]),
+    async graphTests(name, sourcePath) {
+      if (!codeIndex || !filter || !target) return [];
+      const refs = await codeIndex.findReferences(filter, name, 300);
+      const tests = [...new Set(refs.map((r) => r.path).filter(isTestPath))];
+      if (tests.length === 0) return [];
+      const defs = await codeIndex.findDefinitions(filter, [name], 50);
+      if (defs.length > 0 && defs.every((d) => d.path === sourcePath)) return tests;
+      const out: string[] = [];
+      for (const t of tests.slice(0, 100)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
+      return out;
+    },
+  };
+
+  /** Changed public functions of `files` whose code changed, with tests the change leaves untouched. */
+  async function untested(files: readonly DiffFile[]): Promise<UntestedChange[]> {
+    try {
+      const changed = [];
+      for (const file of files) {
+        if (file.status === "deleted" || file.status === "added" || file.binary || !file.oldPath || isTestPath(file.path)) continue;
+        const before = await versionOf(base, file.oldPath);
+        const after = await versionOf(head, file.path);
+        if (!before || !after) continue;
+        for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
+          if (c.change !== "changed" || !isPublicDefinition(c)) continue;
+          // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
+          const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
+          const a = after.defs.find((d) => d.startLine === c.line && same(d));
+          const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
+          if (!a || !b) continue;
+          // Comments, whitespace, line wrapping and type annotations aside.
+          if (codeWithoutAnnotations(textOf(before.content, b), file.path) !== codeWithoutAnnotations(textOf(after.content, a), file.path)) changed.push(c);
+        }
+      }
+      if (changed.length === 0) return [];
+      headPaths ??= deps.paths(head);
+      return await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
+    } catch (error) {
+      fail("the untested-change check", files.map((f) => f.path).join(", ").slice(0, 200), error);
+      return [];
+    }
+  }
+
+  return { existingHelpers, untested };
+}
+
+export type GraphReview = ReturnType<typeof createGraphReview>;
+
+/**
+ * What the chat model is told of the untested changes of one file (its existing-helper findings reach
+ * the model with the file's other findings from the repository's code graph).
+ */
+export function untestedNotesFor(path: string, untested: readonly UntestedChange[]): string | undefined {
+  const notes = untested.filter((u) => u.path === path).map((u) => `- \`${u.name}\` (line ${u.line}) changed; its tests ${u.tests.join(", ")} are not part of this pull request.`);
+  return notes.length > 0 ? notes.join("\n") : undefined;
+}

@@ -1,0 +1,170 @@
+/**
+ * How alike two pieces of code are, insensitive to renamed identifiers, comments, whitespace and
+ * literal values: each is cut into tokens (comments and docstrings dropped, strings -> "S", numbers ->
+ * "N", keywords kept, every other identifier "$"), and the two sets of token shingles (runs of
+ * SHINGLE tokens) are compared by Jaccard similarity: two functions with the same shape but other
+ * names match, while code that merely uses the same words does not.
+ *
+ * (Renaming by order of first appearance was tried first: one name that is a keyword in another
+ * language, such as Python's `default` parameter, shifted every later name and hid a plain copy.)
+ *
+ * Also: the names the code calls or reads as members or paths (`x.foo`, `A::FOO`, `bar(`), compared as
+ * sets, so two functions of the same shape that call different APIs are told apart.
+ */
+import { languageOf, type Language } from "../analysers/context.ts";
+
+export const SHINGLE = 4;
+
+/**
+ * Words kept as themselves: control flow and operators that no language here lets a program use as a
+ * name. Words that are keywords in one language and names in another (`default`, `type`, `match`,
+ * `self`...) count as names, so a Python parameter called `default` reads like any other.
+ */
+const KEYWORDS = new Set(
+  (
+    "and as assert async await break case catch class continue def del do elif else except extends finally fn for from func function " +
+    "if import in instanceof is lambda new not null None nil or raise return switch throw true false True False try typeof undefined while with yield"
+  ).split(" "),
+);
+
+const HASH_COMMENTS = new Set<Language>(["python", "ruby", "shell"]);
+
+export type CodeTokens = {
+  /** Normalised tokens (renamed identifiers, "S" strings, "N" numbers, keywords and punctuation). */
+  tokens: string[];
+  /** Names called (`foo(`) or read as members (`.foo`), as written. */
+  apiNames: Set<string>;
+  /** Lines holding code (not blank, not only a comment). */
+  codeLines: number;
+};
+
+const TOKEN =
+  /("""[\s\S]*?"""|'''[\s\S]*?'''|`(?:\\[\s\S]|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|(\d[\w.]*)|([A-Za-z_$][\w$]*)|(\S)/g;
+
+/** Comments removed (by the file's language), strings left in place for the tokenizer. */
+function stripComments(code: string, language: Language | null): string {
+  const hash = language !== null && HASH_COMMENTS.has(language);
+  // Strings first, so a `#` or `//` inside one is not taken for a comment.
+  const pattern = hash
+    ? /("""[\s\S]*?"""|'''[\s\S]*?'''|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|#[^\n]*/g
+    : /(`(?:\\[\s\S]|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')|\/\/[^\n]*|\/\*[\s\S]*?\*\//g;
+  return code.replace(pattern, (m, str: string | undefined) => (str !== undefined ? str : m.startsWith("/*") ? m.replace(/[^\n]/g, " ") : ""));
+}
+
+/** Python docstrings: a string literal standing alone as a statement. */
+function stripDocstrings(code: string): string {
+  return code.replace(/^(\s*)(?:[rbuRBU]{0,2})("""[\s\S]*?"""|'''[\s\S]*?''')\s*$/gm, "$1");
+}
+
+/**
+ * The code's tokens as written, without comments (and Python docstrings), joined by spaces: equal when
+ * only comments, whitespace or line breaks changed (`f(\n  a\n)` reads as `f(a)`).
+ */
+export function codeOnly(code: string, path: string): string {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  return [...text.matchAll(TOKEN)].map((m) => m[0]).join(" ");
+}
+
+const ANNOTATED = new Set<Language>(["python", "typescript", "rust"]);
+const OPEN = new Set(["(", "[", "{", "<"]);
+const CLOSE = new Set([")", "]", "}", ">"]);
+
+/**
+ * codeOnly without the type annotations of the definition's header, in the languages that write them
+ * after a colon (Python, TypeScript, Rust): `def f(a: int = 1) -> str:` reads `def f(a = 1):`. A
+ * change to annotations alone changes nothing a test could observe. Other languages: codeOnly.
+ */
+export function codeWithoutAnnotations(code: string, path: string): string {
+  const language = languageOf(path);
+  if (language === null || !ANNOTATED.has(language)) return codeOnly(code, path);
+  const tokens = codeOnly(code, path).split(" ");
+  const intro = language === "python" ? "def" : language === "rust" ? "fn" : null;
+  let i = intro ? tokens.indexOf(intro) : 0;
+  if (i < 0) return tokens.join(" ");
+  while (i < tokens.length && tokens[i] !== "(") i++;
+  if (i >= tokens.length) return tokens.join(" ");
+  const out = tokens.slice(0, i + 1);
+  let depth = 1;
+  let skipping = false;
+  for (i += 1; i < tokens.length && depth > 0; i++) {
+    const t = tokens[i]!;
+    // `<` and `>` count as brackets only inside an annotation (generics), never as operators in defaults.
+    if (OPEN.has(t) && (t !== "<" || skipping)) depth++;
+    else if (CLOSE.has(t) && (t !== ">" || skipping) && !(t === ">" && tokens[i - 1] === "=")) depth--;
+    if (depth === 0) {
+      out.push(t);
+      break;
+    }
+    if (depth === 1 && t === ":" && !skipping) skipping = true;
+    else if (depth === 1 && (t === "," || t === "=") && skipping) skipping = false;
+    if (!skipping) out.push(t);
+  }
+  // The return annotation: `-> T` (Python, Rust) or `: T` (TypeScript), up to the body.
+  let j = i + 1;
+  const end = language === "python" ? ":" : "{";
+  if ((tokens[j] === "-" && tokens[j + 1] === ">") || (language === "typescript" && tokens[j] === ":")) {
+    let d = 0;
+    while (j < tokens.length && !(d === 0 && (tokens[j] === end || (language === "typescript" && tokens[j] === "=" && tokens[j + 1] === ">")))) {
+      if (tokens[j] === "(" || tokens[j] === "[" || (language !== "python" && tokens[j] === "<")) d++;
+      else if (tokens[j] === ")" || tokens[j] === "]" || (language !== "python" && tokens[j] === ">" && tokens[j - 1] !== "-")) d--;
+      j++;
+    }
+  }
+  return [...out, ...tokens.slice(j)].join(" ");
+}
+
+export function codeTokens(code: string, path: string): CodeTokens {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  const codeLines = text.split("\n").filter((l) => l.trim() !== "").length;
+  const tokens: string[] = [];
+  const apiNames = new Set<string>();
+  let previous = "";
+  for (const m of text.matchAll(TOKEN)) {
+    if (m[1] !== undefined) tokens.push("S");
+    else if (m[2] !== undefined) tokens.push("N");
+    else if (m[3] !== undefined) {
+      const name = m[3];
+      if (KEYWORDS.has(name)) tokens.push(name);
+      else {
+        tokens.push("$");
+        const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
+        // Members (`x.foo`), paths (`Rotation::DAILY`) and calls (`foo(`).
+        if (previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) apiNames.add(name);
+      }
+    } else tokens.push(m[4]!);
+    previous = tokens[tokens.length - 1]!;
+  }
+  return { tokens, apiNames, codeLines };
+}
+
+function shingles(tokens: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  if (tokens.length < SHINGLE) {
+    if (tokens.length > 0) out.add(tokens.join(" "));
+    return out;
+  }
+  for (let i = 0; i + SHINGLE <= tokens.length; i++) out.add(tokens.slice(i, i + SHINGLE).join(" "));
+  return out;
+}
+
+export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let both = 0;
+  for (const x of a) if (b.has(x)) both++;
+  return both / (a.size + b.size - both);
+}
+
+export type Similarity = { structure: number; api: number };
+
+/**
+ * Structure: Jaccard similarity of the normalised token shingles; api: of the called and member
+ * names, each without the functions' own names (a duplicate is named differently by definition).
+ */
+export function similarity(a: CodeTokens, b: CodeTokens, ownNames: readonly string[] = []): Similarity {
+  const strip = (s: ReadonlySet<string>) => new Set([...s].filter((n) => !ownNames.includes(n)));
+  return { structure: jaccard(shingles(a.tokens), shingles(b.tokens)), api: jaccard(strip(a.apiNames), strip(b.apiNames)) };
+}

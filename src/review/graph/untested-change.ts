@@ -1,0 +1,121 @@
+/**
+ * "Untested change": a public function or method whose code the change modifies, that has tests in
+ * the repository, none of which the pull request touches. One note in the summary, never inline.
+ *
+ * A function's tests are test files (at the pull request's head) that name it as a word and are
+ *   - its file's tests by the language's conventions (src/retrieval/test-sources.ts read backwards:
+ *     `test_foo.py`/`foo_test.py` for `foo.py`, `foo_test.go`, `FooTest.java`, `foo.test.js`,
+ *     `crate/tests/foo.rs`...), or Go test files of its package (same folder), or
+ *   - test files the code graph shows using the name (indexed target branch), when they import the
+ *     function's file or the name is defined nowhere else in the repository.
+ * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
+ * Rust. A change to comments or whitespace only is not a change here.
+ */
+import { isTestPath, languageOf } from "../analysers/context.ts";
+import type { DefinitionChange } from "../change-outline.ts";
+import { sourcesOfTest } from "../../retrieval/test-sources.ts";
+
+export const RULE_UNTESTED_CHANGE = "graph/untested-change";
+/** Changed public functions whose tests are looked up per review. */
+export const MAX_FUNCTIONS = 30;
+/** Test files named per function. */
+export const MAX_TESTS = 3;
+/** Untouched test files read per function to find MAX_TESTS that name it. */
+const MAX_READ = 20;
+
+export type UntestedChange = { path: string; name: string; parent: string | null; line: number; tests: string[] };
+
+export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind" | "signatureAfter" | "path">): boolean {
+  if (change.kind !== "function" && change.kind !== "method") return false;
+  const { name } = change;
+  if (name.startsWith("_") || name.startsWith("#")) return false;
+  const signature = change.signatureAfter ?? "";
+  const language = languageOf(change.path);
+  if (language === "go") return /^[A-Z]/.test(name);
+  if (language === "rust") return /\bpub\b/.test(signature);
+  return !/\bprivate\b/.test(signature);
+}
+
+/** True when `sourcePath` is (by suffix) one of the sources a test path tests by convention. */
+const testsSource = (testPath: string, sourcePath: string) =>
+  sourcesOfTest(testPath).some((s) => s === sourcePath || sourcePath.endsWith(`/${s}`));
+
+const dirOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+
+/** Test files at head that test `sourcePath` by the language's conventions (and Go: its package's tests). */
+export function conventionTestsOf(sourcePath: string, headPaths: readonly string[]): string[] {
+  const go = sourcePath.endsWith(".go");
+  return headPaths.filter((p) => isTestPath(p) && (testsSource(p, sourcePath) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(sourcePath))));
+}
+
+/** Whether `content` names `name` as a whole word. */
+export function mentions(content: string, name: string): boolean {
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(content);
+}
+
+export type TestLookup = {
+  /** The repository's paths at the pull request's head. */
+  headPaths: readonly string[];
+  /** A file at head, or null. */
+  readHead(path: string): Promise<string | null>;
+  /** Optional: these files at head will be asked for (read them together). */
+  prefetchHead?(paths: readonly string[]): Promise<void>;
+  /** Test files that use `name` per the code graph and import `sourcePath` or use a name defined only there; [] without an index. */
+  graphTests(name: string, sourcePath: string): Promise<string[]>;
+};
+
+export async function untestedChanges(input: {
+  /** Changed public definitions whose code (not only comments or whitespace) changed. */
+  changed: readonly DefinitionChange[];
+  /** Paths the pull request touches (old and new). */
+  touched: ReadonlySet<string>;
+  lookup: TestLookup;
+}): Promise<UntestedChange[]> {
+  const out: UntestedChange[] = [];
+  const contents = new Map<string, Promise<string | null>>();
+  const read = (p: string) => {
+    if (!contents.has(p)) contents.set(p, input.lookup.readHead(p));
+    return contents.get(p)!;
+  };
+  for (const change of input.changed.slice(0, MAX_FUNCTIONS)) {
+    if (isTestPath(change.path)) continue;
+    const convention = conventionTestsOf(change.path, input.lookup.headPaths);
+    const candidates = [...new Set([...convention, ...(await input.lookup.graphTests(change.name, change.path))])].filter((p) => isTestPath(p) && p !== change.path);
+    // Tests the pull request touches first: one of them naming the function is enough (any test file it
+    // touches, found or not: the graph's references of a common name may be cut short).
+    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])];
+    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
+    const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
+    await input.lookup.prefetchHead?.([...touchedTests, ...ordered.slice(0, MAX_READ)]);
+    let covered = false;
+    for (const p of touchedTests) {
+      const content = await read(p);
+      if (content !== null && mentions(content, change.name)) covered = true;
+      if (covered) break;
+    }
+    if (covered) continue;
+    // Then the best-named: by convention, then a file named after the function, then the rest.
+    const tests: string[] = [];
+    for (const p of ordered.slice(0, MAX_READ)) {
+      const content = await read(p);
+      if (content !== null && mentions(content, change.name)) tests.push(p);
+      if (tests.length >= MAX_TESTS) break;
+    }
+    if (tests.length === 0) continue;
+    out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests });
+  }
+  return out;
+}
+
+/** The summary's note: the changed functions and their tests that the pull request leaves as they were. */
+export function untestedSection(list: readonly UntestedChange[]): string[] {
+  if (list.length === 0) return [];
+  const code = (t: string) => `\`${t.replace(/`/g, "'")}\``;
+  const out = ["", "### Tests not updated", "", `The pull request changes ${list.length === 1 ? "this function, whose tests it does" : `these ${list.length} functions, whose tests it does`} not touch:`];
+  for (const u of list.slice(0, 15)) {
+    out.push(`- ${code(`${u.parent ? `${u.parent}.` : ""}${u.name}()`)} (${code(`${u.path}:${u.line}`)}): tested in ${u.tests.map(code).join(", ")}`);
+  }
+  if (list.length > 15) out.push(`- …and ${list.length - 15} more`);
+  return out;
+}

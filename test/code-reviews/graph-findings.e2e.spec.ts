@@ -1,0 +1,263 @@
+/**
+ * Review findings that know the rest of the repository (issue 21): "existing helper" (a new function
+ * that copies one the repository already has, named with its file:line) and "untested change" (a
+ * changed public function whose tests the pull request leaves alone: one summary note). End to end:
+ * the real server, a real git "host" on disk, the repository indexed by the real indexer through
+ * POST /v2/repositories, pull requests recorded by signed webhooks, reviews through POST
+ * /v2/code-reviews; with a chat model, a local OpenAI-compatible server receives them as context.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { githubExample } from "../support/host-fixtures.ts";
+import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { startFakeChat, waitFor, type FakeChat } from "../support/fake-hosts.ts";
+
+const REPO = "acme/store";
+const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
+
+const TEXTUTIL = `import re
+
+
+def normalise_header(value, default=""):
+    """Strips and folds a header value."""
+    if value is None:
+        return default
+    text = str(value).strip()
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    seen = []
+    for part in parts:
+        key = part.lower()
+        if key not in seen:
+            seen.append(key)
+    return ", ".join(seen)
+
+
+def slugify(title):
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    return "-".join(words)
+`;
+
+/** normalise_header with every name changed and a comment: the same code. */
+const COPY = (name: string, comment = "# fold the header") => `def ${name}(raw, fallback=""):
+    ${comment}
+    if raw is None:
+        return fallback
+    s = str(raw).strip()
+    items = [x.strip() for x in s.split(",") if x.strip()]
+    out = []
+    for item in items:
+        k = item.lower()
+        if k not in out:
+            out.append(k)
+    return ", ".join(out)
+`;
+
+/** As long as the copy and as loop-heavy, but other code. */
+const COUNT_WORDS = `def count_words(text, minimum=1):
+    if text is None:
+        return {}
+    counts = {}
+    for word in str(text).split():
+        w = word.strip(".,;:").lower()
+        if len(w) >= minimum:
+            counts[w] = counts.get(w, 0) + 1
+    return dict(sorted(counts.items()))
+`;
+
+const PRICING = `def compute_total(items, tax=0.0):
+    subtotal = sum(i["price"] * i["qty"] for i in items)
+    return round(subtotal * (1 + tax), 2)
+
+
+def format_amount(value):
+    return f"{value:.2f}"
+
+
+def _internal(x):
+    return x
+`;
+
+const ORDERS = `def place_order(cart, customer):
+    if not cart:
+        raise ValueError("empty cart")
+    return {"customer": customer, "lines": list(cart)}
+`;
+
+let server: TestServer;
+let host: ReturnType<typeof createHostRepo>;
+let orgId: string;
+let baseSha = "";
+
+function seed(h: ReturnType<typeof createHostRepo>) {
+  h.write(".loupe/config.json", JSON.stringify({ ignore: ["legacy/**"] }));
+  h.write("app/__init__.py", "");
+  h.write("app/textutil.py", TEXTUTIL);
+  h.write("app/pricing.py", PRICING);
+  h.write("app/orders.py", ORDERS);
+  h.write("app/other.py", 'def greet(name):\n    return "hello " + name\n');
+  h.write("tests/test_pricing.py", 'from app.pricing import compute_total, format_amount\n\n\ndef test_total():\n    assert compute_total([{"price": 2, "qty": 3}]) == 6\n\n\ndef test_format():\n    assert format_amount(1) == "1.00"\n');
+  // Tests place_order without following the naming convention: found through the code graph.
+  h.write("tests/test_checkout.py", 'from app.orders import place_order\n\n\ndef test_place():\n    assert place_order(["a"], "c")["lines"] == ["a"]\n');
+  h.write("tests/test_other.py", 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("x") == "hello x"\n');
+  return h.commit("initial");
+}
+
+async function openPullRequest(s: TestServer, h: ReturnType<typeof createHostRepo>, number: number, branch: string, files: Record<string, string | null>, title = "Change") {
+  h.checkout("main");
+  h.checkout(branch, true);
+  for (const [path, content] of Object.entries(files)) {
+    if (content === null) h.write(path, "");
+    else h.write(path, content);
+  }
+  const headSha = h.commit(title);
+  h.push(branch);
+  const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
+    action: "opened", repo: REPO, number, title, head: branch, headSha, base: "main", baseSha, updatedAt: "2024-05-01T10:00:00Z",
+  });
+  expect((await (await deliverGitHub(s, "pull_request", opened)).json()).outcome).toBe("recorded");
+}
+
+async function review(s: TestServer, number: number, strictness?: number) {
+  const res = await s.api("/v2/code-reviews", { method: "POST", json: { ...repoArgs, prNumber: number, ...(strictness ? { strictness } : {}) } });
+  expect(res.status).toBe(202);
+  const { codeReviewId } = (await res.json()) as { codeReviewId: string };
+  await s.loupe.services.reviews.idle();
+  const detail = await (await s.api(`/v2/code-reviews/${codeReviewId}`)).json();
+  expect(detail.codeReview.status).toBe("COMPLETED");
+  return codeReviewId;
+}
+
+async function indexMain(s: TestServer, org: string) {
+  const submitted = await s.api("/v2/repositories", { method: "POST", json: { remote: "github", repository: REPO, branch: "main" } });
+  expect(submitted.status).toBe(202);
+  await s.loupe.services.indexer.idle();
+  await waitFor(() => (s.loupe.services.indexer.list(org)[0]?.status === "completed" ? true : undefined), 30_000, "indexing");
+}
+
+const inlineComments = (s: TestServer, org: string, number: number) =>
+  s.loupe.services.pullRequests.get(org, { ...repoArgs, prNumber: number }).mergeRequest.comments.greptile.filter((c) => c.filePath !== null);
+
+beforeAll(async () => {
+  host = createHostRepo(REPO);
+  baseSha = seed(host);
+  host.push("main");
+  server = await startTestServer({ env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url } });
+  orgId = server.loupe.services.keys.organisations()[0]!.orgId;
+  await indexMain(server, orgId);
+});
+afterAll(async () => {
+  await server?.stop({ remove: true });
+  host?.remove();
+});
+
+describe("existing helper", () => {
+  it("comments on a new function that copies an existing one, naming it with file:line; other new code and ignored files get nothing", async () => {
+    await openPullRequest(server, host, 1, "copy-helper", {
+      "app/headers.py": `${COPY("clean_header")}\n\n${COUNT_WORDS}`,
+      "legacy/copy.py": COPY("legacy_header"),
+    });
+    const id = await review(server, 1);
+    const inline = inlineComments(server, orgId, 1);
+    expect(inline.map((c) => [c.filePath, c.lineStart, c.lineEnd])).toEqual([["app/headers.py", 1, 12]]);
+    expect(inline[0]!.body).toContain("`clean_header()` closely duplicates the existing `normalise_header()` at `app/textutil.py:4`");
+    // It is a finding like any other: in the summary, and hidden at strictness 2 (medium is shown from 3).
+    expect(server.loupe.services.reviews.record(orgId, id)!.body).toContain("- **medium** `app/headers.py:1-12`: `clean_header()` closely duplicates");
+    await openPullRequest(server, host, 2, "copy-helper-strict", { "app/headers.py": COPY("clean_header") });
+    await review(server, 2, 2);
+    expect(inlineComments(server, orgId, 2)).toEqual([]);
+  });
+
+  it("says nothing when the existing function is moved or rewritten by the same change", async () => {
+    await openPullRequest(server, host, 3, "move-helper", {
+      "app/textutil.py": TEXTUTIL.replace(/def normalise_header[\s\S]*?return ", "\.join\(seen\)\n\n\n/, ""),
+      "app/headers.py": COPY("fold_header"),
+    });
+    await review(server, 3);
+    expect(inlineComments(server, orgId, 3)).toEqual([]);
+  });
+
+  it("stays open when only a comment in the copy changes, and is addressed when the copy calls the helper", async () => {
+    const [flagged] = inlineComments(server, orgId, 1);
+    const push = async (content: string, message: string, updatedAt: string) => {
+      host.checkout("copy-helper");
+      host.write("app/headers.py", content);
+      const headSha = host.commit(message);
+      host.push("copy-helper");
+      const sync = pullRequestPayload(githubExample("pull_request", "synchronize"), { action: "synchronize", repo: REPO, number: 1, head: "copy-helper", headSha, base: "main", baseSha, updatedAt });
+      await deliverGitHub(server, "pull_request", sync);
+      await server.loupe.services.reviews.idle();
+    };
+    await push(`${COPY("clean_header", "# fold a header value")}\n\n${COUNT_WORDS}`, "reword the comment", "2024-05-02T10:00:00Z");
+    expect(inlineComments(server, orgId, 1).find((c) => c.id === flagged!.id)!.addressed).toBe(false);
+    await push(`from app.textutil import normalise_header\n\n\ndef clean_header(raw, fallback=""):\n    return normalise_header(raw, fallback)\n\n\n${COUNT_WORDS}`, "use the helper", "2024-05-03T10:00:00Z");
+    expect(inlineComments(server, orgId, 1).find((c) => c.id === flagged!.id)!.addressed).toBe(true);
+  });
+});
+
+const PRICING_CHANGED = PRICING.replace("return round(subtotal * (1 + tax), 2)", "return round(subtotal + subtotal * tax, 2)")
+  .replace("def format_amount(value):", "def format_amount(value):\n    # two decimals")
+  .replace("return x", "return x or None");
+
+describe("untested change", () => {
+  it("lists changed public functions whose tests the pull request does not touch, in the summary only", async () => {
+    await openPullRequest(server, host, 4, "untested", {
+      "app/pricing.py": PRICING_CHANGED,
+      "app/orders.py": ORDERS.replace('raise ValueError("empty cart")', 'raise ValueError("the cart is empty")'),
+      "app/other.py": 'def greet(name):\n    return "hello, " + name\n',
+      "tests/test_other.py": 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("x") == "hello, x"\n',
+    });
+    const id = await review(server, 4);
+    const body = server.loupe.services.reviews.record(orgId, id)!.body;
+    expect(body).toContain("### Tests not updated");
+    const note = body.slice(body.indexOf("### Tests not updated")).split("\n\n###")[0]!;
+    // By convention (tests/test_pricing.py for app/pricing.py) and through the code graph (tests/test_checkout.py uses place_order).
+    expect(note).toContain("- `compute_total()` (`app/pricing.py:1`): tested in `tests/test_pricing.py`");
+    expect(note).toContain("- `place_order()` (`app/orders.py:1`): tested in `tests/test_checkout.py`");
+    // A comment-only change, a private function and a function whose test the PR updates are not listed.
+    expect(note).not.toContain("format_amount");
+    expect(note).not.toContain("_internal");
+    expect(note).not.toContain("greet");
+    // Never inline.
+    expect(inlineComments(server, orgId, 4)).toEqual([]);
+  });
+
+  it("is left out below strictness 3", async () => {
+    await openPullRequest(server, host, 5, "untested-strict", { "app/pricing.py": PRICING_CHANGED });
+    const id = await review(server, 5, 2);
+    expect(server.loupe.services.reviews.record(orgId, id)!.body).not.toContain("Tests not updated");
+  });
+});
+
+describe("with a chat model", () => {
+  let chatServer: TestServer;
+  let chat: FakeChat;
+  let chatHost: ReturnType<typeof createHostRepo>;
+  let chatOrg: string;
+  beforeAll(async () => {
+    chatHost = createHostRepo(REPO);
+    baseSha = seed(chatHost);
+    chatHost.push("main");
+    chat = await startFakeChat(() => '{"findings":[]}');
+    chatServer = await startTestServer({ env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: chatHost.url, LOUPE_CHAT_URL: chat.base, LOUPE_CHAT_MODEL: "m" } });
+    chatOrg = chatServer.loupe.services.keys.organisations()[0]!.orgId;
+    await indexMain(chatServer, chatOrg);
+  });
+  afterAll(async () => {
+    await chatServer?.stop({ remove: true });
+    await chat?.close();
+    chatHost?.remove();
+  });
+
+  it("gives both findings to the model as context for the files they concern", async () => {
+    await openPullRequest(chatServer, chatHost, 6, "both", { "app/headers.py": COPY("clean_header"), "app/pricing.py": PRICING_CHANGED });
+    await review(chatServer, 6);
+    const prompts = chat.prompts();
+    const headers = prompts.find((p) => p.user.includes("File: app/headers.py"))!.user;
+    expect(headers).toContain("Already found from the repository's code graph (do not repeat them):");
+    expect(headers).toContain("`clean_header()` closely duplicates the existing `normalise_header()` at `app/textutil.py:4`");
+    const pricing = prompts.find((p) => p.user.includes("File: app/pricing.py"))!.user;
+    expect(pricing).toContain("`compute_total` (line 1) changed; its tests tests/test_pricing.py are not part of this pull request.");
+    expect(pricing).not.toContain("closely duplicates");
+    expect(inlineComments(chatServer, chatOrg, 6).map((c) => [c.filePath, c.lineStart])).toEqual([["app/headers.py", 1]]);
+  });
+});

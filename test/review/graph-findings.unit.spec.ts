@@ -1,0 +1,161 @@
+/** The pure parts of the "existing helper" and "untested change" findings (src/review/graph/). */
+import { describe, expect, it } from "vitest";
+import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
+import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
+import { conventionTestsOf, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+
+const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
+
+const PY = `def merge_settings(base, extra, strict=False):
+    result = dict(base)
+    for key, value in extra.items():
+        if strict and key not in result:
+            raise KeyError(key)
+        if isinstance(value, dict) and isinstance(result.get(key), dict):
+            result[key] = merge_settings(result[key], value, strict)
+        else:
+            result[key] = value
+    return result`;
+
+describe("similarity", () => {
+  it("ignores names, comments, docstrings and literal values", () => {
+    const renamed = PY.replace(/merge_settings/g, "combine").replace(/result/g, "out").replace(/value/g, "v").replace("def combine(base, extra, strict=False):", 'def combine(a, extra, strict=False):\n    """Combines two mappings."""  # docs');
+    const s = similarity(codeTokens(PY, "a.py"), codeTokens(renamed, "b.py"), ["merge_settings", "combine"]);
+    expect(s.structure).toBeGreaterThan(0.95);
+    expect(s.api).toBe(1);
+  });
+
+  it("tells apart code of the same size and other shape, and the same shape calling other APIs", () => {
+    const other = `def load_rows(path, limit=10):
+    rows = []
+    with open(path) as handle:
+        for line in handle:
+            if len(rows) >= limit:
+                break
+            rows.append(line.rstrip().split(","))
+    return rows`;
+    expect(similarity(codeTokens(PY, "a.py"), codeTokens(other, "b.py")).structure).toBeLessThan(0.3);
+    const otherApis = PY.replace(/items\(\)/, "entries()").replace(/isinstance/g, "is_type").replace(/result.get/, "result.lookup").replace(/KeyError/, "Missing");
+    const s = similarity(codeTokens(PY, "a.py"), codeTokens(otherApis, "b.py"), ["merge_settings"]);
+    expect(s.structure).toBeGreaterThan(0.9);
+    expect(s.api).toBeLessThan(0.5);
+  });
+
+  it("paths count as APIs: constructors of one family differ by the constant they pass", () => {
+    const ctor = (name: string, c: string) => `pub fn ${name}(directory: impl AsRef<Path>, prefix: impl AsRef<Path>) -> RollingFileAppender {\n    RollingFileAppender::new(Rotation::${c}, directory, prefix)\n}`;
+    const s = similarity(codeTokens(ctor("daily", "DAILY"), "a.rs"), codeTokens(ctor("weekly", "WEEKLY"), "a.rs"), ["daily", "weekly"]);
+    expect(s.structure).toBe(1);
+    expect(s.api).toBeLessThan(0.5);
+  });
+
+  it("a candidate must pass structure and APIs; methods of one name on two types are never a copy", () => {
+    const copy = fn("app/new.py", PY.replace(/merge_settings/g, "deep_merge"), "deep_merge");
+    expect(alike(copy, { name: "merge_settings", parent: null, kind: "function", path: "app/old.py" }, PY)).toBeGreaterThan(0.95);
+    const method = fn("app/new.py", PY, "merge_settings", "method");
+    expect(alike(method, { name: "merge_settings", parent: "Other", kind: "method", path: "app/old.py" }, PY)).toBeNull();
+    expect(alike(copy, { name: "tiny", parent: null, kind: "function", path: "app/old.py" }, "def tiny(a):\n    return a\n")).toBeNull();
+  });
+
+  it("codeOnly is equal when only comments or whitespace change, not when a literal does", () => {
+    const a = "def f(x):\n    # double it\n    return x * 2\n";
+    expect(codeOnly(a, "a.py")).toBe(codeOnly("def f(x):\n    return  x * 2  # twice\n", "a.py"));
+    expect(codeOnly(a, "a.py")).not.toBe(codeOnly("def f(x):\n    return x * 3\n", "a.py"));
+    expect(codeOnly("function f() { /* c */ return '#'; } // d", "a.js")).toBe("function f ( ) { return '#' ; }");
+    // A line wrapped differently is the same code.
+    expect(codeOnly("if x and not isinstance(\n    size, int\n):  # guard\n    raise E()\n", "a.py")).toBe(codeOnly("if x and not isinstance(size, int):\n    raise E()\n", "a.py"));
+  });
+});
+
+describe("a change of type annotations alone", () => {
+  it("reads the same in Python, TypeScript and Rust; a default, a parameter or the body changing does not", () => {
+    const py = (sig: string) => codeWithoutAnnotations(`@app.route("/x")\ndef request(self, url: str, headers: Mapping[str, str | bytes] | None = None${sig}\n    return self.send(url, headers)\n`, "a.py");
+    expect(py(") -> Response:")).toBe(py(") -> _t.Resp:").replace("x", "x"));
+    expect(codeWithoutAnnotations("def f(a: int = 1) -> str:\n    return a\n", "a.py")).toBe(codeWithoutAnnotations("def f(a: _t.Num = 1):\n    return a\n", "a.py"));
+    expect(codeWithoutAnnotations("def f(a: int = 1):\n    return a\n", "a.py")).not.toBe(codeWithoutAnnotations("def f(a: int = 2):\n    return a\n", "a.py"));
+    expect(codeWithoutAnnotations("def f(a: int, b: int):\n    return a\n", "a.py")).not.toBe(codeWithoutAnnotations("def f(a: int):\n    return a\n", "a.py"));
+    const ts = (t: string, body = "return a > 1;") => codeWithoutAnnotations(`export function f(a: ${t}, b?: Map<string, number>): Promise<${t}> { ${body} }`, "a.ts");
+    expect(ts("number")).toBe(ts("Num"));
+    expect(ts("number")).not.toBe(ts("number", "return a >= 1;"));
+    const rs = (t: string) => codeWithoutAnnotations(`pub fn f(a: ${t}, b: Vec<u8>) -> Result<${t}, E> { a + 1 }`, "a.rs");
+    expect(rs("u32")).toBe(rs("u64"));
+    expect(codeWithoutAnnotations("func F(a int) int { return a }", "a.go")).not.toBe(codeWithoutAnnotations("func F(a int64) int { return a }", "a.go"));
+  });
+});
+
+describe("existing helper candidates", () => {
+  it("are searched by the identifiers of the code, not of its comments or strings", () => {
+    const text = '/// Resolves the binary. Returns the path found on the search path.\nfn resolve_bin(name: &str) -> Option<PathBuf> {\n    let dirs = env::var_os("PATH zzz")?;\n    which(name, dirs)\n}';
+    expect(identifiersOf(fn("src/a.rs", text, "resolve_bin"))).toEqual(["resolve_bin", "name", "str", "Option", "PathBuf", "let", "dirs", "env", "var_os", "which"]);
+  });
+
+  const lookup = (candidates: { path: string; name: string; parent: string | null; kind: string }[]): HelperLookup => ({
+    candidates: async () => candidates.map((c) => ({ ...c, text: PY.replace(/merge_settings/g, c.name) })),
+    atHead: async (c) => ({ text: PY.replace(/merge_settings/g, c.name), startLine: 40, endLine: 49 }),
+  });
+
+  it("names a copy elsewhere with its file:line, never a function of the same file (a family of setters or constructors)", async () => {
+    const method = { ...fn("app/config.py", PY.replace(/merge_settings/g, "merge_extra"), "merge_extra", "method"), parent: "Config", startLine: 60, endLine: 69 };
+    const sibling = await existingHelperFindings([method], lookup([{ path: "app/config.py", name: "merge_base", parent: "Config", kind: "method" }]));
+    expect(sibling).toEqual([]);
+    expect(await existingHelperFindings([method], lookup([{ path: "app/config.py", name: "merge_any", parent: null, kind: "function" }]))).toEqual([]);
+    const [found] = await existingHelperFindings([method], lookup([{ path: "app/util.py", name: "merge_settings", parent: null, kind: "function" }]));
+    expect(found).toMatchObject({ ruleId: "graph/existing-helper", path: "app/config.py", lineStart: 60, lineEnd: 69, severity: "medium" });
+    expect(found!.message).toContain("`Config.merge_extra()` closely duplicates the existing `merge_settings()` at `app/util.py:40`");
+  });
+});
+
+describe("untested change", () => {
+  const change = { change: "changed" as const, path: "lib/response.js", name: "send", kind: "function", parent: "res", line: 120, signatureBefore: null, signatureAfter: null, signatureChanged: false };
+  const files: Record<string, string> = {
+    "test/Router.js": "res.send('x')",
+    "test/res.send.js": "describe('res.send()', () => { res.send(1) })",
+    "test/app.js": "app.listen()",
+  };
+  const lookupOf = (graph: string[]) => ({ headPaths: Object.keys(files), readHead: async (p: string) => files[p] ?? null, graphTests: async () => graph });
+
+  it("is quiet when the pull request touches any test naming the function, wherever the graph lists it", async () => {
+    const many = [...Array.from({ length: 30 }, (_, i) => `test/t${i}.js`), "test/res.send.js"];
+    expect(await untestedChanges({ changed: [change], touched: new Set(["lib/response.js", "test/res.send.js"]), lookup: lookupOf(many) })).toEqual([]);
+    // Even when the lookup did not list it (a common name's references cut short).
+    expect(await untestedChanges({ changed: [change], touched: new Set(["lib/response.js", "test/res.send.js"]), lookup: lookupOf(["test/Router.js"]) })).toEqual([]);
+  });
+
+  it("names the test files named after the function first", async () => {
+    const [u] = await untestedChanges({ changed: [change], touched: new Set(["lib/response.js"]), lookup: lookupOf(["test/Router.js", "test/app.js", "test/res.send.js"]) });
+    expect(u!.tests).toEqual(["test/res.send.js", "test/Router.js"]);
+  });
+
+  const paths = ["src/flask/helpers.py", "tests/test_helpers.py", "tests/test_app.py", "pkg/util/strings.go", "pkg/util/strings_test.go", "pkg/util/other_test.go", "pkg/db/db_test.go", "lib/router/index.js", "test/router.js", "lib/router/index.test.js", "src/main/java/a/Foo.java", "src/test/java/a/FooTest.java", "tracing/src/span.rs", "tracing/tests/span.rs"];
+
+  it("finds a file's tests by the language's conventions", () => {
+    expect(conventionTestsOf("src/flask/helpers.py", paths)).toEqual(["tests/test_helpers.py"]);
+    expect(conventionTestsOf("pkg/util/strings.go", paths)).toEqual(["pkg/util/strings_test.go", "pkg/util/other_test.go"]);
+    expect(conventionTestsOf("lib/router/index.js", paths)).toEqual(["lib/router/index.test.js"]);
+    expect(conventionTestsOf("src/main/java/a/Foo.java", paths)).toEqual(["src/test/java/a/FooTest.java"]);
+    expect(conventionTestsOf("tracing/src/span.rs", paths)).toEqual(["tracing/tests/span.rs"]);
+  });
+
+  it("public means not _private, exported in Go, pub in Rust, not private elsewhere", () => {
+    const d = (path: string, name: string, signatureAfter: string, kind = "function") => isPublicDefinition({ path, name, signatureAfter, kind });
+    expect(d("a.py", "get_root_path", "def get_root_path(import_name)")).toBe(true);
+    expect(d("a.py", "_split", "def _split(x)")).toBe(false);
+    expect(d("a.py", "__init__", "def __init__(self)", "method")).toBe(false);
+    expect(d("a.go", "Parse", "func Parse(s string) error")).toBe(true);
+    expect(d("a.go", "parse", "func parse(s string) error")).toBe(false);
+    expect(d("a.rs", "enter", "pub fn enter(&self)")).toBe(true);
+    expect(d("a.rs", "enter", "fn enter(&self)")).toBe(false);
+    expect(d("A.java", "run", "private void run()", "method")).toBe(false);
+    expect(d("a.py", "Config", "class Config", "class")).toBe(false);
+  });
+
+  it("a mention is a whole word", () => {
+    expect(mentions("assert get_root_path(x)", "get_root_path")).toBe(true);
+    expect(mentions("assert get_root_path_v2(x)", "get_root_path")).toBe(false);
+    expect(mentions("$.ajax()", "$")).toBe(true);
+  });
+
+  it("renders one note, nothing when the list is empty", () => {
+    expect(untestedSection([])).toEqual([]);
+    expect(untestedSection([{ path: "a.py", name: "f", parent: "C", line: 3, tests: ["tests/test_a.py"] }]).join("\n")).toContain("- `C.f()` (`a.py:3`): tested in `tests/test_a.py`");
+  });
+});
