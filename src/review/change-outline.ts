@@ -17,6 +17,7 @@ import { parserFor } from "../indexing/chunking/parsers.ts";
 import { unitsOf, type FileContext, type Unit } from "../indexing/chunking/definitions.ts";
 import { childrenOf } from "../indexing/chunking/syntax-rules.ts";
 import { splitLines } from "../indexing/chunking/line-windows.ts";
+import { MAX_PARSED_CHARS, PARSE_TIMEOUT_MS, rowOffsetsOf } from "./parse-bounds.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -55,19 +56,6 @@ export type FileOutline = {
   changes: DefinitionChange[];
 };
 
-const MAX_PARSED_CHARS = 1_000_000;
-const PARSE_TIMEOUT_MS = 2_000;
-
-const rowOffsetsOf = (lines: readonly string[]): number[] => {
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const line of lines) {
-    offsets.push(offset);
-    offset += line.length + 1;
-  }
-  offsets.push(offset);
-  return offsets;
-};
 
 const hashOf = (text: string) => createHash("sha256").update(text.replace(/\s+/g, " ").trim()).digest("hex").slice(0, 24);
 

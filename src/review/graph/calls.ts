@@ -12,6 +12,7 @@ import { unitsOf, type FileContext } from "../../indexing/chunking/definitions.t
 import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
 import { splitLines } from "../../indexing/chunking/line-windows.ts";
 import { extractGraph } from "../../indexing/graph/extract.ts";
+import { MAX_PARSED_CHARS, PARSE_TIMEOUT_MS, rowOffsetsOf } from "../parse-bounds.ts";
 
 /** Languages whose calls are read (the finding's languages). */
 export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
@@ -39,19 +40,6 @@ export type CallSite = {
 
 export type ParsedFile = { language: string; graph: FileGraphContent; calls: CallSite[]; lines: string[] };
 
-const MAX_PARSED_CHARS = 1_000_000;
-const PARSE_TIMEOUT_MS = 2_000;
-
-const rowOffsetsOf = (lines: readonly string[]): number[] => {
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const line of lines) {
-    offsets.push(offset);
-    offset += line.length + 1;
-  }
-  offsets.push(offset);
-  return offsets;
-};
 
 /** The language id of a path when the finding reads it, else null. */
 export function callLanguageOf(path: string): string | null {
