@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { availableParallelism, totalmem } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -23,7 +23,11 @@ function git(...args: string[]): string | null {
 export function commandLine(argv: readonly string[] = process.argv): string {
   const script = argv[1] ? relative(projectRoot, argv[1]) : "?";
   const quote = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`);
-  return ["npx tsx", script, ...argv.slice(2).map(quote)].join(" ");
+  // An absolute path (a mirror, a data directory) is written relative to the project root: no machine's
+  // layout goes into a results file.
+  const fromRoot = (path: string) => (isAbsolute(path) ? relative(projectRoot, path) || "." : path);
+  const shown = (a: string) => (/^--[\w-]+=/.test(a) ? a.replace(/=(.*)$/s, (_, v: string) => `=${fromRoot(v)}`) : fromRoot(a));
+  return ["npx tsx", script, ...argv.slice(2).map((a) => quote(shown(a)))].join(" ");
 }
 
 export type ResultsFile<F> = {
