@@ -11,13 +11,9 @@
  * signature and its call sites).
  */
 import { createHash } from "node:crypto";
-import type { Tree } from "web-tree-sitter";
-import { detectLanguage } from "../indexing/chunking/languages.ts";
-import { parserFor } from "../indexing/chunking/parsers.ts";
-import { unitsOf, type FileContext, type Unit } from "../indexing/chunking/definitions.ts";
+import { unitsOf, type Unit } from "../indexing/chunking/definitions.ts";
 import { childrenOf } from "../indexing/chunking/syntax-rules.ts";
-import { splitLines } from "../indexing/chunking/line-windows.ts";
-import { MAX_PARSED_CHARS, PARSE_TIMEOUT_MS, rowOffsetsOf } from "./parse-bounds.ts";
+import { readParsed } from "./parse-bounds.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -78,19 +74,8 @@ export function definitionsOf(path: string, content: string): Promise<OutlineDef
 }
 
 async function parseDefinitions(path: string, content: string): Promise<OutlineDefinition[] | null> {
-  const language = detectLanguage(path);
-  if (!language || language.chunking !== "syntax" || content.length > MAX_PARSED_CHARS) return null;
-  let tree: Tree | null = null;
-  try {
-    const parser = await parserFor(language);
-    const deadline = performance.now() + PARSE_TIMEOUT_MS;
-    tree = parser.parse(content, null, { progressCallback: () => performance.now() > deadline });
-    if (!tree) {
-      parser.reset();
-      return null;
-    }
-    const lines = splitLines(content);
-    const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines) };
+  return readParsed(path, content, (tree, ctx) => {
+    const { lines } = ctx;
     const out: OutlineDefinition[] = [];
     const walk = (units: readonly Unit[]) => {
       for (const u of units) {
@@ -110,11 +95,7 @@ async function parseDefinitions(path: string, content: string): Promise<OutlineD
     };
     walk(unitsOf(ctx, childrenOf(tree.rootNode), null));
     return out;
-  } catch {
-    return null;
-  } finally {
-    tree?.delete();
-  }
+  });
 }
 
 const keyOf = (d: OutlineDefinition) => `${d.parent ?? ""}\0${d.kind}\0${d.name}`;

@@ -4,15 +4,13 @@
  * the calls of a few names with the shape of their arguments (how many positional ones, which
  * keywords, whether a `*args` / `**kwargs` / `...spread` is passed), from one tree-sitter parse.
  */
-import type { Node, Tree } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { FileGraphContent } from "../../codeindex/port.ts";
 import { detectLanguage } from "../../indexing/chunking/languages.ts";
-import { parserFor } from "../../indexing/chunking/parsers.ts";
-import { unitsOf, type FileContext } from "../../indexing/chunking/definitions.ts";
+import { unitsOf } from "../../indexing/chunking/definitions.ts";
 import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
-import { splitLines } from "../../indexing/chunking/line-windows.ts";
 import { extractGraph } from "../../indexing/graph/extract.ts";
-import { MAX_PARSED_CHARS, PARSE_TIMEOUT_MS, rowOffsetsOf } from "../parse-bounds.ts";
+import { readParsed } from "../parse-bounds.ts";
 
 /** Languages whose calls are read (the finding's languages). */
 export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
@@ -49,28 +47,17 @@ export function callLanguageOf(path: string): string | null {
 
 /** Parses one version of a file: its graph and the calls of `names` (all calls when `names` is null). Null when it cannot be parsed. */
 export async function parseForCalls(path: string, content: string, names: ReadonlySet<string> | null): Promise<ParsedFile | null> {
-  const language = detectLanguage(path);
-  if (!language || language.chunking !== "syntax" || !CALL_LANGUAGES.has(language.id) || content.length > MAX_PARSED_CHARS) return null;
-  let tree: Tree | null = null;
-  try {
-    const parser = await parserFor(language);
-    const deadline = performance.now() + PARSE_TIMEOUT_MS;
-    tree = parser.parse(content, null, { progressCallback: () => performance.now() > deadline });
-    if (!tree) {
-      parser.reset();
-      return null;
-    }
-    const lines = splitLines(content);
-    const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines) };
-    const graph = extractGraph(tree.rootNode, language.id, unitsOf(ctx, childrenOf(tree.rootNode), null));
-    if (!graph) return null;
-    const calls = language.id === "python" ? pythonCalls(tree.rootNode, names, lines) : scriptCalls(tree.rootNode, names, lines);
-    return { language: language.id, graph, calls, lines };
-  } catch {
-    return null;
-  } finally {
-    tree?.delete();
-  }
+  return readParsed(
+    path,
+    content,
+    (tree, ctx, language) => {
+      const graph = extractGraph(tree.rootNode, language.id, unitsOf(ctx, childrenOf(tree.rootNode), null));
+      if (!graph) return null;
+      const calls = language.id === "python" ? pythonCalls(tree.rootNode, names, ctx.lines) : scriptCalls(tree.rootNode, names, ctx.lines);
+      return { language: language.id, graph, calls, lines: ctx.lines };
+    },
+    (language) => CALL_LANGUAGES.has(language.id),
+  );
 }
 
 const isComment = (n: Node) => n.type === "comment" || n.type.endsWith("_comment");
