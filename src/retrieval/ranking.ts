@@ -16,6 +16,7 @@
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win).
  */
+import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 
@@ -86,7 +87,7 @@ const DECLARATION_PATH = /\.d\.[mc]?ts$|\.pyi$/i;
 export function classifyPath(path: string): FileClass {
   let cls = classCache.get(path);
   if (cls === undefined) {
-    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) ? "source" : "other";
+    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) || detectLanguage(path)?.chunking === "script" ? "source" : "other";
     if (classCache.size >= CLASS_CACHE_LIMIT) classCache.clear();
     classCache.set(path, cls);
   }

@@ -575,7 +575,7 @@ function helper($x) {
     expect(chunkOf(php, "helper")).toMatchObject({ kind: "function", signature: "function helper($x)" });
   });
 
-  it("Kotlin, Swift, Scala, Bash (and Lua as text)", async () => {
+  it("Kotlin, Swift, Scala, Bash (and Lua by blocks)", async () => {
     const kt = await chunk(
       "app/Greeter.kt",
       `package app
@@ -618,11 +618,15 @@ struct JobQueue {
     const sh = await chunk("bin/run.sh", `#!/bin/bash\nset -euo pipefail\n\n# Prints usage.\nusage() {\n  echo "usage: x"\n  exit 1\n}\n`);
     expect(chunkOf(sh, "usage")).toMatchObject({ kind: "function", startLine: 4, endLine: 8, doc: "Prints usage." });
 
-    // Lua is chunked as text (see languages.ts).
+    // Lua has no sound grammar here (see languages.ts): chunked by blocks, definitions named.
     const lua = await chunk("lua/m.lua", `local M = {}\n\n-- Adds numbers.\nfunction M.add(a, b)\n  return a + b\nend\n\nreturn M\n`);
     expect(lua.language).toBe("lua");
     expect(lua.parseError).toBeUndefined();
-    expect(lua.chunks).toMatchObject([{ kind: "lines", startLine: 1, endLine: 8 }]);
+    expect(lua.chunks).toMatchObject([
+      { kind: "lines", startLine: 1, endLine: 1 },
+      { kind: "function", symbol: "add", parent: "M", startLine: 3, endLine: 6, signature: "function M.add(a, b)" },
+      { kind: "lines", startLine: 8, endLine: 8 },
+    ]);
   });
 });
 

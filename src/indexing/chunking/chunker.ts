@@ -1,15 +1,17 @@
 import type { ChunkedFile } from "../chunk.ts";
 import { detectLanguage, type LanguageInfo } from "./languages.ts";
 import { createSyntaxChunker, type SyntaxChunkerOptions } from "./syntax-chunker.ts";
+import { chunkScript } from "./script-chunker.ts";
 import { chunkText } from "./text-chunker.ts";
 
 /**
  * Version of the chunker's output (chunks and the code graph made from the same parse). Bump it
  * whenever chunk boundaries, fields, summaries or the graph change, so stored chunks and graphs made by
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
- * submitted again even at the same commit. 2: the code graph.
+ * submitted again even at the same commit. 2: the code graph. 4: code in languages with no grammar here
+ * (script chunking, ./script-chunker.ts).
  */
-export const CHUNKER_VERSION = "3";
+export const CHUNKER_VERSION = "4";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
@@ -23,7 +25,8 @@ export const createChunker = (options: ChunkerOptions = {}): Chunker => {
   return {
     async chunkFile(path, content) {
       const language = detectLanguage(path) ?? PLAIN_TEXT;
-      return language.chunking === "syntax" ? syntax.chunk(path, content, language) : chunkText(path, content, language);
+      if (language.chunking === "syntax") return syntax.chunk(path, content, language);
+      return language.chunking === "script" ? chunkScript(path, content, language) : chunkText(path, content, language);
     },
   };
 };

@@ -18,7 +18,8 @@ export type LanguageInfo = {
   id: string;
   /** Display name used in summaries, e.g. "TypeScript". */
   name: string;
-  chunking: "syntax" | "text";
+  /** syntax: along a tree-sitter parse; script: code with no grammar here, by blocks; text: prose, config, data. */
+  chunking: "syntax" | "script" | "text";
   /** Grammar to load (syntax languages only). */
   grammar?: GrammarRef;
 };
@@ -40,6 +41,15 @@ const text = (id: string, name: string, extensions: readonly string[], fileNames
   id,
   name,
   chunking: "text",
+  extensions,
+  fileNames,
+});
+
+/** Code in a language with no grammar here: chunked by blocks (./script-chunker.ts) and ranked as source. */
+const script = (id: string, name: string, extensions: readonly string[], fileNames: readonly string[] = []): LanguageEntry => ({
+  id,
+  name,
+  chunking: "script",
   extensions,
   fileNames,
 });
@@ -80,7 +90,53 @@ const ENTRIES: readonly LanguageEntry[] = [
 
   // tree-sitter-wasms' Lua grammar mis-parses once another grammar has parsed in the same thread
   // (order-dependent ERROR trees), so Lua is chunked as text until a sound grammar is available.
-  text("lua", "Lua", [".lua"]),
+  script("lua", "Lua", [".lua"]),
+  // Programming languages without a grammar here: searchable as code all the same.
+  script("perl", "Perl", [".pl", ".pm"]),
+  script("r", "R", [".r"]),
+  script("julia", "Julia", [".jl"]),
+  script("haskell", "Haskell", [".hs", ".lhs"]),
+  script("clojure", "Clojure", [".clj", ".cljs", ".cljc"]),
+  script("erlang", "Erlang", [".erl", ".hrl"]),
+  script("fsharp", "F#", [".fs", ".fsi", ".fsx"]),
+  script("vb", "Visual Basic", [".vb", ".bas"]),
+  script("groovy", "Groovy", [".groovy", ".gradle"]),
+  script("nim", "Nim", [".nim"]),
+  script("crystal", "Crystal", [".cr"]),
+  script("fortran", "Fortran", [".f90", ".f95", ".f03", ".f08", ".for"]),
+  script("pascal", "Pascal", [".pas"]),
+  script("ada", "Ada", [".adb", ".ads"]),
+  script("tcl", "Tcl", [".tcl"]),
+  script("vim", "Vim script", [".vim"], [".vimrc"]),
+  script("awk", "AWK", [".awk"]),
+  script("fish", "Fish", [".fish"]),
+  script("scheme", "Scheme", [".scm", ".ss", ".rkt"]),
+  script("lisp", "Common Lisp", [".lisp", ".lsp", ".cl"]),
+  script("jq", "jq", [".jq"]),
+  script("nix", "Nix", [".nix"]),
+  script("starlark", "Starlark", [".bzl", ".star"], ["BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel"]),
+  script("meson", "Meson", [], ["meson.build"]),
+  script("jsonnet", "Jsonnet", [".jsonnet", ".libsonnet"]),
+  script("assembly", "Assembly", [".s", ".asm"]),
+  script("cuda", "CUDA", [".cu", ".cuh"]),
+  script("shader", "Shader", [".glsl", ".vert", ".frag", ".hlsl", ".wgsl", ".metal"]),
+  script("verilog", "Verilog", [".v", ".sv", ".svh", ".vh"]),
+  script("vhdl", "VHDL", [".vhd", ".vhdl"]),
+  script("haxe", "Haxe", [".hx"]),
+  script("elm", "Elm", [".elm"]),
+  script("purescript", "PureScript", [".purs"]),
+  script("coffeescript", "CoffeeScript", [".coffee"]),
+  script("smalltalk", "Smalltalk", [".st"]),
+  script("raku", "Raku", [".raku", ".rakumod"]),
+  script("gleam", "Gleam", [".gleam"]),
+  script("odin", "Odin", [".odin"]),
+  script("lean", "Lean", [".lean"]),
+  script("idris", "Idris", [".idr"]),
+  script("batch", "Batch", [".bat", ".cmd"]),
+  script("puppet", "Puppet", [".pp"]),
+  // Grammar and scanner sources: the generated parser is skipped (../file-filter.ts), the grammar is the code.
+  script("grammar", "Grammar", [".y", ".yy", ".l", ".ll", ".g4", ".peg", ".pest", ".lalrpop", ".jison", ".ne"]),
+  script("thrift", "Thrift", [".thrift", ".capnp"]),
   text("markdown", "Markdown", [".md", ".markdown", ".mdx", ".mdown"]),
   text("rst", "reStructuredText", [".rst"]),
   text("text", "Text", [".txt", ".text", ".adoc", ".asciidoc", ".org"], [
