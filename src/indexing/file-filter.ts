@@ -4,6 +4,13 @@ import { detectLanguage } from "./chunking/languages.ts";
  * Which files are worth indexing. Pure: decides from the path, the size and the first bytes
  * (`head`, about 8 KB).
  */
+/**
+ * Version of which files are indexed (this filter and ./vendored-folders.ts). Bump it when the choice
+ * changes: a repository indexed under another version is planned again when submitted again, reusing
+ * the chunks of every file it keeps (CHUNKER_VERSION is what makes chunks be made anew). 2: vendored folders.
+ */
+export const FILE_FILTER_VERSION = "2";
+
 export type FileSkipReason = "binary" | "vendored" | "generated" | "minified" | "lockfile" | "too-large" | "unsupported";
 
 export type FileClassification = { index: true; language: string } | { index: false; reason: FileSkipReason };

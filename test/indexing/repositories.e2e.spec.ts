@@ -122,6 +122,9 @@ beforeAll(() => {
     "assets/logo.png": Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
     "src/huge.ts": big,
     "vendor/lib.js": "module.exports = 1;\n",
+    // A library copied in with its own license and no manifest: vendored although not under vendor/.
+    "lib/minijson/LICENSE": "Copyright (c) Someone Else\nPermission is hereby granted...\n",
+    "lib/minijson/minijson.js": "module.exports = function parse(text) { return JSON.parse(text); };\n",
     "node_modules/left-pad/index.js": "module.exports = 2;\n",
     "package-lock.json": "{}\n",
     "web/app.min.js": "var a=1;\n",
@@ -161,6 +164,8 @@ describe("POST /v2/repositories and GET /v2/repositories/{id}", () => {
       "assets/logo.png": "unsupported",
       "src/huge.ts": "too-large",
       "vendor/lib.js": "vendored",
+      "lib/minijson/LICENSE": "vendored",
+      "lib/minijson/minijson.js": "vendored",
       "node_modules/left-pad/index.js": "vendored",
       "package-lock.json": "lockfile",
       "web/app.min.js": "minified",

@@ -58,6 +58,8 @@ export const RepositoryIndexingStarted = defineEvent(
     /** All skipped files, including those beyond the recorded list. */
     skippedCount: z.number().int().min(0),
     chunkerVersion: z.string().min(1),
+    /** Version of the file choice (FILE_FILTER_VERSION); absent in events written before it existed. */
+    fileFilterVersion: z.string().min(1).optional(),
   }),
 );
 

@@ -25,6 +25,7 @@ import type { Embedder } from "../../models/embedder.ts";
 import type { Hosts, Remote } from "../../hosts/index.ts";
 import { createParsePool, type ParsePool } from "../../indexing/chunking/pool.ts";
 import { CHUNKER_VERSION } from "../../indexing/chunking/chunker.ts";
+import { FILE_FILTER_VERSION } from "../../indexing/file-filter.ts";
 import { repositoryId } from "../../indexing/repo-id.ts";
 import type { GitMirrors } from "../../git/mirrors.ts";
 import { validateBranchName, validateRepositoryName } from "../../git/names.ts";
@@ -174,8 +175,10 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       const active = jobs.get(jobKey(input.orgId, repoId));
 
       if (active) return { repoId, message: existing?.sha ? "Re-indexing started" : "Indexing started", started: true };
-      // Up to date: the same commit, indexed by this chunker version (a newer one re-indexes, reusing nothing it made).
-      const current = existing?.status === "completed" && existing.indexedChunkerVersion === CHUNKER_VERSION;
+      // Up to date: the same commit, indexed by this chunker version (a newer one re-indexes, reusing nothing
+      // it made) and this file filter version (a newer one plans again, reusing every chunk).
+      const current =
+        existing?.status === "completed" && existing.indexedChunkerVersion === CHUNKER_VERSION && existing.indexedFileFilterVersion === FILE_FILTER_VERSION;
       if (current && !input.reload && preflight && "sha" in preflight && preflight.sha === existing?.sha) {
         return { repoId, message: "Repository is up to date", started: false };
       }

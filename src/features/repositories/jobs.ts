@@ -19,7 +19,8 @@ import type { ParsePool } from "../../indexing/chunking/pool.ts";
 import { sourceText } from "../../indexing/chunking/source.ts";
 import { detectLanguage } from "../../indexing/chunking/languages.ts";
 import { lineFallback } from "../../indexing/chunking/syntax-chunker.ts";
-import { classifyFile } from "../../indexing/file-filter.ts";
+import { classifyFile, FILE_FILTER_VERSION } from "../../indexing/file-filter.ts";
+import { inFolders, vendoredFolders } from "../../indexing/vendored-folders.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { BlobReader } from "../../git/blob-reader.ts";
@@ -263,9 +264,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
     const planned: Planned[] = [];
     const reused: Planned[] = [];
     const needHead: TreeEntry[] = [];
+    const vendored = vendoredFolders(tree);
     for (const entry of tree) {
-      if (entry.mode === SYMLINK_MODE) {
-        skipped.push({ path: entry.path, reason: "symlink" });
+      if (entry.mode === SYMLINK_MODE || inFolders(entry.path, vendored)) {
+        skipped.push({ path: entry.path, reason: entry.mode === SYMLINK_MODE ? "symlink" : "vendored" });
         continue;
       }
       const byPath = classifyFile({ path: entry.path, size: entry.size, head: new Uint8Array(0) }, { maxFileBytes: config.maxFileBytes });
@@ -306,7 +308,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const position = await log.record({
         type: "StartIndexing",
         jobId,
-        started: { branch, sha, numFiles: planned.length, skipped: skipped.slice(0, MAX_SKIPPED_RECORDED), skippedCount: skipped.length, chunkerVersion: CHUNKER_VERSION },
+        started: { branch, sha, numFiles: planned.length, skipped: skipped.slice(0, MAX_SKIPPED_RECORDED), skippedCount: skipped.length, chunkerVersion: CHUNKER_VERSION, fileFilterVersion: FILE_FILTER_VERSION },
       });
       await runner.waitForPosition(position, 30_000);
     }

@@ -47,6 +47,9 @@ export type RepositoryRecord = {
   chunkerVersion: string | null;
   /** Chunker version of the last completed index. */
   indexedChunkerVersion: string | null;
+  fileFilterVersion?: string | null;
+  /** File filter version of the last completed index (absent in records made before it existed). */
+  indexedFileFilterVersion?: string | null;
   reusedFiles: number;
   submittedAt: string;
   startedAt: string | null;
@@ -112,6 +115,8 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
           failureReason: null,
           chunkerVersion: null,
           indexedChunkerVersion: record?.indexedChunkerVersion ?? null,
+          fileFilterVersion: null,
+          indexedFileFilterVersion: record?.indexedFileFilterVersion ?? null,
           reusedFiles: 0,
           submittedAt: event.time,
           startedAt: null,
@@ -131,6 +136,7 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
           skipped: event.data.skipped,
           skippedCount: event.data.skippedCount,
           chunkerVersion: event.data.chunkerVersion,
+          fileFilterVersion: event.data.fileFilterVersion ?? null,
           startedAt: record.startedAt ?? event.time,
           updatedAt: event.time,
         } satisfies RepositoryRecord);
@@ -163,6 +169,7 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
           numFiles: event.data.numFiles,
           sampleQuestions: event.data.sampleQuestions,
           indexedChunkerVersion: record.chunkerVersion,
+          indexedFileFilterVersion: record.fileFilterVersion ?? null,
           failureReason: null,
           indexedAt: event.time,
           updatedAt: event.time,
