@@ -193,7 +193,8 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
   });
   const wordWeight = !ctx.long ? W.wordInShortQuery : isTitle ? W.wordInTitle : W.wordInReport;
   const words: string[] = [];
-  for (const rawToken of line.split(/\s+/)) {
+  // A closing bracket glued to a name ends a token: "[Bug]customParseFormat", "(core)Parser".
+  for (const rawToken of line.split(/\s+|(?<=[\])])(?=[A-Za-z_$])/)) {
     if (rawToken === "" || rawToken.length > LIMITS.tokenChars) continue;
     // A plain word (most of a report's prose), with at most trailing punctuation: every check below
     // would keep it as a word, so it is kept without them.
