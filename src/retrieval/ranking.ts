@@ -147,6 +147,9 @@ function pathFacts(paths: readonly string[]): PathFacts {
       add(byBase, baseName(p), i);
       const stem = moduleStem(paths[i]!)?.toLowerCase();
       if (stem && stem.length >= 3) add(byStem, stem, i);
+      // A Go package is its folder: `mapping.Unmarshal` names every file of `.../mapping/`.
+      const pkg = p.endsWith(".go") ? goPackageDir(p) : null;
+      if (pkg && pkg !== stem && pkg.length >= 3) add(byStem, pkg, i);
     });
     facts = { lower, byBase, byStem };
     pathFactsCache.set(paths, facts);
@@ -155,6 +158,11 @@ function pathFacts(paths: readonly string[]): PathFacts {
 }
 
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+
+function goPackageDir(path: string): string | null {
+  const parts = path.split("/");
+  return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
+}
 
 /** Stem used for module-name mentions: `a/b/irradiance.py` -> irradiance; `a/b/__init__.py` -> b. */
 export function moduleStem(path: string): string | null {

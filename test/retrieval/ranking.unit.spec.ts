@@ -31,6 +31,17 @@ describe("ranking", () => {
     expect(rank("the test test_merge fails in tests/test_config.py", [hit(test, 10), hit(src, 9)])[0]).toBe("tests/test_config.py");
   });
 
+  it("a Go package named by a qualified call (`mapping.UnmarshalJson`) lifts the files of its folder", () => {
+    const other = chunk("rest/httpc/responses.go", { language: "go", symbol: "Parse", text: "func Parse(r *http.Response, val any) error {\n\treturn unmarshalJson(body, val)\n}" });
+    const inPackage = chunk("core/mapping/unmarshaler.go", { language: "go", symbol: "Unmarshal", text: "func (u *Unmarshaler) Unmarshal(i, v any) error {" });
+    const query = "mapping.UnmarshalJson does not support uuid.UUID fields: type mismatch for field uid";
+    expect(rank(query, [hit(other, 10), hit(inPackage, 8)])[0]).toBe("core/mapping/unmarshaler.go");
+    // The same folder name in another language is no package: its files are ranked by their words.
+    const py = chunk("core/mapping/unmarshaler.py", { symbol: "unmarshal" });
+    const pyOther = chunk("rest/httpc/responses.py", { symbol: "parse" });
+    expect(rank(query, [hit(pyOther, 10), hit(py, 8)])[0]).toBe("rest/httpc/responses.py");
+  });
+
   it("a path mentioned in the query wins over a better lexical match elsewhere", () => {
     const a = chunk("app/io/readers.py", { symbol: "read_csv" });
     const b = chunk("app/io/writers.py", { symbol: "write_csv" });
