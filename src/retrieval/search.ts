@@ -13,7 +13,8 @@ import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
-import { distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
+import { classifyPath, distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 
 export type SearchTarget = {
@@ -141,17 +142,6 @@ export function lexicalQueries(analysis: QueryAnalysis, raw: string): { name: st
   return queries;
 }
 
-/** Identifiers a chunk calls or instantiates that it does not define itself (for `genius`). */
-export function referencedNames(doc: ChunkDocument, max = 8): string[] {
-  const seen = new Map<string, number>();
-  for (const m of doc.text.matchAll(/(?<![\w$.])(?:[A-Za-z_$][\w$]*\.)*([A-Za-z_$][\w$]{2,})\s*\(/g)) {
-    const name = m[1]!;
-    if (name === doc.symbol || /^(if|for|while|switch|return|print|len|range|str|int|float|dict|list|tuple|set|isinstance|super|function|catch|typeof|require)$/.test(name)) continue;
-    seen.set(name, (seen.get(name) ?? 0) + 1);
-  }
-  return [...seen].sort((a, b) => b[1] - a[1]).slice(0, max).map(([n]) => n);
-}
-
 export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder | null; logger?: Logger }): Searcher {
   const { codeIndex } = deps;
   const embedder = deps.embedder ?? null;
@@ -250,6 +240,17 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }),
       );
       await Promise.all(searches);
+
+      const callees = wrapperCallees(definitions, names);
+      if (callees.length > 0) {
+        const wanted = new Set(callees.map((n) => n.toLowerCase()));
+        const [hits = []] = await codeIndex.searchLexicalMany([{ text: callees.join(" "), limit: 200, wholeWords: true }], filter);
+        for (const h of hits) {
+          if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase()) && classifyPath(h.doc.path) !== "test") {
+            definitions.push({ doc: h.doc, branch: h.branch, weight: WRAPPERS.weight });
+          }
+        }
+      }
 
       let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
 
