@@ -2,10 +2,11 @@
  * Candidate search over the code index and ranking into file-level results.
  *
  * Candidates: several lexical queries built from the query analysis (names and paths; natural-language
- * words; the raw text for short questions), a definitions lookup for the names the query mentions,
- * and kNN over chunk vectors when an embedder is configured. They are fused and re-ranked in
- * ./ranking.ts, and the files fused with a whole-file lexical ranking of the same text (./whole-file.ts). `genius` searches deeper: larger candidate lists, and the definitions of identifiers
- * that the best chunks call are pulled in too.
+ * words; the raw text for short questions), a definitions lookup for the names the query mentions and
+ * for what the short ones among those definitions call (wrappers, ./callees.ts), and kNN over chunk
+ * vectors when an embedder is configured. They are fused and re-ranked in ./ranking.ts, and the files
+ * fused with a whole-file lexical ranking of the same text (./whole-file.ts). `genius` searches deeper:
+ * larger candidate lists, and the definitions of identifiers that the best chunks call are pulled in too.
  */
 import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/port.ts";
 import type { Embedder } from "../models/embedder.ts";
