@@ -19,36 +19,47 @@
  * project paths are kept whole. Match them against indexed paths by path-segment suffix in either
  * direction. Identifiers are not split into sub-words here; the ranker's tokenizer does that.
  */
-import { QUERY_WEIGHTS, type QueryAnalysis, type StackFrame } from "./query/types.ts";
+import { QUERY_WEIGHTS, type QueryAnalysis, type ReportLanguage, type StackFrame } from "./query/types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isProduct } from "./query/lexicon.ts";
 import { type Ctx, createTermBag } from "./query/terms.ts";
-import { type FrameLine, PY_FRAME, parseFrameLine } from "./query/frames.ts";
+import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
 import { type Line, splitLines } from "./query/markdown.ts";
-import { extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
+import { addMessage, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 
-export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, StackFrame } from "./query/types.ts";
+export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
+
+type FrameLine = { frame: StackFrame; stack: number; order: "outer-first" | "inner-first" };
 
 export function analyzeQuery(text: string): QueryAnalysis {
   const { lines, fenceLangs } = splitLines(text);
 
-  // 1. Stack frames, and the source lines Python prints under them.
+  // 1. Stack frames and located diagnostics, and the source lines Python prints under its frames.
   const frameLines: FrameLine[] = [];
+  const messages: string[] = [];
+  const texts = lines.map((l) => l.text);
   let stack = 0;
   let previousWasFrame = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (/^\s*(?:Traceback \(most recent call last\)|Stack trace|Stacktrace)/i.test(line.text)) {
+    const header = stackHeader(line.text);
+    if (header !== null) {
       stack++;
-      line.zone = "skip";
+      if (header === "skip") line.zone = "skip";
       previousWasFrame = false;
       continue;
     }
-    const parsed = line.text.length <= 2 * LIMITS.tokenChars ? parseFrameLine(line.text) : null;
+    if (isStackNoise(line.text)) {
+      line.zone = "skip";
+      continue;
+    }
+    const parsed = frameAt(texts, i);
     if (parsed) {
-      if (!previousWasFrame && parsed.order === "inner-first") stack++;
+      if ((!previousWasFrame && parsed.order === "inner-first") || parsed.startsStack === true) stack++;
       frameLines.push({ frame: parsed.frame, stack, order: parsed.order });
-      line.zone = "frame";
+      for (let k = 0; k < parsed.lines; k++) lines[i + k]!.zone = "frame";
+      if (parsed.message !== undefined) messages.push(parsed.message);
       previousWasFrame = true;
+      i += parsed.lines - 1;
       if (parsed.frame.language === "python" && PY_FRAME.test(line.text)) {
         const next = lines[i + 1];
         if (next && /^\s{3,}\S/.test(next.text) && !PY_FRAME.test(next.text)) {
@@ -78,6 +89,8 @@ export function analyzeQuery(text: string): QueryAnalysis {
   const ctx: Ctx = { bag: createTermBag(), errors: new Map(), language, long };
 
   addFrames(ctx, frameLines);
+  // Messages printed after a location (compiler errors, test failures): an error class, or quoted names and words.
+  for (const message of messages) if (!extractErrors(ctx, message)) addMessage(ctx, message);
 
   // 2. Errors, on every line that is not a frame. An error line is not also read as code or prose.
   for (const line of lines) {
@@ -127,26 +140,48 @@ export function analyzeQuery(text: string): QueryAnalysis {
   };
 }
 
-function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): "python" | "javascript" | null {
-  let py = 0;
-  let js = 0;
-  for (const f of frames) {
-    if (f.language === "python") py += 2;
-    else js += 2;
-  }
+const FENCE_LANGUAGES: [RegExp, ReportLanguage][] = [
+  [/^(?:py|python|python3|pycon|ipython|pytb)$/, "python"],
+  [/^(?:js|javascript|ts|typescript|jsx|tsx|mjs|node)$/, "javascript"],
+  [/^(?:go|golang)$/, "go"],
+  [/^(?:rs|rust)$/, "rust"],
+  [/^(?:java)$/, "java"],
+  [/^(?:kt|kotlin|kts)$/, "kotlin"],
+  [/^(?:c|h)$/, "c"],
+  [/^(?:cpp|c\+\+|cc|cxx|hpp)$/, "cpp"],
+];
+const MENTIONED_FILES: [RegExp, ReportLanguage][] = [
+  [/\b[\w/-]+\.pyx?\b/g, "python"],
+  [/\b[\w/-]+\.go\b/g, "go"],
+  [/\b[\w/-]+\.rs\b/g, "rust"],
+  [/\b[\w/-]+\.java\b/g, "java"],
+  [/\b[\w/-]+\.kts?\b/g, "kotlin"],
+  [/\b[\w/-]+\.[ch]\b/g, "c"],
+  [/\b[\w/-]+\.(?:cc|cpp|cxx|hpp|hh)\b/g, "cpp"],
+];
+
+function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): ReportLanguage | null {
+  const score = new Map<ReportLanguage, number>();
+  const add = (language: ReportLanguage, n: number) => score.set(language, (score.get(language) ?? 0) + n);
+  for (const f of frames) add(f.language, 2);
   for (const lang of fenceLangs) {
-    if (/^(?:py|python|python3|pycon|ipython|pytb)$/.test(lang)) py += 3;
-    if (/^(?:js|javascript|ts|typescript|jsx|tsx|mjs|node)$/.test(lang)) js += 3;
+    const hit = FENCE_LANGUAGES.find(([re]) => re.test(lang));
+    if (hit) add(hit[1], 3);
   }
-  py += (text.match(/\b[\w/-]+\.pyx?\b/g) ?? []).length;
-  js += (text.match(/\b[\w/-]+\.(?:[mc]?[jt]sx?)\b/g) ?? []).filter((p) => !isProduct(p)).length;
+  for (const [re, language] of MENTIONED_FILES) add(language, (text.match(re) ?? []).length);
+  add("javascript", (text.match(/\b[\w/-]+\.(?:[mc]?[jt]sx?)\b/g) ?? []).filter((p) => !isProduct(p)).length);
   for (const l of lines) {
     if (l.zone !== "code") continue;
-    if (/^\s*(?:def |class \w+[:(]|from [\w.]+ import |import [\w.]+\s*$|>>> )/.test(l.text)) py++;
-    if (/^\s*(?:const |let |function |export |import .* from ['"])|=>|require\(/.test(l.text)) js++;
+    if (/^\s*(?:def |class \w+[:(]|from [\w.]+ import |import [\w.]+\s*$|>>> )/.test(l.text)) add("python", 1);
+    if (/^\s*(?:const |let |function |export |import .* from ['"])|=>|require\(/.test(l.text)) add("javascript", 1);
   }
-  if (py === 0 && js === 0) return null;
-  return py >= js ? "python" : "javascript";
+  // Ties go to the order of this list (Python, then JavaScript, as before other languages were read).
+  let best: ReportLanguage | null = null;
+  for (const language of ["python", "javascript", "go", "rust", "java", "kotlin", "c", "cpp"] as const) {
+    const n = score.get(language) ?? 0;
+    if (n > 0 && (best === null || n > (score.get(best) ?? 0))) best = language;
+  }
+  return best;
 }
 
 function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {

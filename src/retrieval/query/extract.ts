@@ -2,7 +2,7 @@
 import { QUERY_WEIGHTS } from "./types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
-import { toPath } from "./frames.ts";
+import { toPath } from "./paths.ts";
 
 // ----- errors
 
@@ -52,9 +52,20 @@ function addErrorClass(ctx: Ctx, qualified: string, name: string, message: strin
   if (!ctx.errors.has(name) || (ctx.errors.get(name) === null && msg !== "")) ctx.errors.set(name, msg === "" ? null : msg);
   if (msg === "") return;
   if (msg.length >= 4) ctx.bag.add(msg, "error", W.errorMessage);
-  // Identifiers and paths quoted in the message: 'NoneType' object has no attribute 'get_clearsky'
+  addMessage(ctx, msg);
+}
+
+/**
+ * The names and paths quoted in an error or compiler message ('NoneType' object has no attribute
+ * 'get_clearsky'; 'Vertex' was not declared in this scope), and its words.
+ */
+export function addMessage(ctx: Ctx, message: string): void {
+  const W = QUERY_WEIGHTS;
+  const msg = message.slice(0, LIMITS.messageChars);
   for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
-    const inner = q[2] ?? "";
+    let inner = q[2] ?? "";
+    // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.
+    if (inner.includes("::")) inner = inner.replace(/<[^<>]*>|\(\)$/g, "").split("::").pop() ?? "";
     const path = toPath(inner, false);
     if (path) ctx.bag.add(path.path, "path", W.pathInText);
     else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);

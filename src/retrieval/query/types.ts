@@ -6,6 +6,9 @@ export type QueryTerm = { text: string; weight: number; kind: QueryTermKind };
 
 export type FrameOrigin = "project" | "library" | "runtime";
 
+/** The languages whose stack traces and error output the analysis reads. */
+export type ReportLanguage = "python" | "javascript" | "go" | "rust" | "java" | "kotlin" | "c" | "cpp";
+
 export type StackFrame = {
   /** Normalised path, null when the frame has none (`<anonymous>`, `<stdin>`). */
   path: string | null;
@@ -13,7 +16,20 @@ export type StackFrame = {
   /** Function name as printed (e.g. "Location.get_clearsky"), null for module-level code. */
   symbol: string | null;
   origin: FrameOrigin;
-  language: "python" | "javascript";
+  language: ReportLanguage;
+};
+
+/** One frame (or a diagnostic's location) read at a line of a report (./frames/). */
+export type FrameMatch = {
+  frame: StackFrame;
+  /** Python prints the outermost call first; every other format the innermost. */
+  order: "outer-first" | "inner-first";
+  /** Lines the frame takes (Go and Rust print the function and its file on two lines). */
+  lines: number;
+  /** The frame opens a new stack (`#0`, frame `0:`, a compiler error after other output). */
+  startsStack?: boolean;
+  /** Text printed after the location that is still worth reading (a compiler or test message). */
+  message?: string;
 };
 
 export type QueryAnalysis = {
@@ -27,7 +43,7 @@ export type QueryAnalysis = {
   errors: { type: string; message: string | null }[];
   frames: StackFrame[];
   /** The language the report seems to be about, when there are signals. */
-  language: "python" | "javascript" | null;
+  language: ReportLanguage | null;
   /** A bug report rather than a short question: long, or with a stack trace or a code block. */
   isLongReport: boolean;
 };
