@@ -24,7 +24,7 @@ import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isPro
 import { type Ctx, createTermBag } from "./query/terms.ts";
 import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
 import { type Line, splitLines } from "./query/markdown.ts";
-import { addMessage, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
+import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
 
@@ -57,7 +57,12 @@ export function analyzeQuery(text: string): QueryAnalysis {
       if ((!previousWasFrame && parsed.order === "inner-first") || parsed.startsStack === true) stack++;
       frameLines.push({ frame: parsed.frame, stack, order: parsed.order });
       for (let k = 0; k < parsed.lines; k++) lines[i + k]!.zone = "frame";
-      if (parsed.message !== undefined) messages.push(parsed.message);
+      if (parsed.message !== undefined) {
+        // The message stays where it was printed (prose or code) and is read like the rest of it.
+        line.text = parsed.message;
+        line.zone = line.fenceLang !== null || /^(?: {4}|\t)\S/.test(texts[i] ?? "") ? "code" : "prose";
+        messages.push(parsed.message);
+      }
       previousWasFrame = true;
       i += parsed.lines - 1;
       if (parsed.frame.language === "python" && PY_FRAME.test(line.text)) {
@@ -89,8 +94,8 @@ export function analyzeQuery(text: string): QueryAnalysis {
   const ctx: Ctx = { bag: createTermBag(), errors: new Map(), language, long };
 
   addFrames(ctx, frameLines);
-  // Messages printed after a location (compiler errors, test failures): an error class, or quoted names and words.
-  for (const message of messages) if (!extractErrors(ctx, message)) addMessage(ctx, message);
+  // Names quoted in the messages printed after a location (compiler errors, test failures).
+  for (const message of messages) addQuotedNames(ctx, message);
 
   // 2. Errors, on every line that is not a frame. An error line is not also read as code or prose.
   for (const line of lines) {
@@ -208,7 +213,8 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
     if (frame.symbol !== null && !(frame.origin === "runtime" && frame.path === null)) {
       const parts = frame.symbol.split(".").filter((p) => IDENT.test(p));
       const name = parts[parts.length - 1];
-      if (name !== undefined && !CODE_KEYWORDS.has(name)) ctx.bag.add(name, "symbolFromTrace", symW);
+      // `main` is every program's entry point: its frame says nothing about where the fault is.
+      if (name !== undefined && !CODE_KEYWORDS.has(name) && name !== "main") ctx.bag.add(name, "symbolFromTrace", symW);
       const owner = parts[parts.length - 2];
       if (owner !== undefined && !JS_FRAME_RECEIVERS.has(owner) && !CODE_KEYWORDS.has(owner)) {
         ctx.bag.add(owner, "symbolFromTrace", symW * 0.6);

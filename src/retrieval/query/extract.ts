@@ -1,6 +1,6 @@
 /** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
 import { QUERY_WEIGHTS } from "./types.ts";
-import { BUILTIN_ERRORS, CODE_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
+import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
 import { toPath } from "./paths.ts";
 
@@ -52,16 +52,18 @@ function addErrorClass(ctx: Ctx, qualified: string, name: string, message: strin
   if (!ctx.errors.has(name) || (ctx.errors.get(name) === null && msg !== "")) ctx.errors.set(name, msg === "" ? null : msg);
   if (msg === "") return;
   if (msg.length >= 4) ctx.bag.add(msg, "error", W.errorMessage);
-  addMessage(ctx, msg);
+  addQuotedNames(ctx, msg);
+  addWords(ctx, msg.replace(/(['"`])[^'"`\s]*\1/g, " "), W.wordInErrorMessage);
 }
 
 /**
  * The names and paths quoted in an error or compiler message ('NoneType' object has no attribute
- * 'get_clearsky'; 'Vertex' was not declared in this scope), and its words.
+ * 'get_clearsky'; 'Vertex' was not declared in this scope).
  */
-export function addMessage(ctx: Ctx, message: string): void {
+export function addQuotedNames(ctx: Ctx, message: string): void {
   const W = QUERY_WEIGHTS;
   const msg = message.slice(0, LIMITS.messageChars);
+  const compiled = ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript";
   for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
     let inner = q[2] ?? "";
     // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.
@@ -69,11 +71,10 @@ export function addMessage(ctx: Ctx, message: string): void {
     const path = toPath(inner, false);
     if (path) ctx.bag.add(path.path, "path", W.pathInText);
     else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);
-    else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner)) {
+    else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner) && !(compiled && COMPILED_KEYWORDS.has(inner))) {
       ctx.bag.add(inner, "identifier", W.identifierQuotedInError);
     }
   }
-  addWords(ctx, msg.replace(/(['"`])[^'"`\s]*\1/g, " "), W.wordInErrorMessage);
 }
 
 // ----- dotted names

@@ -55,6 +55,21 @@ export const CODE_KEYWORDS = new Set(
   ).split(/\s+/),
 );
 
+/** Keywords of Go, Rust, Java, Kotlin, C and C++ that compilers quote in their messages ('constexpr'). */
+export const COMPILED_KEYWORDS = new Set(
+  (
+    "auto break case char const constexpr consteval constinit continue default do double else enum extern float " +
+    "for goto if inline int long register restrict return short signed sizeof static struct switch typedef union " +
+    "unsigned void volatile while alignas alignof bool catch class decltype delete explicit export friend " +
+    "mutable namespace new noexcept nullptr operator private protected public template this throw try typeid " +
+    "typename using virtual override final concept requires co_await co_return co_yield " +
+    "as async await crate dyn fn impl let loop match mod move mut pub ref self Self super trait type unsafe use where " +
+    "chan defer fallthrough func go import interface map package range select var " +
+    "abstract assert boolean byte extends implements instanceof native strictfp synchronized throws transient " +
+    "fun val when object companion data sealed suspend inner open internal lateinit vararg"
+  ).split(/\s+/),
+);
+
 /** Receivers whose members are library calls, not project symbols (`np.array`, `console.log`). */
 export const LIBRARY_ALIASES = new Set(
   "np pd plt os sys re json math time datetime dt tf sp mpl sns console Math JSON Object Array Promise Number String Date window document process Reflect Symbol require module exports path fs util".split(

@@ -68,10 +68,15 @@ export function nativeFrame(lines: readonly string[], i: number): FrameMatch | n
   return null;
 }
 
+/** Test frameworks that wrap a project's frames (GoogleTest's `testing::` namespace and its sources). */
+const LIBRARY_SYMBOLS = /^testing\./;
+const LIBRARY_PATHS = /(?:^|\/)(?:gtest|gmock|googletest|googlemock|catch2|doctest)(?:[-_/][^/]*)?$|\/(?:gtest|gmock|googletest|googlemock)\//i;
+
 function make(location: string | null, line: number | null, symbol: string | null, module: string, lines: number, startsStack: boolean): FrameMatch {
   const path = location === null ? null : framePath(location);
   let origin: FrameOrigin;
   if (symbol !== null && RUNTIME_SYMBOLS.test(symbol)) origin = "runtime";
+  else if ((symbol !== null && LIBRARY_SYMBOLS.test(symbol)) || (path !== null && LIBRARY_PATHS.test(path))) origin = "library";
   else if (path !== null) origin = /(?:^|\/)vg_[\w]+\.c$/.test(path) ? "runtime" : pathOrigin(location ?? "");
   else if (module !== "") origin = pathOrigin(module.replace(/\\/g, "/")) === "project" && !/^(?:lib[\w+-]*\.(?:so|dylib)|[\w-]+\.dll)/i.test(module) ? "project" : "runtime";
   else origin = symbol === null ? "runtime" : "project";
