@@ -213,8 +213,9 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
     if (frame.symbol !== null && !(frame.origin === "runtime" && frame.path === null)) {
       const parts = frame.symbol.split(".").filter((p) => IDENT.test(p));
       const name = parts[parts.length - 1];
-      // `main` is every program's entry point: its frame says nothing about where the fault is.
-      if (name !== undefined && !CODE_KEYWORDS.has(name) && name !== "main") ctx.bag.add(name, "symbolFromTrace", symW);
+      // `main` is every compiled program's entry point: its frame says nothing about where the fault is.
+      const entry = name === "main" && frame.language !== "python" && frame.language !== "javascript";
+      if (name !== undefined && !CODE_KEYWORDS.has(name) && !entry) ctx.bag.add(name, "symbolFromTrace", symW);
       const owner = parts[parts.length - 2];
       if (owner !== undefined && !JS_FRAME_RECEIVERS.has(owner) && !CODE_KEYWORDS.has(owner)) {
         ctx.bag.add(owner, "symbolFromTrace", symW * 0.6);

@@ -98,13 +98,26 @@ function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): voi
   }
   // JS property chains (camelCase) are not modules; snake_case chains are Python even in mixed reports.
   // In code, receivers are mostly variables (site.get_clearsky); imports name the modules there.
-  if (alias || inCode || (ctx.language === "javascript" && !parts.some((p) => p.includes("_")))) return;
+  if (alias || inCode) return;
+  if (ctx.language === "java" || ctx.language === "kotlin") return addJvmClassPath(ctx, parts, ctx.language === "kotlin" ? "kt" : "java");
+  if (ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript") return;
+  if (ctx.language === "javascript" && !parts.some((p) => p.includes("_"))) return;
   // Candidate Python modules: the leading lower-case parts before a class or the final attribute.
   const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
   const moduleParts = (firstClass === -1 ? parts.slice(0, -1) : parts.slice(0, firstClass)).filter(Boolean);
   if (moduleParts.length === 0 || !moduleParts.every((p) => /^[a-z_][a-z0-9_]*$/.test(p))) return;
   const path = `${moduleParts.join("/")}.py`;
   ctx.bag.add(path, "path", moduleParts.length >= 2 ? QUERY_WEIGHTS.modulePath : QUERY_WEIGHTS.shortModulePath);
+}
+
+/** `com.acme.billing.ConfigLoader.load` in a Java or Kotlin report: the class's file, `com/acme/billing/ConfigLoader.java`. */
+function addJvmClassPath(ctx: Ctx, parts: string[], extension: string): void {
+  const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
+  if (firstClass < 1) return;
+  const packageParts = parts.slice(0, firstClass);
+  if (!packageParts.every((p) => /^[a-z_][a-z0-9_]*$/.test(p))) return;
+  const path = `${packageParts.join("/")}/${parts[firstClass]}.${extension}`;
+  ctx.bag.add(path, "path", packageParts.length >= 2 ? QUERY_WEIGHTS.modulePath : QUERY_WEIGHTS.shortModulePath);
 }
 
 function addModule(ctx: Ctx, module: string): void {

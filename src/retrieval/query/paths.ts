@@ -37,7 +37,7 @@ export function toPath(raw: string, allowNoExtension: boolean): { path: string; 
  */
 export function pathOrigin(path: string): FrameOrigin {
   const p = path.replace(/\\/g, "/");
-  if (/^(?:node:|internal\/|ext:|deno:|bun:|native\b|<|\[)/.test(p) || p.includes("<frozen ")) return "runtime";
+  if (/^(?:node:|ext:|deno:|bun:|native\b|<|\[)/.test(p) || p.includes("<frozen ")) return "runtime";
   if (/\/(?:site-packages|dist-packages|node_modules)\//.test(p) || /^(?:site-packages|node_modules)\//.test(p)) return "library";
   // Package caches: Go modules, Cargo registries and git checkouts, Maven, Gradle, vendored Go code.
   if (/^https?:\/\//.test(p) || /\/\.cargo\/(?:registry|git)\/|\/pkg\/mod\/|\/\.m2\/repository\/|\/\.gradle\/caches\//.test(p)) return "library";
@@ -63,7 +63,7 @@ export function pathOrigin(path: string): FrameOrigin {
  */
 export function framePath(location: string): string | null {
   let s = location.trim();
-  if (s === "" || /^<.*>$/.test(s) || s === "native" || /^(?:node:|internal\/|ext:|deno:|bun:)/.test(s) || s.startsWith("index ")) {
+  if (s === "" || /^<.*>$/.test(s) || s === "native" || /^(?:node:|ext:|deno:|bun:)/.test(s) || s.startsWith("index ")) {
     return null;
   }
   s = s.replace(/^webpack(?:-internal)?:\/\/\/?(?:\([^)]*\)\/)?/, "").replace(/^file:\/\//, "");
@@ -116,8 +116,9 @@ export function languageOfPath(path: string): ReportLanguage | null {
     case "kt":
     case "kts":
       return "kotlin";
-    case "c":
     case "h":
+      return /\/c\+\+\//.test(path) ? "cpp" : "c";
+    case "c":
     case "y":
     case "l":
     case "m":

@@ -49,7 +49,9 @@ function make(location: string, line: number | null, symbol: string | null, mess
   const path = framePath(location);
   if (path === null) return null;
   const match: FrameMatch = { frame: { path, line, symbol, origin: pathOrigin(location), language }, order: "inner-first", lines: 1 };
-  if (message.trim() !== "") match.message = message.trim();
+  // The warning's flag (`[-Wunused-variable]`) names the compiler's option, not the code.
+  const text = message.replace(/\s*\[-W[\w=+-]*\]\s*$/, "").trim();
+  if (text !== "") match.message = text;
   return match;
 }
 

@@ -24,7 +24,8 @@ export function jsFrame(line: string): FrameMatch | null {
   // "at Array.map (<anonymous>)", "at async Promise.all (index 0)": location without a file
   const loc = LOCATION.exec(location.trim());
   const file = loc?.[1] ?? location;
-  const path = framePath(file);
+  // Node before v16 printed its own modules without the `node:` scheme (`internal/process/task_queues.js`).
+  const path = /^internal\//.test(file) ? null : framePath(file);
   return {
     frame: {
       path,

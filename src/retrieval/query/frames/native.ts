@@ -106,6 +106,7 @@ function gdbFunction(s: string): string {
 export function nativeSymbol(raw: string): string | null {
   let s = raw.trim().replace(/\s+\+\s*\d+$/, "").replace(/\s+const$/, "").replace(/\[abi:\w+\]/g, "");
   s = s.replace(/\(anonymous namespace\)::/g, "");
+  if (/\boperator\b/.test(s)) return null;
   // Argument list at the end (balanced).
   if (s.endsWith(")")) {
     let depth = 0;
