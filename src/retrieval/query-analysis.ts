@@ -58,8 +58,9 @@ export function analyzeQuery(text: string): QueryAnalysis {
       frameLines.push({ frame: parsed.frame, stack, order: parsed.order });
       for (let k = 0; k < parsed.lines; k++) lines[i + k]!.zone = "frame";
       if (parsed.message !== undefined) {
-        // The message stays where it was printed (prose or code) and is read like the rest of it.
-        line.text = parsed.message;
+        // The message stays where it was printed (prose or code) and is read like the rest of it; the
+        // space stands for the location before it, so `file.py:12: FutureWarning: ...` is still an error header.
+        line.text = ` ${parsed.message}`;
         line.zone = line.fenceLang !== null || /^(?: {4}|\t)\S/.test(texts[i] ?? "") ? "code" : "prose";
         messages.push(parsed.message);
       }
