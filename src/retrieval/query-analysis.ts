@@ -3,9 +3,12 @@
  * and stack traces — into weighted features for the ranker. Pure and synchronous; no model.
  *
  * What is extracted, roughly from strongest to weakest signal:
- *  - file paths from stack frames (Python tracebacks, pytest, Node/Deno/browser stacks) and the
- *    function names in those frames; frames in library code (site-packages, node_modules) and the
- *    runtime (Python stdlib, node:internal) weigh less than project frames, and the innermost
+ *  - file paths from stack frames and located diagnostics (Python tracebacks and pytest, Node/Deno/
+ *    browser stacks, Go panics and test output, Rust panics and backtraces, Java/Kotlin exceptions,
+ *    gdb/lldb/sanitizer/valgrind stacks, compiler errors of every language: ./query/frames/) and the
+ *    function names in those frames; frames in library code (site-packages, node_modules, Go's module
+ *    cache, Cargo's registry, test runners) and the runtime (Python stdlib, node:internal, GOROOT,
+ *    Rust's std, the JDK, libc and system headers) weigh less than project frames, and the innermost
  *    project frame of each stack a little more;
  *  - file paths in the text (`src/foo/bar.py`, `foo.py:123`, GitHub blob links);
  *  - identifiers in code spans, code blocks, and CamelCase / snake_case / call-shaped words in prose;
@@ -15,7 +18,8 @@
  *  - plain words, lowercased, without stop-words (and without bug-template noise in long reports).
  *
  * Paths are normalised (forward slashes, no line numbers, no leading "./"); library paths are cut
- * to the package (".../site-packages/requests/adapters.py" -> "requests/adapters.py"); absolute
+ * to the package (".../site-packages/requests/adapters.py" -> "requests/adapters.py", Go modules and
+ * crates without their versions); Java frames become package paths ("com/foo/Bar.java"); absolute
  * project paths are kept whole. Match them against indexed paths by path-segment suffix in either
  * direction. Identifiers are not split into sub-words here; the ranker's tokenizer does that.
  */
