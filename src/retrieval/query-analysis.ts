@@ -32,7 +32,7 @@ import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLin
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
 
-type FrameLine = { frame: StackFrame; stack: number; order: "outer-first" | "inner-first" };
+type FrameLine = { frame: StackFrame; stack: number; order: "outer-first" | "inner-first"; diagnostic: boolean };
 
 export function analyzeQuery(text: string): QueryAnalysis {
   const { lines, fenceLangs } = splitLines(text);
@@ -59,7 +59,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
     const parsed = frameAt(texts, i);
     if (parsed) {
       if ((!previousWasFrame && parsed.order === "inner-first") || parsed.startsStack === true) stack++;
-      frameLines.push({ frame: parsed.frame, stack, order: parsed.order });
+      frameLines.push({ frame: parsed.frame, stack, order: parsed.order, diagnostic: parsed.diagnostic === true });
       for (let k = 0; k < parsed.lines; k++) lines[i + k]!.zone = "frame";
       if (parsed.message !== undefined) {
         // The message stays where it was printed (prose or code) and is read like the rest of it; the
@@ -195,22 +195,36 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
 }
 
 function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
-  // The innermost project frame of each stack: last printed in Python, first printed in JS.
-  const innermost = new Set<FrameLine>();
+  // Project frames of each stack from the innermost out (last printed in Python, first printed in
+  // the other languages). The innermost weighs a little more; in the deep stacks of compiled programs
+  // (Go, Rust, JVM, native), each frame further out a little less: dispatchers, event loops and
+  // `main` are in every stack. Python and JavaScript stacks keep their flat weights.
+  const depth = new Map<FrameLine, number>();
+  const innermost = new Map<number, FrameLine>();
   const byStack = new Map<number, FrameLine[]>();
   for (const f of frameLines) byStack.set(f.stack, [...(byStack.get(f.stack) ?? []), f]);
   for (const group of byStack.values()) {
-    const project = group.filter((f) => f.frame.origin === "project" && f.frame.path !== null);
-    const pick = group[0]?.order === "inner-first" ? project[0] : project[project.length - 1];
-    if (pick) innermost.add(pick);
+    const project = group.filter((f) => f.frame.origin === "project" && f.frame.path !== null && !f.diagnostic);
+    const ordered = group[0]?.order === "inner-first" ? project : [...project].reverse();
+    if (ordered[0] !== undefined) innermost.set(ordered[0].stack, ordered[0]);
+    // Depth counts files, not calls: the frames of one file are one place.
+    const files: string[] = [];
+    for (const f of ordered) {
+      if (!files.includes(f.frame.path!)) files.push(f.frame.path!);
+      depth.set(f, files.indexOf(f.frame.path!));
+    }
   }
   const W = QUERY_WEIGHTS;
   for (const f of frameLines) {
     const { frame } = f;
-    const bonus = innermost.has(f) ? W.innermostFrameBonus : 0;
+    const k = depth.get(f);
+    const bonus = f === innermost.get(f.stack) ? W.innermostFrameBonus : 0;
+    const decay = k !== undefined && frame.language !== "python" && frame.language !== "javascript" ? W.outerFrameDecay ** k : 1;
     const [pathW, symW] =
       frame.origin === "project"
-        ? [W.projectFramePath + bonus, W.projectFrameSymbol + bonus]
+        ? f.diagnostic
+          ? [W.pathInText, W.projectFrameSymbol]
+          : [Math.max(W.libraryFramePath, (W.projectFramePath + bonus) * decay), Math.max(W.libraryFrameSymbol, (W.projectFrameSymbol + bonus) * decay)]
         : frame.origin === "library"
           ? [W.libraryFramePath, W.libraryFrameSymbol]
           : [W.runtimeFramePath, W.runtimeFrameSymbol];
@@ -228,4 +242,3 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
     }
   }
 }
-

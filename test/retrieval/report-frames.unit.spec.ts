@@ -164,7 +164,10 @@ describe("Rust", () => {
 
   it("weighs project frames first, the crate cut to its name and its own path", () => {
     expect(a.paths[0]).toBe("src/config/loader.rs");
-    expect(a.symbols.slice(0, 2)).toEqual(["read_profile", "load"]);
+    expect(a.symbols[0]).toBe("read_profile");
+    // Frames further out weigh less: read_profile > load > main's closure.
+    expect(weight(a, "load", "symbolFromTrace")).toBeLessThan(weight(a, "read_profile", "symbolFromTrace"));
+    expect(weight(a, "src/main.rs", "path")).toBeLessThan(weight(a, "src/config/loader.rs", "path"));
     expect(weight(a, "deserialize_map", "symbolFromTrace")).toBeLessThan(weight(a, "load", "symbolFromTrace"));
     expect(weight(a, "call_once", "symbolFromTrace")).toBeLessThan(weight(a, "deserialize_map", "symbolFromTrace"));
     // The crate's frame finds its file in the crate's repository, alone or in a workspace.

@@ -30,6 +30,8 @@ export type FrameMatch = {
   startsStack?: boolean;
   /** Text printed after the location that is still worth reading (a compiler or test message). */
   message?: string;
+  /** A location a tool reported (compiler, linter, test assertion), not a call in a running stack. */
+  diagnostic?: boolean;
 };
 
 export type QueryAnalysis = {
@@ -55,6 +57,8 @@ export const QUERY_WEIGHTS = {
   projectFramePath: 3.0,
   projectFrameSymbol: 2.5,
   innermostFrameBonus: 0.5,
+  /** Each project frame further out than a stack's innermost one weighs this much of the one inside it (not below a library frame). */
+  outerFrameDecay: 0.85,
   libraryFramePath: 1.2,
   libraryFrameSymbol: 1.0,
   runtimeFramePath: 0.4,

@@ -48,7 +48,7 @@ function make(location: string, line: number | null, symbol: string | null, mess
   if (language === null) return null;
   const path = framePath(location);
   if (path === null) return null;
-  const match: FrameMatch = { frame: { path, line, symbol, origin: pathOrigin(location), language }, order: "inner-first", lines: 1 };
+  const match: FrameMatch = { frame: { path, line, symbol, origin: pathOrigin(location), language }, order: "inner-first", lines: 1, diagnostic: true };
   // The warning's flag (`[-Wunused-variable]`) names the compiler's option, not the code.
   const text = message.replace(/\s*\[-W[\w=+-]*\]\s*$/, "").trim();
   if (text !== "") match.message = text;

@@ -42,6 +42,7 @@ export function goFrame(lines: readonly string[], i: number): FrameMatch | null 
   if ((m = TEST_LOG.exec(line)) ?? (m = TESTIFY_TRACE.exec(line))) {
     const match = frame(m[1] ?? "", Number(m[2]), null, 1);
     if (m[3] !== undefined) match.message = m[3];
+    match.diagnostic = true;
     return match;
   }
   return null;

@@ -27,6 +27,7 @@ export function jvmFrame(line: string): FrameMatch | null {
       lines: 1,
       startsStack: /^\s*e:/.test(line),
       message: k[4] ?? "",
+      diagnostic: true,
     };
   }
   const m = AT.exec(line);

@@ -25,7 +25,7 @@ export function rustFrame(lines: readonly string[], i: number): FrameMatch | nul
     match.message = m[1] ?? "";
     return match;
   }
-  if ((m = RUSTC_LOCATION.exec(line))) return { ...frame(m[1] ?? "", Number(m[2]), null, 1, false), startsStack: /-->/.test(line) };
+  if ((m = RUSTC_LOCATION.exec(line))) return { ...frame(m[1] ?? "", Number(m[2]), null, 1, false), startsStack: /-->/.test(line), diagnostic: true };
   if ((m = BACKTRACE_SYMBOL.exec(line))) {
     const raw = m[2] ?? "";
     const at = BACKTRACE_AT.exec(lines[i + 1] ?? "");
