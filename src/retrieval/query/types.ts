@@ -58,7 +58,7 @@ export const QUERY_WEIGHTS = {
   projectFrameSymbol: 2.5,
   innermostFrameBonus: 0.5,
   /** Each project frame further out than a stack's innermost one weighs this much of the one inside it (not below a library frame). */
-  outerFrameDecay: 0.85,
+  outerFrameDecay: 0.75,
   libraryFramePath: 1.2,
   libraryFrameSymbol: 1.0,
   runtimeFramePath: 0.4,
