@@ -160,14 +160,17 @@ const FENCE_LANGUAGES: [RegExp, ReportLanguage][] = [
   [/^(?:c|h)$/, "c"],
   [/^(?:cpp|c\+\+|cc|cxx|hpp)$/, "cpp"],
 ];
-const MENTIONED_FILES: [RegExp, ReportLanguage][] = [
-  [/\b[\w/-]+\.pyx?\b/g, "python"],
-  [/\b[\w/-]+\.go\b/g, "go"],
-  [/\b[\w/-]+\.rs\b/g, "rust"],
-  [/\b[\w/-]+\.java\b/g, "java"],
-  [/\b[\w/-]+\.kts?\b/g, "kotlin"],
-  [/\b[\w/-]+\.[ch]\b/g, "c"],
-  [/\b[\w/-]+\.(?:cc|cpp|cxx|hpp|hh)\b/g, "cpp"],
+/** File names in the text, by extension (one scan; JavaScript's product names such as `Node.js` excepted). */
+const MENTIONED_FILE = /\b[\w/-]+\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?)\b/g;
+const EXTENSION_LANGUAGES: [RegExp, ReportLanguage][] = [
+  [/^pyx?$/, "python"],
+  [/^[mc]?[jt]sx?$/, "javascript"],
+  [/^go$/, "go"],
+  [/^rs$/, "rust"],
+  [/^java$/, "java"],
+  [/^kts?$/, "kotlin"],
+  [/^[ch]$/, "c"],
+  [/^(?:cc|cpp|cxx|hpp|hh)$/, "cpp"],
 ];
 
 function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): ReportLanguage | null {
@@ -178,8 +181,10 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
     const hit = FENCE_LANGUAGES.find(([re]) => re.test(lang));
     if (hit) add(hit[1], 3);
   }
-  for (const [re, language] of MENTIONED_FILES) add(language, (text.match(re) ?? []).length);
-  add("javascript", (text.match(/\b[\w/-]+\.(?:[mc]?[jt]sx?)\b/g) ?? []).filter((p) => !isProduct(p)).length);
+  for (const m of text.matchAll(MENTIONED_FILE)) {
+    const hit = EXTENSION_LANGUAGES.find(([re]) => re.test(m[1] ?? ""));
+    if (hit && !(hit[1] === "javascript" && isProduct(m[0]))) add(hit[1], 1);
+  }
   for (const l of lines) {
     if (l.zone !== "code") continue;
     if (/^\s*(?:def |class \w+[:(]|from [\w.]+ import |import [\w.]+\s*$|>>> )/.test(l.text)) add("python", 1);

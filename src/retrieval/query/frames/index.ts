@@ -21,6 +21,9 @@ export { PY_FRAME } from "./python.ts";
 export function frameAt(lines: readonly string[], i: number): FrameMatch | null {
   const line = lines[i] ?? "";
   if (line.length > LIMITS.frameLineChars || line.trim() === "") return null;
+  // Every frame has a number (line, address, frame index) on its line or, for Go's function line, on
+  // the next one; JVM frames without a file say `at`, GCC's function context `: In`.
+  if (!/\d/.test(line) && !/\d/.test(lines[i + 1] ?? "") && !/\bat |: In /.test(line)) return null;
   return pythonFrame(line) ?? jvmFrame(line) ?? jsFrame(line) ?? goFrame(lines, i) ?? rustFrame(lines, i) ?? nativeFrame(lines, i) ?? diagnosticFrame(line);
 }
 
