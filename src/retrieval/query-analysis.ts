@@ -3,9 +3,12 @@
  * and stack traces — into weighted features for the ranker. Pure and synchronous; no model.
  *
  * What is extracted, roughly from strongest to weakest signal:
- *  - file paths from stack frames (Python tracebacks, pytest, Node/Deno/browser stacks) and the
- *    function names in those frames; frames in library code (site-packages, node_modules) and the
- *    runtime (Python stdlib, node:internal) weigh less than project frames, and the innermost
+ *  - file paths from stack frames and located diagnostics (Python tracebacks and pytest, Node/Deno/
+ *    browser stacks, Go panics and test output, Rust panics and backtraces, Java/Kotlin exceptions,
+ *    gdb/lldb/sanitizer/valgrind stacks, compiler errors of every language: ./query/frames/) and the
+ *    function names in those frames; frames in library code (site-packages, node_modules, Go's module
+ *    cache, Cargo's registry, test runners) and the runtime (Python stdlib, node:internal, GOROOT,
+ *    Rust's std, the JDK, libc and system headers) weigh less than project frames, and the innermost
  *    project frame of each stack a little more;
  *  - file paths in the text (`src/foo/bar.py`, `foo.py:123`, GitHub blob links);
  *  - identifiers in code spans, code blocks, and CamelCase / snake_case / call-shaped words in prose;
@@ -15,40 +18,58 @@
  *  - plain words, lowercased, without stop-words (and without bug-template noise in long reports).
  *
  * Paths are normalised (forward slashes, no line numbers, no leading "./"); library paths are cut
- * to the package (".../site-packages/requests/adapters.py" -> "requests/adapters.py"); absolute
+ * to the package (".../site-packages/requests/adapters.py" -> "requests/adapters.py", Go modules and
+ * crates without their versions); Java frames become package paths ("com/foo/Bar.java"); absolute
  * project paths are kept whole. Match them against indexed paths by path-segment suffix in either
  * direction. Identifiers are not split into sub-words here; the ranker's tokenizer does that.
  */
-import { QUERY_WEIGHTS, type QueryAnalysis, type StackFrame } from "./query/types.ts";
+import { QUERY_WEIGHTS, type QueryAnalysis, type ReportLanguage, type StackFrame } from "./query/types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isProduct } from "./query/lexicon.ts";
 import { type Ctx, createTermBag } from "./query/terms.ts";
-import { type FrameLine, PY_FRAME, parseFrameLine } from "./query/frames.ts";
+import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
 import { type Line, splitLines } from "./query/markdown.ts";
-import { extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
+import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 
-export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, StackFrame } from "./query/types.ts";
+export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
+
+type FrameLine = { frame: StackFrame; stack: number; order: "outer-first" | "inner-first"; diagnostic: boolean };
 
 export function analyzeQuery(text: string): QueryAnalysis {
   const { lines, fenceLangs } = splitLines(text);
 
-  // 1. Stack frames, and the source lines Python prints under them.
+  // 1. Stack frames and located diagnostics, and the source lines Python prints under its frames.
   const frameLines: FrameLine[] = [];
+  const messages: string[] = [];
+  const texts = lines.map((l) => l.text);
   let stack = 0;
   let previousWasFrame = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (/^\s*(?:Traceback \(most recent call last\)|Stack trace|Stacktrace)/i.test(line.text)) {
+    const header = stackHeader(line.text);
+    if (header !== null) {
       stack++;
-      line.zone = "skip";
+      if (header === "skip") line.zone = "skip";
       previousWasFrame = false;
       continue;
     }
-    const parsed = line.text.length <= 2 * LIMITS.tokenChars ? parseFrameLine(line.text) : null;
+    if (isStackNoise(line.text)) {
+      line.zone = "skip";
+      continue;
+    }
+    const parsed = frameAt(texts, i);
     if (parsed) {
-      if (!previousWasFrame && parsed.order === "inner-first") stack++;
-      frameLines.push({ frame: parsed.frame, stack, order: parsed.order });
-      line.zone = "frame";
+      if ((!previousWasFrame && parsed.order === "inner-first") || parsed.startsStack === true) stack++;
+      frameLines.push({ frame: parsed.frame, stack, order: parsed.order, diagnostic: parsed.diagnostic === true });
+      for (let k = 0; k < parsed.lines; k++) lines[i + k]!.zone = "frame";
+      if (parsed.message !== undefined) {
+        // The message stays where it was printed (prose or code) and is read like the rest of it; the
+        // space stands for the location before it, so `file.py:12: FutureWarning: ...` is still an error header.
+        line.text = ` ${parsed.message}`;
+        line.zone = line.fenceLang !== null || /^(?: {4}|\t)\S/.test(texts[i] ?? "") ? "code" : "prose";
+        messages.push(parsed.message);
+      }
       previousWasFrame = true;
+      i += parsed.lines - 1;
       if (parsed.frame.language === "python" && PY_FRAME.test(line.text)) {
         const next = lines[i + 1];
         if (next && /^\s{3,}\S/.test(next.text) && !PY_FRAME.test(next.text)) {
@@ -78,6 +99,8 @@ export function analyzeQuery(text: string): QueryAnalysis {
   const ctx: Ctx = { bag: createTermBag(), errors: new Map(), language, long };
 
   addFrames(ctx, frameLines);
+  // Names quoted in the messages printed after a location (compiler errors, test failures).
+  for (const message of messages) addQuotedNames(ctx, message);
 
   // 2. Errors, on every line that is not a frame. An error line is not also read as code or prose.
   for (const line of lines) {
@@ -127,45 +150,86 @@ export function analyzeQuery(text: string): QueryAnalysis {
   };
 }
 
-function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): "python" | "javascript" | null {
-  let py = 0;
-  let js = 0;
-  for (const f of frames) {
-    if (f.language === "python") py += 2;
-    else js += 2;
-  }
+const FENCE_LANGUAGES: [RegExp, ReportLanguage][] = [
+  [/^(?:py|python|python3|pycon|ipython|pytb)$/, "python"],
+  [/^(?:js|javascript|ts|typescript|jsx|tsx|mjs|node)$/, "javascript"],
+  [/^(?:go|golang)$/, "go"],
+  [/^(?:rs|rust)$/, "rust"],
+  [/^(?:java)$/, "java"],
+  [/^(?:kt|kotlin|kts)$/, "kotlin"],
+  [/^(?:c|h)$/, "c"],
+  [/^(?:cpp|c\+\+|cc|cxx|hpp)$/, "cpp"],
+];
+/** File names in the text, by extension (one scan; JavaScript's product names such as `Node.js` excepted). */
+const MENTIONED_FILE = /\b[\w/-]+\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?)\b/g;
+const EXTENSION_LANGUAGES: [RegExp, ReportLanguage][] = [
+  [/^pyx?$/, "python"],
+  [/^[mc]?[jt]sx?$/, "javascript"],
+  [/^go$/, "go"],
+  [/^rs$/, "rust"],
+  [/^java$/, "java"],
+  [/^kts?$/, "kotlin"],
+  [/^[ch]$/, "c"],
+  [/^(?:cc|cpp|cxx|hpp|hh)$/, "cpp"],
+];
+
+function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): ReportLanguage | null {
+  const score = new Map<ReportLanguage, number>();
+  const add = (language: ReportLanguage, n: number) => score.set(language, (score.get(language) ?? 0) + n);
+  for (const f of frames) add(f.language, 2);
   for (const lang of fenceLangs) {
-    if (/^(?:py|python|python3|pycon|ipython|pytb)$/.test(lang)) py += 3;
-    if (/^(?:js|javascript|ts|typescript|jsx|tsx|mjs|node)$/.test(lang)) js += 3;
+    const hit = FENCE_LANGUAGES.find(([re]) => re.test(lang));
+    if (hit) add(hit[1], 3);
   }
-  py += (text.match(/\b[\w/-]+\.pyx?\b/g) ?? []).length;
-  js += (text.match(/\b[\w/-]+\.(?:[mc]?[jt]sx?)\b/g) ?? []).filter((p) => !isProduct(p)).length;
+  for (const m of text.matchAll(MENTIONED_FILE)) {
+    const hit = EXTENSION_LANGUAGES.find(([re]) => re.test(m[1] ?? ""));
+    if (hit && !(hit[1] === "javascript" && isProduct(m[0]))) add(hit[1], 1);
+  }
   for (const l of lines) {
     if (l.zone !== "code") continue;
-    if (/^\s*(?:def |class \w+[:(]|from [\w.]+ import |import [\w.]+\s*$|>>> )/.test(l.text)) py++;
-    if (/^\s*(?:const |let |function |export |import .* from ['"])|=>|require\(/.test(l.text)) js++;
+    if (/^\s*(?:def |class \w+[:(]|from [\w.]+ import |import [\w.]+\s*$|>>> )/.test(l.text)) add("python", 1);
+    if (/^\s*(?:const |let |function |export |import .* from ['"])|=>|require\(/.test(l.text)) add("javascript", 1);
   }
-  if (py === 0 && js === 0) return null;
-  return py >= js ? "python" : "javascript";
+  // Ties go to the order of this list (Python, then JavaScript, as before other languages were read).
+  let best: ReportLanguage | null = null;
+  for (const language of ["python", "javascript", "go", "rust", "java", "kotlin", "c", "cpp"] as const) {
+    const n = score.get(language) ?? 0;
+    if (n > 0 && (best === null || n > (score.get(best) ?? 0))) best = language;
+  }
+  return best;
 }
 
 function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
-  // The innermost project frame of each stack: last printed in Python, first printed in JS.
-  const innermost = new Set<FrameLine>();
+  // Project frames of each stack from the innermost out (last printed in Python, first printed in
+  // the other languages). The innermost weighs a little more; in the deep stacks of compiled programs
+  // (Go, Rust, JVM, native), each frame further out a little less: dispatchers, event loops and
+  // `main` are in every stack. Python and JavaScript stacks keep their flat weights.
+  const depth = new Map<FrameLine, number>();
+  const innermost = new Map<number, FrameLine>();
   const byStack = new Map<number, FrameLine[]>();
   for (const f of frameLines) byStack.set(f.stack, [...(byStack.get(f.stack) ?? []), f]);
   for (const group of byStack.values()) {
-    const project = group.filter((f) => f.frame.origin === "project" && f.frame.path !== null);
-    const pick = group[0]?.order === "inner-first" ? project[0] : project[project.length - 1];
-    if (pick) innermost.add(pick);
+    const project = group.filter((f) => f.frame.origin === "project" && f.frame.path !== null && !f.diagnostic);
+    const ordered = group[0]?.order === "inner-first" ? project : [...project].reverse();
+    if (ordered[0] !== undefined) innermost.set(ordered[0].stack, ordered[0]);
+    // Depth counts files, not calls: the frames of one file are one place.
+    const files: string[] = [];
+    for (const f of ordered) {
+      if (!files.includes(f.frame.path!)) files.push(f.frame.path!);
+      depth.set(f, files.indexOf(f.frame.path!));
+    }
   }
   const W = QUERY_WEIGHTS;
   for (const f of frameLines) {
     const { frame } = f;
-    const bonus = innermost.has(f) ? W.innermostFrameBonus : 0;
+    const k = depth.get(f);
+    const bonus = f === innermost.get(f.stack) ? W.innermostFrameBonus : 0;
+    const decay = k !== undefined && frame.language !== "python" && frame.language !== "javascript" ? W.outerFrameDecay ** k : 1;
     const [pathW, symW] =
       frame.origin === "project"
-        ? [W.projectFramePath + bonus, W.projectFrameSymbol + bonus]
+        ? f.diagnostic
+          ? [W.pathInText, W.projectFrameSymbol]
+          : [Math.max(W.libraryFramePath, (W.projectFramePath + bonus) * decay), Math.max(W.libraryFrameSymbol, (W.projectFrameSymbol + bonus) * decay)]
         : frame.origin === "library"
           ? [W.libraryFramePath, W.libraryFrameSymbol]
           : [W.runtimeFramePath, W.runtimeFrameSymbol];
@@ -173,7 +237,9 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
     if (frame.symbol !== null && !(frame.origin === "runtime" && frame.path === null)) {
       const parts = frame.symbol.split(".").filter((p) => IDENT.test(p));
       const name = parts[parts.length - 1];
-      if (name !== undefined && !CODE_KEYWORDS.has(name)) ctx.bag.add(name, "symbolFromTrace", symW);
+      // `main` is every compiled program's entry point: its frame says nothing about where the fault is.
+      const entry = name === "main" && frame.language !== "python" && frame.language !== "javascript";
+      if (name !== undefined && !CODE_KEYWORDS.has(name) && !entry) ctx.bag.add(name, "symbolFromTrace", symW);
       const owner = parts[parts.length - 2];
       if (owner !== undefined && !JS_FRAME_RECEIVERS.has(owner) && !CODE_KEYWORDS.has(owner)) {
         ctx.bag.add(owner, "symbolFromTrace", symW * 0.6);
@@ -181,4 +247,3 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
     }
   }
 }
-

@@ -1,8 +1,8 @@
 /** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
 import { QUERY_WEIGHTS } from "./types.ts";
-import { BUILTIN_ERRORS, CODE_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
+import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
-import { toPath } from "./frames.ts";
+import { toPath } from "./paths.ts";
 
 // ----- errors
 
@@ -52,17 +52,29 @@ function addErrorClass(ctx: Ctx, qualified: string, name: string, message: strin
   if (!ctx.errors.has(name) || (ctx.errors.get(name) === null && msg !== "")) ctx.errors.set(name, msg === "" ? null : msg);
   if (msg === "") return;
   if (msg.length >= 4) ctx.bag.add(msg, "error", W.errorMessage);
-  // Identifiers and paths quoted in the message: 'NoneType' object has no attribute 'get_clearsky'
+  addQuotedNames(ctx, msg);
+  addWords(ctx, msg.replace(/(['"`])[^'"`\s]*\1/g, " "), W.wordInErrorMessage);
+}
+
+/**
+ * The names and paths quoted in an error or compiler message ('NoneType' object has no attribute
+ * 'get_clearsky'; 'Vertex' was not declared in this scope).
+ */
+export function addQuotedNames(ctx: Ctx, message: string): void {
+  const W = QUERY_WEIGHTS;
+  const msg = message.slice(0, LIMITS.messageChars);
+  const compiled = ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript";
   for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
-    const inner = q[2] ?? "";
+    let inner = q[2] ?? "";
+    // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.
+    if (inner.includes("::")) inner = inner.replace(/<[^<>]*>|\(\)$/g, "").split("::").pop() ?? "";
     const path = toPath(inner, false);
     if (path) ctx.bag.add(path.path, "path", W.pathInText);
     else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);
-    else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner)) {
+    else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner) && !(compiled && COMPILED_KEYWORDS.has(inner))) {
       ctx.bag.add(inner, "identifier", W.identifierQuotedInError);
     }
   }
-  addWords(ctx, msg.replace(/(['"`])[^'"`\s]*\1/g, " "), W.wordInErrorMessage);
 }
 
 // ----- dotted names
@@ -86,13 +98,26 @@ function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): voi
   }
   // JS property chains (camelCase) are not modules; snake_case chains are Python even in mixed reports.
   // In code, receivers are mostly variables (site.get_clearsky); imports name the modules there.
-  if (alias || inCode || (ctx.language === "javascript" && !parts.some((p) => p.includes("_")))) return;
+  if (alias || inCode) return;
+  if (ctx.language === "java" || ctx.language === "kotlin") return addJvmClassPath(ctx, parts, ctx.language === "kotlin" ? "kt" : "java");
+  if (ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript") return;
+  if (ctx.language === "javascript" && !parts.some((p) => p.includes("_"))) return;
   // Candidate Python modules: the leading lower-case parts before a class or the final attribute.
   const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
   const moduleParts = (firstClass === -1 ? parts.slice(0, -1) : parts.slice(0, firstClass)).filter(Boolean);
   if (moduleParts.length === 0 || !moduleParts.every((p) => /^[a-z_][a-z0-9_]*$/.test(p))) return;
   const path = `${moduleParts.join("/")}.py`;
   ctx.bag.add(path, "path", moduleParts.length >= 2 ? QUERY_WEIGHTS.modulePath : QUERY_WEIGHTS.shortModulePath);
+}
+
+/** `com.acme.billing.ConfigLoader.load` in a Java or Kotlin report: the class's file, `com/acme/billing/ConfigLoader.java`. */
+function addJvmClassPath(ctx: Ctx, parts: string[], extension: string): void {
+  const firstClass = parts.findIndex((p) => /^[A-Z]/.test(p));
+  if (firstClass < 1) return;
+  const packageParts = parts.slice(0, firstClass);
+  if (!packageParts.every((p) => /^[a-z_][a-z0-9_]*$/.test(p))) return;
+  const path = `${packageParts.join("/")}/${parts[firstClass]}.${extension}`;
+  ctx.bag.add(path, "path", packageParts.length >= 2 ? QUERY_WEIGHTS.modulePath : QUERY_WEIGHTS.shortModulePath);
 }
 
 function addModule(ctx: Ctx, module: string): void {

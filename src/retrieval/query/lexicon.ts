@@ -1,6 +1,6 @@
 /** Word lists and token shapes the query analysis uses to tell code from prose (../query-analysis.ts). */
 
-export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, messageChars: 200, tokenChars: 300 } as const;
+export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, messageChars: 200, tokenChars: 300, frameLineChars: 2000 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Vocabularies.
@@ -52,6 +52,21 @@ export const CODE_KEYWORDS = new Set(
     "process globalThis then " +
     // shell / misc
     "pip npm npx yarn pnpm conda sudo cd ls echo git python python3 node deno bash sh install run"
+  ).split(/\s+/),
+);
+
+/** Keywords of Go, Rust, Java, Kotlin, C and C++ that compilers quote in their messages ('constexpr'). */
+export const COMPILED_KEYWORDS = new Set(
+  (
+    "auto break case char const constexpr consteval constinit continue default do double else enum extern float " +
+    "for goto if inline int long register restrict return short signed sizeof static struct switch typedef union " +
+    "unsigned void volatile while alignas alignof bool catch class decltype delete explicit export friend " +
+    "mutable namespace new noexcept nullptr operator private protected public template this throw try typeid " +
+    "typename using virtual override final concept requires co_await co_return co_yield " +
+    "as async await crate dyn fn impl let loop match mod move mut pub ref self Self super trait type unsafe use where " +
+    "chan defer fallthrough func go import interface map package range select var " +
+    "abstract assert boolean byte extends implements instanceof native strictfp synchronized throws transient " +
+    "fun val when object companion data sealed suspend inner open internal lateinit vararg"
   ).split(/\s+/),
 );
 

@@ -1,5 +1,5 @@
 /** Accumulating weighted query terms, and the context the extractors share (../query-analysis.ts). */
-import { QUERY_WEIGHTS, type QueryTerm, type QueryTermKind } from "./types.ts";
+import { QUERY_WEIGHTS, type QueryTerm, type QueryTermKind, type ReportLanguage } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Term accumulation.
@@ -41,6 +41,6 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export type Ctx = {
   bag: TermBag;
   errors: Map<string, string | null>;
-  language: "python" | "javascript" | null;
+  language: ReportLanguage | null;
   long: boolean;
 };

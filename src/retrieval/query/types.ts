@@ -6,6 +6,9 @@ export type QueryTerm = { text: string; weight: number; kind: QueryTermKind };
 
 export type FrameOrigin = "project" | "library" | "runtime";
 
+/** The languages whose stack traces and error output the analysis reads. */
+export type ReportLanguage = "python" | "javascript" | "go" | "rust" | "java" | "kotlin" | "c" | "cpp";
+
 export type StackFrame = {
   /** Normalised path, null when the frame has none (`<anonymous>`, `<stdin>`). */
   path: string | null;
@@ -13,7 +16,22 @@ export type StackFrame = {
   /** Function name as printed (e.g. "Location.get_clearsky"), null for module-level code. */
   symbol: string | null;
   origin: FrameOrigin;
-  language: "python" | "javascript";
+  language: ReportLanguage;
+};
+
+/** One frame (or a diagnostic's location) read at a line of a report (./frames/). */
+export type FrameMatch = {
+  frame: StackFrame;
+  /** Python prints the outermost call first; every other format the innermost. */
+  order: "outer-first" | "inner-first";
+  /** Lines the frame takes (Go and Rust print the function and its file on two lines). */
+  lines: number;
+  /** The frame opens a new stack (`#0`, frame `0:`, a compiler error after other output). */
+  startsStack?: boolean;
+  /** Text printed after the location that is still worth reading (a compiler or test message). */
+  message?: string;
+  /** A location a tool reported (compiler, linter, test assertion), not a call in a running stack. */
+  diagnostic?: boolean;
 };
 
 export type QueryAnalysis = {
@@ -27,7 +45,7 @@ export type QueryAnalysis = {
   errors: { type: string; message: string | null }[];
   frames: StackFrame[];
   /** The language the report seems to be about, when there are signals. */
-  language: "python" | "javascript" | null;
+  language: ReportLanguage | null;
   /** A bug report rather than a short question: long, or with a stack trace or a code block. */
   isLongReport: boolean;
 };
@@ -39,6 +57,8 @@ export const QUERY_WEIGHTS = {
   projectFramePath: 3.0,
   projectFrameSymbol: 2.5,
   innermostFrameBonus: 0.5,
+  /** Each project frame further out than a stack's innermost one weighs this much of the one inside it (not below a library frame). */
+  outerFrameDecay: 0.75,
   libraryFramePath: 1.2,
   libraryFrameSymbol: 1.0,
   runtimeFramePath: 0.4,
