@@ -106,7 +106,7 @@ describe("broken callers in Rust", () => {
     });
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain("`Offer.price`");
-    expect(comments[0]!.body).toContain("`src/offers.rs:13`: does not pass `discount`");
+    expect(comments[0]!.body).toContain("`src/offers.rs:12`: does not pass `discount`");
     expect(comments[0]!.body).not.toContain("cart.rs");
   });
 });
