@@ -91,6 +91,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a.graph.definitions)) {
       // A JS function that reads `arguments` takes any arguments: its parameter list says little.
       if (familyOf(language) === "script" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
+      // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
+      if (b.traitImplLines?.has(change.before.startLine)) continue;
       changes.push({ change, file, definerPackage: b.graph.package });
     }
   }

@@ -12,7 +12,7 @@ import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
 import { extractGraph } from "../../indexing/graph/extract.ts";
 import { readParsed } from "../parse-bounds.ts";
 import type { CallSite } from "./call-site.ts";
-import { goCalls, goImportNames, rustCalls, rustPublicLines } from "./go-rust-calls.ts";
+import { goCalls, goImportNames, rustCalls, rustDefinitionLines } from "./go-rust-calls.ts";
 
 /** Languages whose calls are read (the finding's languages). */
 export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx", "go", "rust"]);
@@ -26,8 +26,9 @@ export type ParsedFile = {
   lines: string[];
   /** Go: the name each import binds and its path (./go-rust-calls.ts). */
   goImports?: { name: string; path: string }[];
-  /** Rust: start lines of the public functions and methods. */
+  /** Rust: start lines of the public functions and methods, and of the methods of trait impls. */
   publicLines?: Set<number>;
+  traitImplLines?: Set<number>;
 };
 
 
@@ -48,7 +49,7 @@ export async function parseForCalls(path: string, content: string, names: Readon
       const root = tree.rootNode;
       const id = language.id;
       if (id === "go") return { language: id, graph, calls: goCalls(root, names, ctx.lines), lines: ctx.lines, goImports: goImportNames(root) };
-      if (id === "rust") return { language: id, graph, calls: rustCalls(root, names, ctx.lines), lines: ctx.lines, publicLines: rustPublicLines(root) };
+      if (id === "rust") return { language: id, graph, calls: rustCalls(root, names, ctx.lines), lines: ctx.lines, ...rustDefinitionLines(root) };
       const calls = id === "python" ? pythonCalls(root, names, ctx.lines) : scriptCalls(root, names, ctx.lines);
       return { language: id, graph, calls, lines: ctx.lines };
     },

@@ -89,14 +89,20 @@ export function goImportNames(root: Node): { name: string; path: string }[] {
   return out;
 }
 
-/** 1-based start lines of a Rust file's public functions and methods: `pub` (any `pub(...)`), or in a trait or a trait's impl. */
-export function rustPublicLines(root: Node): Set<number> {
-  const out = new Set<number>();
+/**
+ * 1-based start lines of a Rust file's public functions and methods (`pub`, any `pub(...)`, or in a
+ * trait or a trait's impl), and of the methods of trait impls (their signature is the trait's).
+ */
+export function rustDefinitionLines(root: Node): { publicLines: Set<number>; traitImplLines: Set<number> } {
+  const publicLines = new Set<number>();
+  const traitImplLines = new Set<number>();
   for (const fn of root.descendantsOfType(["function_item", "function_signature_item"])) {
     if (!fn) continue;
     const container = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
-    const inTrait = container?.type === "trait_item" || (container?.type === "impl_item" && container.childForFieldName("trait") !== null);
-    if (inTrait || fn.namedChildren.some((c) => c?.type === "visibility_modifier")) out.add(fn.startPosition.row + 1);
+    const traitImpl = container?.type === "impl_item" && container.childForFieldName("trait") !== null;
+    const line = fn.startPosition.row + 1;
+    if (traitImpl) traitImplLines.add(line);
+    if (traitImpl || container?.type === "trait_item" || fn.namedChildren.some((c) => c?.type === "visibility_modifier")) publicLines.add(line);
   }
-  return out;
+  return { publicLines, traitImplLines };
 }
