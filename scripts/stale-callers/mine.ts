@@ -17,6 +17,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseForCalls } from "../../src/review/graph/calls.ts";
+import { pythonCallAfterChange } from "./python-binding.ts";
 
 export type Language = "python" | "javascript" | "typescript" | "go" | "rust";
 
@@ -388,6 +389,21 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           let touched = false;
           for (let l = call.line; l <= call.endLine && !touched; l++) touched = other.removed.has(l);
           if (!touched) continue;
+          // `self.m()` in a file whose own class defines `m`: that class's method, not this one.
+          const own = call.receiver === "self" || call.receiver === "this" || /^super\(/.test(call.receiver ?? "");
+          if (own && parsed!.graph.definitions.some((d) => d.name === call.name && d.kind === "method")) {
+            leave("a call on self of the calling class's own method of that name");
+            continue;
+          }
+          // Python: the call must really break (the miner's own binding of arguments to parameters).
+          const changed = functions.find((x) => x.name === call.name);
+          if (language === "python" && changed) {
+            const verdict = pythonCallAfterChange(splitParams(changed.paramsBefore, language), splitParams(changed.paramsAfter, language), call);
+            if (verdict !== "stale") {
+              leave(verdict === "still fits" ? "a Python call updated that still fits the new parameters" : "a Python call updated that did not fit the old parameters (another definition of the name)");
+              continue;
+            }
+          }
           // JS: only a call reaching the moved position (or passing more than the function now takes) breaks.
           const reach = functions.find((x) => x.name === call.name)?.minPositional;
           if (reach !== undefined && reach !== null && !call.splat && call.positional <= reach) {

@@ -78,7 +78,7 @@ function calledName(change: SignatureChange): { name: string; constructor: boole
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null }[] = [];
+  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean }[] = [];
   for (const file of input.files) {
     if (file.binary || file.status === "added" || file.status === "deleted" || !file.oldPath || !file.newPath) continue;
     const language = callLanguageOf(file.path);
@@ -93,7 +93,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (familyOf(language) === "script" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
       // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
       if (b.traitImplLines?.has(change.before.startLine)) continue;
-      changes.push({ change, file, definerPackage: b.graph.package });
+      // Before the change it read `arguments`: any call fitted.
+      const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
+      changes.push({ change, file, definerPackage: b.graph.package, readArguments });
     }
   }
   const parsed = new Map<string, Promise<ParsedFile | null>>();
@@ -107,7 +109,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file, definerPackage } of changes.slice(0, maxDefinitions)) {
+  for (const { change, file, definerPackage, readArguments } of changes.slice(0, maxDefinitions)) {
     const anchor = anchorOf(change, file);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
@@ -130,6 +132,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const shapes = shapesOf(change, boundCall(change, call, constructor));
+        if (readArguments) shapes.before = { ...shapes.before, varArgs: true };
         let reason: string | null | undefined;
         if (change.change === "signature") reason = staleReason(shapes.before, shapes.after!, call);
         else {
