@@ -105,4 +105,20 @@ describe("which calls are named", () => {
     );
     expect(out.sort()).toEqual(["connect src/app.rs:7", "open src/app.rs:5", "open src/conn.rs:10"]);
   });
+
+  it("a receiver evidently of the method's type (`x = new T`, Go `x *pkg.T`) names the call even for a common name or another definition of the same arity", async () => {
+    const js = {
+      "lib/router.js": "function Router() {}\n\nRouter.prototype.match = function (req, i) {\n  return i;\n};\n\nmodule.exports = Router;\n",
+      "lib/route.js": "function Route() {}\n\nRoute.prototype.match = function (path, strict) {\n  return path;\n};\n",
+      "test/router.js": "var Router = require('../lib/router');\nvar router = new Router();\nrouter.match(req, 0);\nother.match(req, 0);\n",
+    };
+    const changedJs = { "lib/router.js": js["lib/router.js"].replace("function (req, i)", "function (method, url, i)") };
+    expect(await named(js, changedJs)).toEqual(["match test/router.js:3"]);
+    const go = {
+      "s/store.go": "package s\n\ntype Store struct{}\n\nfunc (s *Store) Fetch(key string) string { return key }\n",
+      "c/c.go": 'package c\n\nimport "example.com/m/s"\n\nfunc g(st *s.Store, h *Other) {\n\tst.Fetch("k")\n\th.Fetch("k")\n}\n',
+    };
+    const changedGo = { "s/store.go": go["s/store.go"].replace("Fetch(key string)", "Fetch(key string, fresh bool)") };
+    expect(await named(go, changedGo)).toEqual(["Fetch c/c.go:6"]);
+  });
 });

@@ -119,6 +119,11 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
     const elsewhere = otherDefinitions.length;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
+    // A method's type defined nowhere else: a receiver evidently of that type is this method's.
+    const parentUnique =
+      change.kind === "method" && change.parent !== null && !constructor
+        ? (await input.graph.definitionsOf(change.parent).catch(() => [])).every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
+        : false;
     const sites: StaleSite[] = [];
     for (const path of candidates) {
       const names = new Set([name]);
@@ -128,7 +133,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (!caller || caller.calls.length === 0) continue;
       const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
       const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
-      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, definerPackage, callerPath: path, caller };
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, definerPackage, parentUnique, callerPath: path, caller };
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const shapes = shapesOf(change, boundCall(change, call, constructor));

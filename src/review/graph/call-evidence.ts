@@ -36,6 +36,8 @@ export type Evidence = {
   bindings: Set<string>;
   /** Go: the defining file's package name. */
   definerPackage: string | null;
+  /** A method's type (its parent) is defined nowhere else on the branch. */
+  parentUnique: boolean;
   callerPath: string;
   caller: ParsedFile;
 };
@@ -43,10 +45,43 @@ export type Evidence = {
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const lastSegment = (path: string, separator: string) => path.split(separator).pop() ?? "";
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Whether the caller's file evidently gives the receiver of `x.m()` the method's type `T`: JS
+ * `x = new T(`, Python `x = T(`, Go `x := &T{`, `x T` / `x *T` (a parameter or a `var`), Rust
+ * `let x = T::`, `x: T` / `x: &T` / `x: &mut T`; `q.T` / `q::T` qualified alike. Only for a receiver
+ * that is a plain name (or `self.x` / `this.x`), and a type defined nowhere else in the repository.
+ */
+export function receiverIsOfType(call: CallSite, e: Evidence): boolean {
+  const type = e.change.parent;
+  const receiver = call.receiver;
+  if (!type || !e.parentUnique || !receiver || !/^((self|this)\.)?[A-Za-z_$][\w$]*$/.test(receiver)) return false;
+  if (["self", "this", "cls"].includes(receiver)) return false;
+  const r = escape(receiver);
+  // The type unqualified (Go: in the defining package only), or qualified by the defining module's name in the caller.
+  const language = e.change.language;
+  const samePackage = language !== "go" || (dirOf(e.callerPath) === dirOf(e.change.path) && e.caller.graph.package === e.definerPackage);
+  const qualifiers = language === "go" ? [...goQualifiers(e)] : language === "rust" ? [rustModuleName(e.change.path)] : [...e.bindings];
+  const forms = [...(samePackage ? [escape(type)] : []), ...qualifiers.filter((q) => q !== ".").map((q) => `${escape(q)}${language === "rust" ? "::" : "\\."}${escape(type)}`)];
+  if (forms.length === 0) return false;
+  const t = `(?:${forms.join("|")})`;
+  const patterns: Record<string, string[]> = {
+    python: [`\\b${r}\\s*=\\s*${t}\\s*\\(`],
+    script: [`\\b${r}\\s*=\\s*new\\s+${t}\\b`],
+    go: [`\\b${r}\\s*:?=\\s*&?${t}\\s*\\{`, `\\b${r}\\s+\\*?${t}\\b`, `\\b${r}\\s*:?=\\s*new\\(${t}\\)`],
+    rust: [`\\blet\\s+(?:mut\\s+)?${r}\\s*=\\s*${t}(?:::|\\s*\\{)`, `\\b${r}\\s*:\\s*(?:&\\s*(?:'\\w+\\s+)?(?:mut\\s+)?)?${t}\\b`],
+  };
+  const list = patterns[language === "python" || language === "go" || language === "rust" ? language : "script"]!;
+  const text = e.caller.lines.join("\n");
+  return list.some((p) => new RegExp(p).test(text));
+}
+
 /** Whether a member call `x.m()` is a call of the changed method `m`, judged from the name alone and the other definitions. */
 function methodByName(call: CallSite, e: Evidence, bound: boolean): boolean {
   const { change } = e;
   const sameFile = e.callerPath === change.path;
+  if (receiverIsOfType(call, e)) return true;
   if (isCommonMethodName(call.name, change.language) && !e.importsDefiner && !sameFile) return false;
   // Other definitions of the name: the call is this one's only when it fits none of them.
   const lenient = (params: GraphParam[]) => (change.language === "python" || change.language === "go" || change.language === "rust" ? new Set<string>() : new Set(params.map((p) => p.name)));
