@@ -193,7 +193,8 @@ function inTraitImpl(content: string, line: number): boolean {
   const indent = /^\s*/.exec(lines[line - 1] ?? "")![0].length;
   for (let i = line - 2; i >= 0; i--) {
     const text = lines[i]!;
-    if (text.trim() === "" || /^\s*(\/\/|#\[|\*|\/\*)/.test(text)) continue;
+    // Blank lines, comments, attributes and an impl header's `where` clause and brace.
+    if (text.trim() === "" || /^\s*(\/\/|#\[|\*|\/\*|\{\s*$|where\b)/.test(text)) continue;
     if (/^\s*/.exec(text)![0].length >= indent) continue;
     return /^\s*(unsafe\s+)?impl\b/.test(text) && /\bfor\b/.test(lines.slice(i, line - 1).join(" ").split("{")[0]!);
   }

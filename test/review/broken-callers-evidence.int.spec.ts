@@ -121,4 +121,25 @@ describe("which calls are named", () => {
     const changedGo = { "s/store.go": go["s/store.go"].replace("Fetch(key string)", "Fetch(key string, fresh bool)") };
     expect(await named(go, changedGo)).toEqual(["Fetch c/c.go:6"]);
   });
+
+  it("Rust: a trait's method is called through its implementations (same arity), not through another type's method of another arity", async () => {
+    const files = {
+      "src/lib.rs": "pub mod sub;\npub mod fmt_layer;\npub mod dispatch;\n",
+      "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64);\n}\n",
+      "src/fmt_layer.rs": "use crate::sub::Subscriber;\n\npub struct Fmt;\n\nimpl Subscriber for Fmt {\n    fn exit(&self, id: u64) {}\n}\n\npub struct Door;\n\nimpl Door {\n    pub fn exit(&self, a: u8, b: u8) {}\n}\n",
+      "src/dispatch.rs": "pub struct Dispatch {\n    sub: Box<dyn crate::sub::Subscriber>,\n}\n\nimpl Dispatch {\n    pub fn leave(&self, door: &crate::fmt_layer::Door) {\n        self.sub.exit(7);\n        door.exit(1, 2);\n    }\n}\n",
+    };
+    const out = await named(files, { "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64, parent: u64);\n}\n" });
+    expect(out).toEqual(["exit src/dispatch.rs:7"]);
+  });
+
+  it("Go: the defining package's own files call its methods without an import, common names too", async () => {
+    const files = {
+      "h/writer.go": "package h\n\ntype writer struct{}\n\nfunc (w *writer) flush(key []byte) {}\n",
+      "h/writer_test.go": "package h\n\nfunc TestFlush() {\n\tw := newWriter()\n\tw.flush(nil)\n}\n",
+      "x/x.go": "package x\n\nfunc g(b *bufio.Writer) {\n\tb.flush(nil)\n}\n",
+    };
+    const out = await named(files, { "h/writer.go": "package h\n\ntype writer struct{}\n\nfunc (w *writer) flush(ctx context.Context, key []byte) {}\n" });
+    expect(out).toEqual(["flush h/writer_test.go:5"]);
+  });
 });

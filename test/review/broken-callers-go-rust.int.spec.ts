@@ -82,7 +82,7 @@ describe("Rust calls", () => {
       ["path", "util", 1],
       ["path", "crate::a::util", 0],
       ["path", "Vec", 1],
-      ["path", "T", 1],
+      ["path", "Tr", 1],
       ["member", "self.inner", 0],
     ]);
   });

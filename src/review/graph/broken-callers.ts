@@ -19,7 +19,7 @@ import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
 import { boundCall, evident, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
-import { misfit, staleReason } from "./signature.ts";
+import { misfit, shapeOf, staleReason } from "./signature.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -78,7 +78,7 @@ function calledName(change: SignatureChange): { name: string; constructor: boole
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean }[] = [];
+  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
   for (const file of input.files) {
     if (file.binary || file.status === "added" || file.status === "deleted" || !file.oldPath || !file.newPath) continue;
     const language = callLanguageOf(file.path);
@@ -95,7 +95,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (b.traitImplLines?.has(change.before.startLine)) continue;
       // Before the change it read `arguments`: any call fitted.
       const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
-      changes.push({ change, file, definerPackage: b.graph.package, readArguments });
+      changes.push({ change, file, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
     }
   }
   const parsed = new Map<string, Promise<ParsedFile | null>>();
@@ -109,14 +109,17 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file, definerPackage, readArguments } of changes.slice(0, maxDefinitions)) {
+  for (const { change, file, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
     const anchor = anchorOf(change, file);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
     const definitions = await input.graph.definitionsOf(name).catch(() => []);
-    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
+    // A Rust trait's method: the methods of the same name taking as many arguments are its implementations, called through it.
+    const arity = (params: readonly GraphParam[] | null) => (params === null ? -1 : shapeOf(params, change.language, true).positional.length);
+    const implementation = (d: { kind: string; params: GraphParam[] | null }) => traitMethod && d.kind === "method" && arity(d.params) === arity(change.before.params);
+    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementation(d));
     const elsewhere = otherDefinitions.length;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.

@@ -111,7 +111,8 @@ function goEvident(call: CallSite, e: Evidence): boolean {
   if (call.form !== "member" || call.receiver === null) return false;
   // `pkg.F()` is a package's function, not a method.
   if ((e.caller.goImports ?? []).some((i) => i.name === call.receiver)) return false;
-  return methodByName(call, e, true);
+  // The defining package's own files need no import to call its methods.
+  return methodByName(call, samePackage ? { ...e, importsDefiner: true } : e, true);
 }
 
 /** The module name a Rust file is reached by (`a/b.rs` and `a/b/mod.rs` -> b; a crate root -> the crate's name). */

@@ -29,6 +29,7 @@ export type ParsedFile = {
   /** Rust: start lines of the public functions and methods, and of the methods of trait impls. */
   publicLines?: Set<number>;
   traitImplLines?: Set<number>;
+  traitLines?: Set<number>;
 };
 
 

@@ -44,7 +44,9 @@ function rustCallee(fn: Node | null): Callee | null {
     // `Type::<T>::f` and `<T as Trait>::f`: the type's name without its arguments.
     const written = path ? squash(path.text) : "";
     const qualified = /^<([\w:]+?)(?:as[\w:<>,]+)?>$/.exec(path ? path.text.replace(/\s+as\s+/, "as").replace(/\s+/g, "") : "");
-    const receiver = qualified ? qualified[1]! : written.replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, "").replace(/::$/, "");
+    // `<X as Trait>::f` calls the trait's method.
+    const viaTrait = path ? /^<[\s\S]+\sas\s+([\w:]+)\s*>$/.exec(path.text.trim()) : null;
+    const receiver = viaTrait ? viaTrait[1]! : qualified ? qualified[1]! : written.replace(/<[^<>]*(?:<[^<>]*>[^<>]*)*>/g, "").replace(/::$/, "");
     return name ? { name: name.text, receiver: receiver || null, form: receiver ? "path" : "bare", nameNode: name } : null;
   }
   return null;
@@ -91,18 +93,21 @@ export function goImportNames(root: Node): { name: string; path: string }[] {
 
 /**
  * 1-based start lines of a Rust file's public functions and methods (`pub`, any `pub(...)`, or in a
- * trait or a trait's impl), and of the methods of trait impls (their signature is the trait's).
+ * trait or a trait's impl), of the methods of trait impls (their signature is the trait's) and of the
+ * methods of traits.
  */
-export function rustDefinitionLines(root: Node): { publicLines: Set<number>; traitImplLines: Set<number> } {
+export function rustDefinitionLines(root: Node): { publicLines: Set<number>; traitImplLines: Set<number>; traitLines: Set<number> } {
   const publicLines = new Set<number>();
   const traitImplLines = new Set<number>();
+  const traitLines = new Set<number>();
   for (const fn of root.descendantsOfType(["function_item", "function_signature_item"])) {
     if (!fn) continue;
     const container = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
     const traitImpl = container?.type === "impl_item" && container.childForFieldName("trait") !== null;
     const line = fn.startPosition.row + 1;
     if (traitImpl) traitImplLines.add(line);
+    if (container?.type === "trait_item") traitLines.add(line);
     if (traitImpl || container?.type === "trait_item" || fn.namedChildren.some((c) => c?.type === "visibility_modifier")) publicLines.add(line);
   }
-  return { publicLines, traitImplLines };
+  return { publicLines, traitImplLines, traitLines };
 }
