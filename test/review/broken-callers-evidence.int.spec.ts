@@ -122,15 +122,18 @@ describe("which calls are named", () => {
     expect(await named(go, changedGo)).toEqual(["Fetch c/c.go:6"]);
   });
 
-  it("Rust: a trait's method is called through its implementations (same arity), not through another type's method of another arity", async () => {
+  it("Rust: a trait's method is called through its implementations (`impl Trait for T`); another type's method of the same name and arity makes a call ambiguous", async () => {
     const files = {
       "src/lib.rs": "pub mod sub;\npub mod fmt_layer;\npub mod dispatch;\n",
       "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64);\n}\n",
       "src/fmt_layer.rs": "use crate::sub::Subscriber;\n\npub struct Fmt;\n\nimpl Subscriber for Fmt {\n    fn exit(&self, id: u64) {}\n}\n\npub struct Door;\n\nimpl Door {\n    pub fn exit(&self, a: u8, b: u8) {}\n}\n",
       "src/dispatch.rs": "pub struct Dispatch {\n    sub: Box<dyn crate::sub::Subscriber>,\n}\n\nimpl Dispatch {\n    pub fn leave(&self, door: &crate::fmt_layer::Door) {\n        self.sub.exit(7);\n        door.exit(1, 2);\n    }\n}\n",
     };
-    const out = await named(files, { "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64, parent: u64);\n}\n" });
-    expect(out).toEqual(["exit src/dispatch.rs:7"]);
+    const change = { "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64, parent: u64);\n}\n" };
+    expect(await named(files, change)).toEqual(["exit src/dispatch.rs:7"]);
+    // Another type's own method taking as many arguments is not an implementation: the call is ambiguous.
+    const inherent = { ...files, "src/fmt_layer.rs": files["src/fmt_layer.rs"].replace("pub fn exit(&self, a: u8, b: u8)", "pub fn exit(&self, a: u64)") };
+    expect(await named(inherent, change)).toEqual([]);
   });
 
   it("Go: the defining package's own files call its methods without an import, common names too", async () => {

@@ -104,7 +104,7 @@ describe("Rust calls", () => {
     const source = "pub fn open(a: u8) {}\npub(crate) fn shut(a: u8) {}\nfn private(a: u8) {}\nimpl Display for T {\n    fn fmt(&self, f: &mut Formatter) {}\n}\nimpl T {\n    fn helper(&self) {}\n}\n";
     const before = await parsed("m.rs", source, new Set());
     expect([...before.publicLines!].sort((x, y) => x - y)).toEqual([1, 2, 5]);
-    expect([...before.traitImplLines!]).toEqual([5]);
+    expect([...before.traitImplLines!]).toEqual([[5, "Display"]]);
     const after = await parsed("m.rs", "impl T {}\n", new Set());
     const changes = signatureChanges({ path: "m.rs", oldPath: "m.rs", language: "rust", publicLines: before.publicLines! }, before.graph.definitions, after.graph.definitions);
     expect(changes.map((c) => [c.change, c.name])).toEqual([["removed", "open"], ["removed", "shut"], ["removed", "fmt"]]);

@@ -19,7 +19,7 @@ import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
 import { boundCall, evident, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
-import { misfit, shapeOf, staleReason } from "./signature.ts";
+import { misfit, staleReason } from "./signature.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -47,6 +47,8 @@ export type StaleSite = { path: string; line: number; reason: string; lineText: 
 export type BrokenCaller = { change: SignatureChange; sites: StaleSite[]; line: number; endLine: number };
 
 const SHOWN_SITES = 5;
+/** Files read to find a Rust trait method's implementations. */
+const MAX_TRAIT_FILES = 50;
 const MAX_LISTED = 100;
 
 /** The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of the hunk it was in). */
@@ -72,6 +74,24 @@ function calledName(change: SignatureChange): { name: string; constructor: boole
     return { name: change.parent, constructor: true };
   }
   return { name: change.name, constructor: false };
+}
+
+/** The definitions (`path\0parent`) of a Rust trait method's name that are methods of the trait's impls (a bounded number of files read). */
+async function traitImplementations(
+  change: SignatureChange,
+  definitions: readonly { path: string; kind: string; parent: string | null }[],
+  readHead: (path: string) => Promise<string | null>,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const paths = [...new Set(definitions.filter((d) => d.kind === "method" && d.path !== change.path).map((d) => d.path))].slice(0, MAX_TRAIT_FILES);
+  for (const path of paths) {
+    const text = await readHead(path);
+    const parsed = text === null ? null : await parseForCalls(path, text, new Set());
+    for (const d of parsed?.graph.definitions ?? []) {
+      if (d.name === change.name && d.kind === "method" && parsed!.traitImplLines?.get(d.startLine) === change.parent) out.add(`${path}\0${d.parent}`);
+    }
+  }
+  return out;
 }
 
 /** Per changed definition, the call sites the change leaves stale. */
@@ -116,10 +136,11 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
     const definitions = await input.graph.definitionsOf(name).catch(() => []);
-    // A Rust trait's method: the methods of the same name taking as many arguments are its implementations, called through it.
-    const arity = (params: readonly GraphParam[] | null) => (params === null ? -1 : shapeOf(params, change.language, true).positional.length);
-    const implementation = (d: { kind: string; params: GraphParam[] | null }) => traitMethod && d.kind === "method" && arity(d.params) === arity(change.before.params);
-    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementation(d));
+    // A Rust trait's method: its implementations (`impl Trait for T`) are called through it, they are not other definitions.
+    const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead) : new Set<string>();
+    const otherDefinitions = definitions.filter(
+      (d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementations.has(`${d.path}\0${d.parent}`),
+    );
     const elsewhere = otherDefinitions.length;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.

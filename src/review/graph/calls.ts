@@ -28,7 +28,8 @@ export type ParsedFile = {
   goImports?: { name: string; path: string }[];
   /** Rust: start lines of the public functions and methods, and of the methods of trait impls. */
   publicLines?: Set<number>;
-  traitImplLines?: Set<number>;
+  /** Rust: start line of each method of a trait's impl -> the trait's name. */
+  traitImplLines?: Map<number, string>;
   traitLines?: Set<number>;
 };
 

@@ -96,16 +96,18 @@ export function goImportNames(root: Node): { name: string; path: string }[] {
  * trait or a trait's impl), of the methods of trait impls (their signature is the trait's) and of the
  * methods of traits.
  */
-export function rustDefinitionLines(root: Node): { publicLines: Set<number>; traitImplLines: Set<number>; traitLines: Set<number> } {
+export function rustDefinitionLines(root: Node): { publicLines: Set<number>; traitImplLines: Map<number, string>; traitLines: Set<number> } {
   const publicLines = new Set<number>();
-  const traitImplLines = new Set<number>();
+  /** Line -> the trait's name (without path or type arguments). */
+  const traitImplLines = new Map<number, string>();
   const traitLines = new Set<number>();
   for (const fn of root.descendantsOfType(["function_item", "function_signature_item"])) {
     if (!fn) continue;
     const container = fn.parent?.type === "declaration_list" ? fn.parent.parent : null;
-    const traitImpl = container?.type === "impl_item" && container.childForFieldName("trait") !== null;
+    const trait = container?.type === "impl_item" ? container.childForFieldName("trait") : null;
+    const traitImpl = trait !== null && trait !== undefined;
     const line = fn.startPosition.row + 1;
-    if (traitImpl) traitImplLines.add(line);
+    if (traitImpl) traitImplLines.set(line, trait.text.replace(/<[\s\S]*$/, "").split("::").pop()!.trim());
     if (container?.type === "trait_item") traitLines.add(line);
     if (traitImpl || container?.type === "trait_item" || fn.namedChildren.some((c) => c?.type === "visibility_modifier")) publicLines.add(line);
   }
