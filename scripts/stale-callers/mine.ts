@@ -17,8 +17,12 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseForCalls } from "../../src/review/graph/calls.ts";
+import { pythonCallAfterChange } from "./python-binding.ts";
 
-export type Language = "python" | "javascript" | "typescript";
+export type Language = "python" | "javascript" | "typescript" | "go" | "rust";
+
+/** Go and Rust: a call passes every parameter, in order (a Go variadic takes the rest). */
+const strict = (language: Language) => language === "go" || language === "rust";
 
 export type TruthSite = { path: string; line: number };
 
@@ -31,6 +35,8 @@ export type ChangedFunction = {
   keywordsOnly: string[] | null;
   /** JS: a call breaks only when it passes more positional arguments than this. */
   minPositional: number | null;
+  /** Go and Rust: the old parameters (a method's receiver and `self` not counted), whether the last is variadic, and whether a Rust method took `self`. */
+  arity: { count: number; variadic: boolean; self: boolean } | null;
 };
 
 /** One commit's change of one file: its functions whose parameters changed in a breaking way, and the truth. */
@@ -51,7 +57,17 @@ export type MineStats = { commits: number; candidates: number; cases: number; le
 const git = (dir: string, args: string[]) => execFileSync("git", args, { cwd: dir, maxBuffer: 1 << 30, stdio: ["ignore", "pipe", "ignore"] }).toString("utf8");
 
 export const languageOfPath = (path: string): Language | null =>
-  /\.py$/.test(path) ? "python" : /\.(js|mjs|cjs|jsx)$/.test(path) ? "javascript" : /\.(ts|mts|cts|tsx)$/.test(path) && !/\.d\.ts$/.test(path) ? "typescript" : null;
+  /\.py$/.test(path)
+    ? "python"
+    : /\.(js|mjs|cjs|jsx)$/.test(path)
+      ? "javascript"
+      : /\.(ts|mts|cts|tsx)$/.test(path) && !/\.d\.ts$/.test(path)
+        ? "typescript"
+        : /\.go$/.test(path)
+          ? "go"
+          : /\.rs$/.test(path)
+            ? "rust"
+            : null;
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "catch", "function", "return", "with", "else", "do", "typeof", "new", "await", "super"]);
 
@@ -61,7 +77,11 @@ export function definitionsOnLine(line: string, language: Language): string[] {
   const patterns =
     language === "python"
       ? [/^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/]
-      : [
+      : language === "go"
+        ? [/^func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)\s*(?:\[[^\]]*\]\s*)?\(/]
+        : language === "rust"
+          ? [/^\s*(?:pub(?:\s*\([^)]*\))?\s+)?(?:(?:const|async|unsafe|extern\s+"[^"]*")\s+)*fn\s+([A-Za-z_]\w*)\s*[<(]/]
+          : [
           /\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)\s*\(/,
           /([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s+)?function\b\s*\*?\s*[\w$]*\s*\(/,
           /([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?\([^()]*\)\s*(?::[^=]+)?=>/,
@@ -123,9 +143,23 @@ export function commitsOf(dir: string, options: { maxCommits: number; paths: str
 export function paramsAt(content: string, line: number, name: string): string | null {
   const lines = content.split("\n");
   const start = lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
-  const at = content.indexOf(name, start);
-  if (at < 0 || at > start + (lines[line - 1]?.length ?? 0)) return null;
-  const open = content.indexOf("(", at + name.length);
+  const lineText = lines[line - 1] ?? "";
+  // The defined name, after a Go method's receiver `(r *T)`.
+  const receiver = /^func\s*\([^)]*\)/.exec(lineText);
+  const at = content.indexOf(name, start + (receiver ? receiver[0].length : 0));
+  if (at < 0 || at > start + lineText.length) return null;
+  let open = at + name.length;
+  while (/\s/.test(content[open] ?? "")) open++;
+  // Generic parameters (`fn f<T: Fn(u8)>(`, Go `func F[T any](`) come before the parameter list.
+  if (content[open] === "<" || content[open] === "[") {
+    const [o, c] = content[open] === "<" ? ["<", ">"] : ["[", "]"];
+    let d = 0;
+    for (; open < content.length; open++) {
+      if (content[open] === o) d++;
+      else if (content[open] === c && content[open - 1] !== "-" && --d === 0) break;
+    }
+  }
+  open = content.indexOf("(", open);
   if (open < 0) return null;
   let depth = 0;
   for (let i = open; i < content.length && i < open + 5000; i++) {
@@ -153,6 +187,20 @@ function readsArguments(content: string, line: number, name: string): boolean {
   return false;
 }
 
+/** Whether the Rust `fn` at `line` (1-based) sits in an `impl Trait for Type` block: the nearest less indented line opening a block. */
+function inTraitImpl(content: string, line: number): boolean {
+  const lines = content.split("\n");
+  const indent = /^\s*/.exec(lines[line - 1] ?? "")![0].length;
+  for (let i = line - 2; i >= 0; i--) {
+    const text = lines[i]!;
+    // Blank lines, comments, attributes and an impl header's `where` clause and brace.
+    if (text.trim() === "" || /^\s*(\/\/|#\[|\*|\/\*|\{\s*$|where\b)/.test(text)) continue;
+    if (/^\s*/.exec(text)![0].length >= indent) continue;
+    return /^\s*(unsafe\s+)?impl\b/.test(text) && /\bfor\b/.test(lines.slice(i, line - 1).join(" ").split("{")[0]!);
+  }
+  return false;
+}
+
 type Param = { name: string; hasDefault: boolean; marker: string };
 
 /** A parameter list's parameters as text: name, default, and `*`/`**`/`...` marker (annotations dropped). */
@@ -167,9 +215,10 @@ export function splitParams(text: string, language: Language): Param[] {
       if (ch === quote) quote = null;
       continue;
     }
-    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    // Rust's `'a` is a lifetime, not a quote.
+    if (ch === '"' || (ch === "'" && language !== "rust") || ch === "`") quote = ch;
     if ("([{<".includes(ch)) depth++;
-    if (")]}>".includes(ch)) depth--;
+    if (")]}>".includes(ch) && !(ch === ">" && /[-=]$/.test(current))) depth--;
     if (ch === "," && depth === 0) {
       parts.push(current);
       current = "";
@@ -180,12 +229,34 @@ export function splitParams(text: string, language: Language): Param[] {
     .map((p) => p.trim())
     .filter((p) => p !== "")
     .map((p) => {
+      if (strict(language)) return strictParam(p, language);
       const hasDefault = /=/.test(p.replace(/=>/g, "")) || (language !== "python" && /^[^:=]*\?\s*(:|$)/.test(p));
       const marker = /^\*\*/.test(p) ? "**" : /^\*/.test(p) ? "*" : /^\.\.\./.test(p) ? "..." : "";
       const name = p.replace(/^(\*\*|\*|\.\.\.)/, "").split(/[:=?]/)[0]!.trim();
       return { name, hasDefault, marker };
     })
-    .filter((p) => !(language === "python" && (p.name === "self" || p.name === "cls")) && p.name !== "this");
+    .filter((p) => !(language === "python" && (p.name === "self" || p.name === "cls")) && p.name !== "this" && p.marker !== "self");
+}
+
+/** A Go or Rust parameter: Go `a`, `b int`, `rest ...T`, an unnamed `int`; Rust `mut x: T`, `(a, b): (T, U)`, `&mut self` (marker "self"). */
+function strictParam(text: string, language: Language): Param {
+  if (language === "rust") {
+    if (/^(&\s*('\w+\s+)?)?(mut\s+)?self\b/.test(text)) return { name: "self", hasDefault: false, marker: "self" };
+    let depth = 0;
+    let end = text.length;
+    for (let i = 0; i < text.length; i++) {
+      if ("([{<".includes(text[i]!)) depth++;
+      else if (")]}>".includes(text[i]!)) depth--;
+      else if (text[i] === ":" && depth === 0 && text[i + 1] !== ":") {
+        end = i;
+        break;
+      }
+    }
+    return { name: text.slice(0, end).replace(/^(ref\s+)?mut\s+/, "").replace(/\s+/g, ""), hasDefault: false, marker: "" };
+  }
+  const [first, ...rest] = text.split(/\s+/);
+  const variadic = /^\.\.\./.test(rest.join(" ")) || /^\.\.\./.test(first!);
+  return { name: first!.replace(/^\.\.\./, ""), hasDefault: false, marker: variadic ? "..." : "" };
 }
 
 export type Breaking = { why: string; /** Only calls passing these old names as keywords break (parameters renamed in place). */ keywordsOnly: string[] | null };
@@ -199,13 +270,22 @@ export function breakingChange(before: Param[], after: Param[], language: Langua
     before.length === after.length &&
     before.every((p, i) => p.marker === after[i]!.marker && p.hasDefault === after[i]!.hasDefault) &&
     before.every((p, i) => p.name === after[i]!.name || (!after.some((q) => q.name === p.name) && !before.some((q) => q.name === after[i]!.name)));
-  return { why, keywordsOnly: inPlace ? before.filter((p, i) => p.name !== after[i]!.name).map((p) => p.name) : null };
+  return { why, keywordsOnly: inPlace && !strict(language) ? before.filter((p, i) => p.name !== after[i]!.name).map((p) => p.name) : null };
 }
 
 function breakingWhy(before: Param[], after: Param[], language: Language): string | null {
   const key = (p: Param) => `${p.marker}${p.name}`;
   const oldNames = before.map(key);
   const newNames = after.map(key);
+  if (strict(language)) {
+    // Go and Rust: a call passes every parameter; a variadic added at the end takes nothing from old calls.
+    const variadicAdded = after.length === before.length + 1 && after[after.length - 1]!.marker === "..." && !before.some((p) => p.marker === "...");
+    if (after.length !== before.length && !variadicAdded) return `takes ${after.length} parameters, took ${before.length}`;
+    if (before.some((p, i) => p.marker !== after[i]?.marker)) return "makes a parameter variadic or not";
+    const moved = oldNames.findIndex((n, i) => newNames.includes(n) && newNames.indexOf(n) !== i && n !== "_" && before.filter((q) => key(q) === n).length === 1);
+    if (moved >= 0) return `moves ${oldNames[moved]} (position ${moved + 1})`;
+    return null;
+  }
   if (language !== "python") {
     // JS: any argument may be left out; a call breaks when an argument lands elsewhere or is one too many.
     const moved = oldNames.findIndex((n, i) => newNames.includes(n) && newNames.indexOf(n) !== i);
@@ -278,7 +358,11 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           leave("parameter list not found");
           continue;
         }
-        if (language !== "python" && readsArguments(after!, n[0]!.line, o.name)) {
+        if (language === "rust" && inTraitImpl(before!, o.line)) {
+          leave("a Rust method of a trait's impl (its signature is the trait's: callers call the trait)");
+          continue;
+        }
+        if ((language === "javascript" || language === "typescript") && readsArguments(after!, n[0]!.line, o.name)) {
           leave("the JS function reads `arguments`: any call fits");
           continue;
         }
@@ -289,8 +373,10 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
         }
         const moved = /^moves .* \(position (\d+)\)$/.exec(breaks.why);
         const took = /^removes parameters \(takes (\d+),/.exec(breaks.why);
-        const minPositional = moved ? Number(moved[1]) - 1 : took ? Number(took[1]) : null;
-        functions.push({ name: o.name, paramsBefore: pb.replace(/\s+/g, " ").trim(), paramsAfter: pa.replace(/\s+/g, " ").trim(), breaks: breaks.why, keywordsOnly: breaks.keywordsOnly, minPositional });
+        const minPositional = strict(language) ? null : moved ? Number(moved[1]) - 1 : took ? Number(took[1]) : null;
+        const old = splitParams(pb, language);
+        const arity = strict(language) ? { count: old.length, variadic: old.some((p) => p.marker === "..."), self: /^\s*(&\s*('\w+\s+)?)?(mut\s+)?self\b/.test(pb) } : null;
+        functions.push({ name: o.name, paramsBefore: pb.replace(/\s+/g, " ").trim(), paramsAfter: pa.replace(/\s+/g, " ").trim(), breaks: breaks.why, keywordsOnly: breaks.keywordsOnly, minPositional, arity });
       }
       if (functions.length === 0) continue;
       const names = new Set(functions.map((x) => x.name));
@@ -304,11 +390,36 @@ export async function mineRepository(dir: string, repo: string, options: { maxCo
           let touched = false;
           for (let l = call.line; l <= call.endLine && !touched; l++) touched = other.removed.has(l);
           if (!touched) continue;
+          // `self.m()` in a file whose own class defines `m`: that class's method, not this one.
+          const own = call.receiver === "self" || call.receiver === "this" || /^super\(/.test(call.receiver ?? "");
+          if (own && parsed!.graph.definitions.some((d) => d.name === call.name && d.kind === "method")) {
+            leave("a call on self of the calling class's own method of that name");
+            continue;
+          }
+          // Python: the call must really break (the miner's own binding of arguments to parameters).
+          const changed = functions.find((x) => x.name === call.name);
+          if (language === "python" && changed) {
+            const verdict = pythonCallAfterChange(splitParams(changed.paramsBefore, language), splitParams(changed.paramsAfter, language), call);
+            if (verdict !== "stale") {
+              leave(verdict === "still fits" ? "a Python call updated that still fits the new parameters" : "a Python call updated that did not fit the old parameters (another definition of the name)");
+              continue;
+            }
+          }
           // JS: only a call reaching the moved position (or passing more than the function now takes) breaks.
           const reach = functions.find((x) => x.name === call.name)?.minPositional;
           if (reach !== undefined && reach !== null && !call.splat && call.positional <= reach) {
             leave("a JS call updated that does not reach the changed position (still fits)");
             continue;
+          }
+          // Go and Rust: a call that did not pass the old parameters (another definition of the name) is not one of these.
+          const arity = functions.find((x) => x.name === call.name)?.arity;
+          if (arity) {
+            const expected = arity.count + (arity.self && call.form === "path" ? 1 : 0);
+            const fits = call.splat || (arity.variadic ? call.positional >= expected - 1 : call.positional === expected);
+            if (!fits) {
+              leave("a Go/Rust call updated that did not fit the old parameters (another definition of the name)");
+              continue;
+            }
           }
           // Parameters renamed in place break only the calls passing them by name.
           const only = functions.find((x) => x.name === call.name)?.keywordsOnly;

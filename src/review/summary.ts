@@ -97,7 +97,7 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
   const interfaceChanges = (outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
   const unchecked = uncheckedInterfaceChanges(outline, checks);
   if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
-    out.push(`- The calls elsewhere in the repository (Python, JavaScript and TypeScript) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
+    out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
   }
   if (unchecked > 0) {
     out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);

@@ -17,9 +17,9 @@ import type { Finding } from "../findings.ts";
 import type { GraphParam } from "../../codeindex/port.ts";
 import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
+import { boundCall, evident, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
-import { misfit, shapeOf, staleReason } from "./signature.ts";
-import { COMMON_METHOD_NAMES, GLOBAL_NAMES } from "./names.ts";
+import { misfit, staleReason } from "./signature.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -47,6 +47,8 @@ export type StaleSite = { path: string; line: number; reason: string; lineText: 
 export type BrokenCaller = { change: SignatureChange; sites: StaleSite[]; line: number; endLine: number };
 
 const SHOWN_SITES = 5;
+/** Files read to find a Rust trait method's implementations. */
+const MAX_TRAIT_FILES = 50;
 const MAX_LISTED = 100;
 
 /** The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of the hunk it was in). */
@@ -62,8 +64,9 @@ function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endL
   return line === null ? null : { line, endLine: line };
 }
 
-/** Python calls Python; JavaScript and TypeScript call each other. */
-const sameFamily = (language: string | null, of: string) => language !== null && (language === "python") === (of === "python");
+/** Python calls Python, Go Go, Rust Rust; JavaScript and TypeScript call each other. */
+const familyOf = (language: string) => (language === "python" || language === "go" || language === "rust" ? language : "script");
+const sameFamily = (language: string | null, of: string) => language !== null && familyOf(language) === familyOf(of);
 
 /** The name call sites use for a change: a constructor is called by its class's name. */
 function calledName(change: SignatureChange): { name: string; constructor: boolean } {
@@ -73,60 +76,29 @@ function calledName(change: SignatureChange): { name: string; constructor: boole
   return { name: change.name, constructor: false };
 }
 
-type Evidence = {
-  change: SignatureChange;
-  constructor: boolean;
-  /** Definitions of the called name on the branch outside the changed file. */
-  elsewhere: number;
-  /** Their parameters (functions and methods). */
-  others: (GraphParam[] | null)[];
-  importsDefiner: boolean;
-  /** Names the defining module is bound to in the caller (`utils`, `pkg.utils`). */
-  bindings: Set<string>;
-  callerPath: string;
-  caller: ParsedFile;
-};
-
-/** Whether `call` is evidently a call of the changed definition (the precision rule of the finding). */
-function evident(call: CallSite, e: Evidence): boolean {
-  const { change } = e;
-  const sameFile = e.callerPath === change.path;
-  const definesOwn = !sameFile && e.caller.graph.definitions.some((d) => d.name === call.name && (d.kind === "function" || d.kind === "class"));
-  const python = change.language === "python";
-  if (e.constructor) {
-    if (python ? call.form !== "bare" : call.form !== "new") return false;
-    return !definesOwn && (sameFile || e.importsDefiner || e.elsewhere === 0);
-  }
-  if (change.kind === "function" && change.parent === null) {
-    if (call.form === "bare" || (call.form === "new" && !python)) {
-      if (sameFile) return true;
-      if (definesOwn) return false;
-      if (e.importsDefiner) return true;
-      return e.elsewhere === 0 && !GLOBAL_NAMES.has(call.name);
+/** The definitions (`path\0parent`) of a Rust trait method's name that are methods of the trait's impls (a bounded number of files read). */
+async function traitImplementations(
+  change: SignatureChange,
+  definitions: readonly { path: string; kind: string; parent: string | null }[],
+  readHead: (path: string) => Promise<string | null>,
+): Promise<Set<string>> {
+  const out = new Set<string>();
+  const paths = [...new Set(definitions.filter((d) => d.kind === "method" && d.path !== change.path).map((d) => d.path))].slice(0, MAX_TRAIT_FILES);
+  for (const path of paths) {
+    const text = await readHead(path);
+    const parsed = text === null ? null : await parseForCalls(path, text, new Set());
+    for (const d of parsed?.graph.definitions ?? []) {
+      if (d.name === change.name && d.kind === "method" && parsed!.traitImplLines?.get(d.startLine) === change.parent) out.add(`${path}\0${d.parent}`);
     }
-    if (call.form !== "member") return false;
-    // `module.name(...)`: the module is the defining file.
-    if (call.receiver !== null && e.bindings.has(call.receiver)) return true;
-    const base = change.path.replace(/\.[^./]+$/, "").split("/");
-    const moduleName = base[base.length - 1] === "__init__" || base[base.length - 1] === "index" ? base[base.length - 2] : base[base.length - 1];
-    const receiverTail = (call.receiver ?? "").split(".").pop();
-    if (e.importsDefiner && receiverTail === moduleName) return true;
-    return e.elsewhere === 0 && !COMMON_METHOD_NAMES.has(call.name) && e.importsDefiner;
   }
-  // A method: called on an object.
-  if (call.form !== "member") return false;
-  const own = call.receiver === "self" || call.receiver === "cls" || call.receiver === "this" || call.receiver === "super()";
-  if (own && (sameFile || e.elsewhere === 0)) return true;
-  if (COMMON_METHOD_NAMES.has(call.name) && !e.importsDefiner && !sameFile) return false;
-  // Other definitions of the name: the call is this one's only when it fits none of them.
-  return e.others.every((params) => params !== null && misfit(shapeOf(params, change.language, true), call, change.language === "python" ? new Set() : new Set(params.map((p) => p.name))) !== null);
+  return out;
 }
 
 /** Per changed definition, the call sites the change leaves stale. */
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile }[] = [];
+  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
   for (const file of input.files) {
     if (file.binary || file.status === "added" || file.status === "deleted" || !file.oldPath || !file.newPath) continue;
     const language = callLanguageOf(file.path);
@@ -135,10 +107,15 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     if (before === null || after === null) continue;
     const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), parseForCalls(file.newPath, after, new Set())]);
     if (!b || !a) continue;
-    for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language }, b.graph.definitions, a.graph.definitions)) {
+    const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
+    for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a.graph.definitions)) {
       // A JS function that reads `arguments` takes any arguments: its parameter list says little.
-      if (language !== "python" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
-      changes.push({ change, file });
+      if (familyOf(language) === "script" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
+      // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
+      if (b.traitImplLines?.has(change.before.startLine)) continue;
+      // Before the change it read `arguments`: any call fitted.
+      const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
+      changes.push({ change, file, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
     }
   }
   const parsed = new Map<string, Promise<ParsedFile | null>>();
@@ -152,16 +129,25 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file } of changes.slice(0, maxDefinitions)) {
+  for (const { change, file, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
     const anchor = anchorOf(change, file);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
     const definitions = await input.graph.definitionsOf(name).catch(() => []);
-    const otherDefinitions = definitions.filter((d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true));
+    // A Rust trait's method: its implementations (`impl Trait for T`) are called through it, they are not other definitions.
+    const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead) : new Set<string>();
+    const otherDefinitions = definitions.filter(
+      (d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementations.has(`${d.path}\0${d.parent}`),
+    );
     const elsewhere = otherDefinitions.length;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
+    // A method's type defined nowhere else: a receiver evidently of that type is this method's.
+    const parentUnique =
+      change.kind === "method" && change.parent !== null && !constructor
+        ? (await input.graph.definitionsOf(change.parent).catch(() => [])).every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
+        : false;
     const sites: StaleSite[] = [];
     for (const path of candidates) {
       const names = new Set([name]);
@@ -171,15 +157,15 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (!caller || caller.calls.length === 0) continue;
       const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
       const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
-      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, callerPath: path, caller };
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, definerPackage, parentUnique, callerPath: path, caller };
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
-        const bound = change.language === "python" && (constructor || (change.kind === "method" && call.form === "member" && !(change.parent !== null && call.receiver === change.parent && !/^cls\b/.test(change.before.params?.[0]?.name ?? ""))));
-        const shapes = shapesOf(change, bound);
+        const shapes = shapesOf(change, boundCall(change, call, constructor));
+        if (readArguments) shapes.before = { ...shapes.before, varArgs: true };
         let reason: string | null | undefined;
         if (change.change === "signature") reason = staleReason(shapes.before, shapes.after!, call);
         else {
-          const fitted = misfit(shapes.before, call, change.language === "python" ? new Set() : new Set(shapes.before.positional.map((p) => p.name))) === null;
+          const fitted = misfit(shapes.before, call, shapes.before.language === "script" ? new Set(shapes.before.positional.map((p) => p.name)) : new Set()) === null;
           reason = fitted ? (change.change === "renamed" ? `calls \`${name}\`, now \`${change.newName}\`` : `calls \`${name}\`, which the change removes`) : undefined;
         }
         if (typeof reason === "string") sites.push({ path, line: call.line, reason, lineText: call.lineText });

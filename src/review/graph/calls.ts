@@ -11,32 +11,27 @@ import { unitsOf } from "../../indexing/chunking/definitions.ts";
 import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
 import { extractGraph } from "../../indexing/graph/extract.ts";
 import { readParsed } from "../parse-bounds.ts";
+import type { CallSite } from "./call-site.ts";
+import { goCalls, goImportNames, rustCalls, rustDefinitionLines } from "./go-rust-calls.ts";
 
 /** Languages whose calls are read (the finding's languages). */
-export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx"]);
+export const CALL_LANGUAGES: ReadonlySet<string> = new Set(["python", "javascript", "typescript", "tsx", "go", "rust"]);
 
-export type CallSite = {
-  name: string;
-  /** 1-based line of the called name, and the last line of the call. */
-  line: number;
-  endLine: number;
-  /** `name(...)`, `receiver.name(...)` or `new name(...)` / `new receiver.name(...)`. */
-  form: "bare" | "member" | "new";
-  /** The object a member is called on, as written (`self`, `utils`, `this.app`); null otherwise. */
-  receiver: string | null;
-  /** Positional arguments (splats not counted). */
-  positional: number;
-  /** Keyword argument names (Python). */
-  keywords: string[];
-  /** A `*args` (Python) or `...spread` (JS) argument: the positional count is unknown. */
-  splat: boolean;
-  /** A `**kwargs` argument (Python): the keywords are unknown. */
-  keywordSplat: boolean;
-  /** The source line holding the called name. */
-  lineText: string;
+export type { CallSite };
+
+export type ParsedFile = {
+  language: string;
+  graph: FileGraphContent;
+  calls: CallSite[];
+  lines: string[];
+  /** Go: the name each import binds and its path (./go-rust-calls.ts). */
+  goImports?: { name: string; path: string }[];
+  /** Rust: start lines of the public functions and methods, and of the methods of trait impls. */
+  publicLines?: Set<number>;
+  /** Rust: start line of each method of a trait's impl -> the trait's name. */
+  traitImplLines?: Map<number, string>;
+  traitLines?: Set<number>;
 };
-
-export type ParsedFile = { language: string; graph: FileGraphContent; calls: CallSite[]; lines: string[] };
 
 
 /** The language id of a path when the finding reads it, else null. */
@@ -53,8 +48,12 @@ export async function parseForCalls(path: string, content: string, names: Readon
     (tree, ctx, language) => {
       const graph = extractGraph(tree.rootNode, language.id, unitsOf(ctx, childrenOf(tree.rootNode), null));
       if (!graph) return null;
-      const calls = language.id === "python" ? pythonCalls(tree.rootNode, names, ctx.lines) : scriptCalls(tree.rootNode, names, ctx.lines);
-      return { language: language.id, graph, calls, lines: ctx.lines };
+      const root = tree.rootNode;
+      const id = language.id;
+      if (id === "go") return { language: id, graph, calls: goCalls(root, names, ctx.lines), lines: ctx.lines, goImports: goImportNames(root) };
+      if (id === "rust") return { language: id, graph, calls: rustCalls(root, names, ctx.lines), lines: ctx.lines, ...rustDefinitionLines(root) };
+      const calls = id === "python" ? pythonCalls(root, names, ctx.lines) : scriptCalls(root, names, ctx.lines);
+      return { language: id, graph, calls, lines: ctx.lines };
     },
     (language) => CALL_LANGUAGES.has(language.id),
   );

@@ -28,3 +28,24 @@ export const GLOBAL_NAMES: ReadonlySet<string> = new Set([
   "encodeURIComponent", "decodeURIComponent", "encodeURI", "decodeURI", "escape", "unescape", "fetch", "queueMicrotask", "structuredClone",
   "Number", "String", "Boolean", "Array", "Object", "Symbol", "Error", "Date", "RegExp", "Promise", "Map", "Set", "WeakMap", "Buffer",
 ]);
+
+/** Method names of Go's and Rust's standard interfaces, traits and types (Go's compared with a lower-case first letter too). */
+const GO_RUST_METHOD_NAMES: ReadonlySet<string> = new Set([
+  // Go
+  "String", "Error", "Read", "Write", "Close", "Len", "Less", "Swap", "Lock", "Unlock", "RLock", "RUnlock", "Get", "Set", "Add", "Del",
+  "Delete", "Do", "Done", "Wait", "Err", "Value", "Load", "Store", "Reset", "Start", "Stop", "Run", "Handle", "ServeHTTP", "Unwrap",
+  "Is", "As", "Next", "Scan", "Marshal", "Unmarshal", "MarshalJSON", "UnmarshalJSON", "Printf", "Println", "Print", "Sprintf", "Errorf",
+  "Infof", "Debugf", "Warnf", "Fatalf", "Fatal", "Context", "Name", "Type", "Key", "Bytes", "Seek", "Flush", "Sum", "Hash", "Copy",
+  // Rust
+  "new", "default", "clone", "clone_from", "fmt", "from", "into", "try_from", "try_into", "as_ref", "as_mut", "eq", "ne", "cmp",
+  "partial_cmp", "hash", "drop", "len", "is_empty", "iter", "iter_mut", "into_iter", "get_mut", "contains", "unwrap", "expect", "and_then",
+  "ok", "err", "is_some", "is_none", "take", "borrow", "borrow_mut", "lock", "poll", "to_string", "as_str", "deref", "deref_mut", "with",
+  "finish", "from_str", "to_owned", "collect", "extend", "entry", "write_str", "write_fmt", "into_inner", "map_err", "unwrap_or",
+]);
+
+/** A method name too common to tell whose call it is, in `language`. */
+export function isCommonMethodName(name: string, language: string): boolean {
+  if (COMMON_METHOD_NAMES.has(name)) return true;
+  if (language !== "go" && language !== "rust") return false;
+  return GO_RUST_METHOD_NAMES.has(name) || (language === "go" && COMMON_METHOD_NAMES.has(name.charAt(0).toLowerCase() + name.slice(1)));
+}

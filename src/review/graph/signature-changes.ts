@@ -1,7 +1,7 @@
 /**
  * The definitions a change breaks for their callers (./broken-callers.ts): functions and methods whose
  * parameters changed so that a call that fitted may no longer fit (./signature.ts `canBreakCalls`),
- * and public ones renamed (another definition of the same kind, parent and parameters takes its
+ * and public ones (Go: exported; Rust: `pub` or a trait's) renamed (another definition of the same kind, parent and parameters takes its
  * place in the file) or removed. Read from the base and head versions' code graphs (./calls.ts).
  */
 import type { GraphDefinition } from "../../codeindex/port.ts";
@@ -41,10 +41,14 @@ function keyed(defs: readonly GraphDefinition[]): Map<string, GraphDefinition> {
   return out;
 }
 
-/** A name other files may call: not private by convention (Python `_x`, JS `#x`); dunders are the language's. */
+/**
+ * A name other files may call: not private by convention (Python `_x`, JS `#x`; dunders are the
+ * language's), exported in Go (capitalised). Rust's `pub` is read from the file (`publicLines`).
+ */
 export function isPublicName(name: string, language: string): boolean {
   if (name.startsWith("#")) return false;
   if (language === "python" && name.startsWith("_")) return name === "__init__";
+  if (language === "go") return /^\p{Lu}/u.test(name);
   return true;
 }
 
@@ -58,7 +62,7 @@ export function shapesOf(change: SignatureChange, bound: boolean): { before: Sha
 
 /** What a change does to a file's callable definitions that can break their callers. */
 export function signatureChanges(
-  file: { path: string; oldPath: string; language: string },
+  file: { path: string; oldPath: string; language: string; /** Rust: the base version's public definitions by start line. */ publicLines?: ReadonlySet<number> },
   before: readonly GraphDefinition[],
   after: readonly GraphDefinition[],
 ): SignatureChange[] {
@@ -78,6 +82,7 @@ export function signatureChanges(
   const headNames = new Set(after.map((d) => d.name));
   for (const b of removed) {
     if (!isPublicName(b.name, file.language) || headNames.has(b.name)) continue;
+    if (file.publicLines && !file.publicLines.has(b.startLine)) continue;
     // Renamed: the one added definition of the same kind and parent with the same parameters.
     const partners = added.filter((a) => a.kind === b.kind && a.parent === b.parent && normal(a.paramsText) === normal(b.paramsText));
     const renamedTo = partners.length === 1 && removed.filter((r) => r.kind === b.kind && r.parent === b.parent && normal(r.paramsText) === normal(b.paramsText)).length === 1 ? partners[0]! : null;

@@ -10,15 +10,18 @@
  * keyword). JavaScript/TypeScript: defaults, `?` and rest parameters; a call may leave out any
  * trailing parameter (the language passes `undefined`, and functions commonly check for it), so a
  * JS call is stale when it passes more arguments than the function now takes, or when an argument
- * now lands on another parameter.
+ * now lands on another parameter. Go and Rust ("strict"): every parameter must be passed, no more;
+ * a Go variadic `...T` takes any number after the others and a call passing `xs...` fits any count; a
+ * Rust `self` (`&self`, `&mut self`, `self: Box<Self>`...) is the receiver of a method call and an
+ * argument of a path call (`Type::f(&x, ...)`).
  */
 import type { GraphParam } from "../../codeindex/port.ts";
-import type { CallSite } from "./calls.ts";
+import type { CallSite } from "./call-site.ts";
 
 type Slot = { name: string; hasDefault: boolean };
 
 export type Shape = {
-  language: "python" | "script";
+  language: "python" | "script" | "strict";
   /** Parameters that take a positional argument, in order. */
   positional: Slot[];
   positionalOnly: Set<string>;
@@ -27,10 +30,15 @@ export type Shape = {
   varKeywords: boolean;
 };
 
+/** Go and Rust: calls pass every parameter, in order. */
+const STRICT: ReadonlySet<string> = new Set(["go", "rust"]);
+const RUST_SELF = /^(&\s*('\w+\s+)?)?(mut\s+)?self\b/;
+
 const bare = (name: string) => name.replace(/^\*{1,2}|^\.\.\./, "").replace(/\s*[:=][\s\S]*$/, "").trim();
 
-/** The parameters as a call sees them; `bound` drops a Python method's `self`/`cls` (called on an object). */
+/** The parameters as a call sees them; `bound` drops a Python method's `self`/`cls` and a Rust method's `self` (called on an object). */
 export function shapeOf(params: readonly GraphParam[], language: string, bound: boolean): Shape {
+  if (STRICT.has(language)) return strictShapeOf(params, bound);
   const python = language === "python";
   let list = [...params];
   if (python && bound && list.length > 0 && /^(self|cls)\b/.test(list[0]!.name)) list = list.slice(1);
@@ -67,6 +75,20 @@ export function shapeOf(params: readonly GraphParam[], language: string, bound: 
       shape.positional.push({ name: bare(name), hasDefault: p.hasDefault || /\?$/.test(bare(name)) });
     }
   }
+  return shape;
+}
+
+function strictShapeOf(params: readonly GraphParam[], bound: boolean): Shape {
+  const shape: Shape = { language: "strict", positional: [], positionalOnly: new Set(), keywordOnly: [], varArgs: false, varKeywords: false };
+  params.forEach((p, i) => {
+    const name = p.name.trim();
+    if (i === 0 && RUST_SELF.test(name)) {
+      if (!bound) shape.positional.push({ name: "self", hasDefault: false });
+      return;
+    }
+    if (name.startsWith("...")) shape.varArgs = true;
+    else shape.positional.push({ name: bare(name), hasDefault: false });
+  });
   return shape;
 }
 

@@ -1,0 +1,148 @@
+/**
+ * Which calls the broken-callers finding names (src/review/graph/broken-callers.ts with
+ * call-evidence.ts), on small repositories held in memory: every file parsed by the real tree-sitter
+ * reading, and the branch's graph (callers, definitions) computed from those parses.
+ */
+import { describe, expect, it } from "vitest";
+import { findBrokenCallers, type BranchGraph } from "../../src/review/graph/broken-callers.ts";
+import { parseForCalls } from "../../src/review/graph/calls.ts";
+import { parseGitDiff } from "../../src/review/diff.ts";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+/** The graph of `files` as the code index would give it (calls and definitions per file; imports resolved by `imports`). */
+async function graphOf(files: Record<string, string>, imports: Record<string, string[]> = {}): Promise<BranchGraph> {
+  const parsed = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, p: await parseForCalls(path, text, null) })));
+  return {
+    async callersOf(name) {
+      return parsed.flatMap(({ path, p }) => (p?.calls ?? []).filter((c) => c.name === name).map((c) => ({ path, line: c.line })));
+    },
+    async definitionsOf(name) {
+      return parsed.flatMap(({ path, p }) => (p?.graph.definitions ?? []).filter((d) => d.name === name).map((d) => ({ path, kind: d.kind, parent: d.parent, params: d.params })));
+    },
+    async importsOf(path) {
+      return imports[path] ?? [];
+    },
+  };
+}
+
+/** The diff of `changed` against `files` (a real `git diff` in a temp repository). */
+function diffOf(files: Record<string, string>, changed: Record<string, string>) {
+  const dir = mkdtempSync(join(tmpdir(), "broken-callers-"));
+  try {
+    const write = (all: Record<string, string>) => {
+      for (const [path, text] of Object.entries(all)) {
+        mkdirSync(dirname(join(dir, path)), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      }
+    };
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir }).toString();
+    git("init", "-q");
+    write(files);
+    git("add", "-A");
+    git("commit", "-qm", "base");
+    write(changed);
+    return parseGitDiff(git("diff", "HEAD"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function named(files: Record<string, string>, changed: Record<string, string>, imports: Record<string, string[]> = {}) {
+  const head = { ...files, ...changed };
+  const broken = await findBrokenCallers({
+    files: diffOf(files, changed),
+    readBase: async (p) => files[p] ?? null,
+    readHead: async (p) => head[p] ?? null,
+    graph: await graphOf(files, imports),
+  });
+  return broken.flatMap((b) => b.sites.map((s) => `${b.change.name} ${s.path}:${s.line}`));
+}
+
+describe("which calls are named", () => {
+  it("JavaScript: a function that read `arguments` before took any call; one passing more than it now takes is stale", async () => {
+    const files = {
+      "lib/router.js": "exports.route = function (method, path) {\n  var callbacks = [].slice.call(arguments, 2);\n  return callbacks;\n};\n",
+      "lib/app.js": "var router = require('./router');\nrouter.route('get', '/a', f, g);\nrouter.route('get', '/b');\n",
+    };
+    const out = await named(files, { "lib/router.js": "exports.route = function (path) {\n  return path;\n};\n" }, { "lib/app.js": ["lib/router.js"] });
+    expect(out).toEqual(["route lib/app.js:2", "route lib/app.js:3"]);
+  });
+
+  it("Go: `pkg.F()` of another package and a method `x.F()` are not calls of the changed function; a package-qualified one is", async () => {
+    const files = {
+      "go.mod": "module example.com/m\n",
+      "a/a.go": "package a\n\nfunc Open(name string) error { return nil }\n",
+      "b/b.go": 'package b\n\nimport (\n\t"os"\n\n\t"example.com/m/a"\n)\n\nfunc g(f *os.File) {\n\tos.Open("x")\n\ta.Open("y")\n\tf.Open("z")\n}\n',
+    };
+    const out = await named(files, { "a/a.go": "package a\n\nfunc Open(name string, flags int) error { return nil }\n" }, { "b/b.go": ["a/a.go"] });
+    expect(out).toEqual(["Open b/b.go:11"]);
+  });
+
+  it("Go: a method with the old arity is named unless another definition of the name fits the call too", async () => {
+    const files = {
+      "s/store.go": "package s\n\ntype Store struct{}\n\nfunc (s *Store) Lookup(key string) string { return key }\n",
+      "c/c.go": "package c\n\nfunc g(st *s.Store, q *Queue) {\n\tst.Lookup(\"k\")\n\tq.Lookup(\"k\", 2)\n}\n",
+      "c/queue.go": "package c\n\ntype Queue struct{}\n\nfunc (q *Queue) Lookup(key string, n int) string { return key }\n",
+    };
+    const out = await named(files, { "s/store.go": "package s\n\ntype Store struct{}\n\nfunc (s *Store) Lookup(key string, fresh bool) string { return key }\n" });
+    expect(out).toEqual(["Lookup c/c.go:4"]);
+  });
+
+  it("Rust: `Type::f()` of the changed type is named, another type's `Other::f()` is not; a `use`d function called bare is", async () => {
+    const files = {
+      "src/lib.rs": "pub mod conn;\npub mod pool;\npub mod app;\n",
+      "src/conn.rs": "pub struct Conn;\n\nimpl Conn {\n    pub fn open(addr: &str) -> Conn {\n        Conn\n    }\n}\n\npub fn connect(addr: &str) -> Conn {\n    Conn::open(addr)\n}\n",
+      "src/pool.rs": "pub struct Pool;\n\nimpl Pool {\n    pub fn open(addr: &str) -> Pool {\n        Pool\n    }\n}\n",
+      "src/app.rs": "use crate::conn::{connect, Conn};\nuse crate::pool::Pool;\n\npub fn run() {\n    let _c = Conn::open(\"a\");\n    let _p = Pool::open(\"b\");\n    let _d = connect(\"c\");\n}\n",
+    };
+    const out = await named(
+      files,
+      { "src/conn.rs": files["src/conn.rs"].replace("pub fn open(addr: &str)", "pub fn open(addr: &str, timeout: u64)").replace("pub fn connect(addr: &str)", "pub fn connect(addr: &str, retries: u8)") },
+      { "src/app.rs": ["src/conn.rs", "src/pool.rs"] },
+    );
+    expect(out.sort()).toEqual(["connect src/app.rs:7", "open src/app.rs:5", "open src/conn.rs:10"]);
+  });
+
+  it("a receiver evidently of the method's type (`x = new T`, Go `x *pkg.T`) names the call even for a common name or another definition of the same arity", async () => {
+    const js = {
+      "lib/router.js": "function Router() {}\n\nRouter.prototype.match = function (req, i) {\n  return i;\n};\n\nmodule.exports = Router;\n",
+      "lib/route.js": "function Route() {}\n\nRoute.prototype.match = function (path, strict) {\n  return path;\n};\n",
+      "test/router.js": "var Router = require('../lib/router');\nvar router = new Router();\nrouter.match(req, 0);\nother.match(req, 0);\n",
+    };
+    const changedJs = { "lib/router.js": js["lib/router.js"].replace("function (req, i)", "function (method, url, i)") };
+    expect(await named(js, changedJs)).toEqual(["match test/router.js:3"]);
+    const go = {
+      "s/store.go": "package s\n\ntype Store struct{}\n\nfunc (s *Store) Fetch(key string) string { return key }\n",
+      "c/c.go": 'package c\n\nimport "example.com/m/s"\n\nfunc g(st *s.Store, h *Other) {\n\tst.Fetch("k")\n\th.Fetch("k")\n}\n',
+    };
+    const changedGo = { "s/store.go": go["s/store.go"].replace("Fetch(key string)", "Fetch(key string, fresh bool)") };
+    expect(await named(go, changedGo)).toEqual(["Fetch c/c.go:6"]);
+  });
+
+  it("Rust: a trait's method is called through its implementations (`impl Trait for T`); another type's method of the same name and arity makes a call ambiguous", async () => {
+    const files = {
+      "src/lib.rs": "pub mod sub;\npub mod fmt_layer;\npub mod dispatch;\n",
+      "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64);\n}\n",
+      "src/fmt_layer.rs": "use crate::sub::Subscriber;\n\npub struct Fmt;\n\nimpl Subscriber for Fmt {\n    fn exit(&self, id: u64) {}\n}\n\npub struct Door;\n\nimpl Door {\n    pub fn exit(&self, a: u8, b: u8) {}\n}\n",
+      "src/dispatch.rs": "pub struct Dispatch {\n    sub: Box<dyn crate::sub::Subscriber>,\n}\n\nimpl Dispatch {\n    pub fn leave(&self, door: &crate::fmt_layer::Door) {\n        self.sub.exit(7);\n        door.exit(1, 2);\n    }\n}\n",
+    };
+    const change = { "src/sub.rs": "pub trait Subscriber {\n    fn exit(&self, id: u64, parent: u64);\n}\n" };
+    expect(await named(files, change)).toEqual(["exit src/dispatch.rs:7"]);
+    // Another type's own method taking as many arguments is not an implementation: the call is ambiguous.
+    const inherent = { ...files, "src/fmt_layer.rs": files["src/fmt_layer.rs"].replace("pub fn exit(&self, a: u8, b: u8)", "pub fn exit(&self, a: u64)") };
+    expect(await named(inherent, change)).toEqual([]);
+  });
+
+  it("Go: the defining package's own files call its methods without an import, common names too", async () => {
+    const files = {
+      "h/writer.go": "package h\n\ntype writer struct{}\n\nfunc (w *writer) flush(key []byte) {}\n",
+      "h/writer_test.go": "package h\n\nfunc TestFlush() {\n\tw := newWriter()\n\tw.flush(nil)\n}\n",
+      "x/x.go": "package x\n\nfunc g(b *bufio.Writer) {\n\tb.flush(nil)\n}\n",
+    };
+    const out = await named(files, { "h/writer.go": "package h\n\ntype writer struct{}\n\nfunc (w *writer) flush(ctx context.Context, key []byte) {}\n" });
+    expect(out).toEqual(["flush h/writer_test.go:5"]);
+  });
+});
