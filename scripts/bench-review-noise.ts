@@ -2,7 +2,7 @@
  * Review noise on real merged work: 50 real commits, each reviewed as a pull request at strictness 3
  * through the public API, and how many comments the reviews make per 100 changed lines.
  *
- *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50] [--strictness 3] [--out <file>]
+ *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--strictness 3] [--out <file>]
  *                                        [--judgements <file>] [--data-dir <dir>]
  *
  * Commits, by a fixed rule: from each repository's default branch (the mirror's HEAD), walking the
@@ -55,7 +55,8 @@ type Commit = { repo: string; sha: string; parent: string; subject: string; file
 
 /** The most recent qualifying commits of one mirror (see the rule above). */
 function selectCommits(repo: string, mirror: string, count: number): Commit[] {
-  const log = git(mirror, ["log", "--first-parent", "--no-merges", "-n", "600", "--format=%x01%H %P%x02%s", "--numstat", "HEAD"]);
+  // Deep enough for the count asked for (about one commit in three qualifies in these repositories).
+  const log = git(mirror, ["log", "--first-parent", "--no-merges", "-n", String(Math.max(600, count * 8)), "--format=%x01%H %P%x02%s", "--numstat", "HEAD"]);
   const out: Commit[] = [];
   for (const entry of log.split("\x01").slice(1)) {
     const [head, ...rest] = entry.split("\n");
