@@ -221,6 +221,21 @@ describe("untested change", () => {
     expect(inlineComments(server, orgId, 4)).toEqual([]);
   });
 
+  it("leaves out changes the parse shows keep the behaviour: locals renamed, statements moved into a helper the change adds", async () => {
+    await openPullRequest(server, host, 7, "untested-refactor", {
+      "app/pricing.py": PRICING.replace(/subtotal/g, "amount").replace('return f"{value:.2f}"', 'return f"{value:.3f}"'),
+      "app/orders.py": `def _check(cart):\n    if not cart:\n        raise ValueError("empty cart")\n\n\n${ORDERS.replace('    if not cart:\n        raise ValueError("empty cart")\n', "    _check(cart)\n")}`,
+    });
+    const id = await review(server, 7);
+    const body = server.loupe.services.reviews.record(orgId, id)!.body;
+    const note = body.slice(body.indexOf("### Tests not updated")).split("\n\n###")[0]!;
+    // A real change is still listed...
+    expect(note).toContain("- `format_amount()` (`app/pricing.py:");
+    // ...a local renamed and an extracted helper called in place of the same statements are not.
+    expect(note).not.toContain("compute_total");
+    expect(note).not.toContain("place_order");
+  });
+
   it("is left out below strictness 3", async () => {
     await openPullRequest(server, host, 5, "untested-strict", { "app/pricing.py": PRICING_CHANGED });
     const id = await review(server, 5, 2);

@@ -13,6 +13,7 @@ import type { Finding } from "../../review/findings.ts";
 import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
 import { existingHelperFindings, newFunctionsOf, type HelperLookup } from "../../review/graph/existing-helper.ts";
 import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
+import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
 import { isTestPath } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
@@ -123,15 +124,24 @@ export function createGraphReview(deps: GraphReviewDeps) {
         const before = await versionOf(base, file.oldPath);
         const after = await versionOf(head, file.path);
         if (!before || !after) continue;
-        for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
+        const changes = compareDefinitions(file.path, before.defs, after.defs);
+        // Functions the change adds to the file: a changed function may now call one in place of its old statements.
+        const addedHelpers: AddedHelper[] = changes.flatMap((c) => {
+          const d = c.change === "added" && (c.kind === "function" || c.kind === "method") ? after.defs.find((x) => x.startLine === c.line && x.name === c.name) : undefined;
+          return d ? [{ name: d.name, text: textOf(after.content, d) }] : [];
+        });
+        for (const c of changes) {
           if (c.change !== "changed" || !isPublicDefinition(c)) continue;
           // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
           const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
           const a = after.defs.find((d) => d.startLine === c.line && same(d));
           const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
           if (!a || !b) continue;
-          // Comments, whitespace, line wrapping and type annotations aside.
-          if (codeWithoutAnnotations(textOf(before.content, b), file.path) !== codeWithoutAnnotations(textOf(after.content, a), file.path)) changed.push(c);
+          // Comments, whitespace, line wrapping and type annotations aside; then locals renamed or statements
+          // moved into a helper the change adds (../../review/graph/same-behaviour.ts).
+          const [old, now] = [textOf(before.content, b), textOf(after.content, a)];
+          if (codeWithoutAnnotations(old, file.path) === codeWithoutAnnotations(now, file.path)) continue;
+          if (!sameBehaviour(old, now, file.path, addedHelpers)) changed.push(c);
         }
       }
       if (changed.length === 0) return [];

@@ -115,6 +115,24 @@ export function codeWithoutAnnotations(code: string, path: string): string {
   return [...out, ...tokens.slice(j)].join(" ");
 }
 
+/** One line of code without comments (and Python docstrings): its indentation width and its tokens as written. */
+export type CodeLine = { indent: number; tokens: string[] };
+
+/** The code's non-blank lines, comments and docstrings dropped, each with its indentation (a tab counts 4) and tokens. */
+export function codeLines(code: string, path: string): CodeLine[] {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  const out: CodeLine[] = [];
+  for (const line of text.split("\n")) {
+    const tokens = [...line.matchAll(TOKEN)].map((m) => m[0]);
+    if (tokens.length === 0) continue;
+    const lead = /^[ \t]*/.exec(line)![0];
+    out.push({ indent: lead.replace(/\t/g, "    ").length, tokens });
+  }
+  return out;
+}
+
 export function codeTokens(code: string, path: string): CodeTokens {
   const language = languageOf(path);
   let text = stripComments(code, language);
