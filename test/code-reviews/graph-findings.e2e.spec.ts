@@ -83,6 +83,38 @@ const ORDERS = `def place_order(cart, customer):
     return {"customer": customer, "lines": list(cart)}
 `;
 
+/** A small class: indexed as one chunk holding its methods. */
+const INVENTORY = `class Inventory:
+    def __init__(self):
+        self.items = {}
+
+    def restock(self, sku, amount, limit=100):
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        current = self.items.get(sku, 0)
+        total = min(current + amount, limit)
+        self.items[sku] = total
+        self.log.append((sku, amount, total))
+        return total
+`;
+
+/** restock as a function of another module, its names changed. */
+const REFILL = `def refill(store, code, qty, cap=100):
+    if qty <= 0:
+        raise ValueError("qty must be positive")
+    have = store.items.get(code, 0)
+    new_total = min(have + qty, cap)
+    store.items[code] = new_total
+    store.log.append((code, qty, new_total))
+    return new_total
+`;
+
+/** A function over 150 lines: indexed as several windows of one definition. */
+const LONG = (name: string, v: string) =>
+  `def ${name}(${v}, factor):\n    out = []\n` +
+  Array.from({ length: 80 }, (_, i) => `    if ${v}.kind == "k${i}":\n        out.append(${v}.${["scale", "shift", "clip", "round", "merge"][i % 5]}(factor, ${i}))`).join("\n") +
+  `\n    return out\n`;
+
 let server: TestServer;
 let host: ReturnType<typeof createHostRepo>;
 let orgId: string;
@@ -95,6 +127,8 @@ function seed(h: ReturnType<typeof createHostRepo>) {
   h.write("app/pricing.py", PRICING);
   h.write("app/orders.py", ORDERS);
   h.write("app/other.py", 'def greet(name):\n    return "hello " + name\n');
+  h.write("app/inventory.py", INVENTORY);
+  h.write("app/report.py", LONG("build_report", "row"));
   h.write("tests/test_pricing.py", 'from app.pricing import compute_total, format_amount\n\n\ndef test_total():\n    assert compute_total([{"price": 2, "qty": 3}]) == 6\n\n\ndef test_format():\n    assert format_amount(1) == "1.00"\n');
   // Tests place_order without following the naming convention: found through the code graph.
   h.write("tests/test_checkout.py", 'from app.orders import place_order\n\n\ndef test_place():\n    assert place_order(["a"], "c")["lines"] == ["a"]\n');
@@ -165,6 +199,15 @@ describe("existing helper", () => {
     await openPullRequest(server, host, 2, "copy-helper-strict", { "app/headers.py": COPY("clean_header") });
     await review(server, 2, 2);
     expect(inlineComments(server, orgId, 2)).toEqual([]);
+  });
+
+  it("names a method of a class indexed whole and a long function indexed in windows, each compared whole", async () => {
+    await openPullRequest(server, host, 8, "copy-whole", { "app/stock.py": REFILL, "app/summary.py": LONG("summarise_rows", "item") });
+    await review(server, 8);
+    const inline = inlineComments(server, orgId, 8).sort((a, b) => (a.filePath! < b.filePath! ? -1 : 1));
+    expect(inline.map((c) => c.filePath)).toEqual(["app/stock.py", "app/summary.py"]);
+    expect(inline[0]!.body).toContain("`refill()` closely duplicates the existing `Inventory.restock()` at `app/inventory.py:5`");
+    expect(inline[1]!.body).toContain("`summarise_rows()` closely duplicates the existing `build_report()` at `app/report.py:1`");
   });
 
   it("says nothing when the existing function is moved or rewritten by the same change", async () => {
