@@ -2,14 +2,14 @@
  * Review noise on real merged work: 50 real commits, each reviewed as a pull request at strictness 3
  * through the public API, and how many comments the reviews make per 100 changed lines.
  *
- *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--strictness 3] [--out <file>]
+ *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--repos a/b,c/d] [--strictness 3] [--out <file>]
  *                                        [--judgements <file>] [--data-dir <dir>]
  *
  * Commits, by a fixed rule: from each repository's default branch (the mirror's HEAD), walking the
  * first-parent history newest first, the non-merge commits that change 1-10 files of which at least one
  * is a source file (SOURCE in review-bench/support.ts); the most recent ones, the same number from each
- * repository (the remainder to the first ones). Repositories: pallets/flask, psf/requests,
- * expressjs/express, tokio-rs/tracing (mirrors `<mirrors>/<owner>+<name>/repo`, default ../.mirror).
+ * repository (the remainder to the first ones). Repositories (--repos): pallets/flask, psf/requests,
+ * expressjs/express, tokio-rs/tracing by default (mirrors `<mirrors>/<owner>+<name>/repo`, default ../.mirror).
  *
  * Each repository is served from a file:// git host (its objects borrowed from the mirror), its default
  * branch indexed through POST /v2/repositories (the findings that use the code graph need it); each
@@ -34,18 +34,20 @@ import { startService } from "./eval/service.ts";
 import { projectRoot, writeResults } from "./results.ts";
 import { hostRepository, indexBranch, mcpClient, openPullRequest, runReview, serviceComments, setBranch, SOURCE, WEBHOOK_SECRET } from "./review-bench/support.ts";
 
-const REPOS = ["pallets/flask", "psf/requests", "expressjs/express", "tokio-rs/tracing"];
+const DEFAULT_REPOS = "pallets/flask,psf/requests,expressjs/express,tokio-rs/tracing";
 
 const { values: args } = parseArgs({
   options: {
     mirrors: { type: "string" },
     commits: { type: "string", default: "50" },
+    repos: { type: "string", default: DEFAULT_REPOS },
     strictness: { type: "string", default: "3" },
     out: { type: "string" },
     judgements: { type: "string" },
     "data-dir": { type: "string" },
   },
 });
+const REPOS = args.repos!.split(",").map((r) => r.trim()).filter(Boolean);
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
 const total = Number(args.commits);
 const strictness = Number(args.strictness);
