@@ -4,6 +4,7 @@
  *
  *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--repos a/b,c/d] [--strictness 3] [--out <file>]
  *                                        [--judgements <file>] [--data-dir <dir>]
+ *   npx tsx scripts/bench-review-noise.ts --rejudge scripts/results/bench-review-noise.json   (judgements merged again)
  *
  * Commits, by a fixed rule: from each repository's default branch (the mirror's HEAD), walking the
  * first-parent history newest first, the non-merge commits that change 1-10 files of which at least one
@@ -25,7 +26,7 @@
  * into the results by (repository, commit, file, line, rule); comments nobody judged yet are listed as
  * unjudged. Results: scripts/results/bench-review-noise.json.
  */
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     mirrors: { type: "string" },
     commits: { type: "string", default: "50" },
     repos: { type: "string", default: DEFAULT_REPOS },
+    rejudge: { type: "string" },
     strictness: { type: "string", default: "3" },
     out: { type: "string" },
     judgements: { type: "string" },
@@ -90,7 +92,43 @@ const ruleOf = (body: string): string => {
   return body.split("\n")[0]!.replace(/`[^`]*`/g, "`…`").slice(0, 60);
 };
 
+type Comment = { repo: string; commit: string; file: string; line: number; text: string };
+
+/** The judgements file merged into a run's comments and notes (by repository, commit, file and line; notes by function). */
+function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; commit: string; untestedNote: string | null }[]) {
+  const key = (j: { repo: string; commit: string; file: string; line: number }) => `${j.repo}|${j.commit}|${j.file}|${j.line}`;
+  const byKey = new Map(judgements.map((j) => [key(j), j]));
+  const judged = all.flatMap((c) => {
+    const j = byKey.get(key(c));
+    return j ? [{ ...j, text: c.text }] : [];
+  });
+  const judgement = {
+    how: judgementsFile.how ?? null,
+    judged: judged.length,
+    right: judged.filter((j) => j.right).length,
+    rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
+    unjudged: all.length - judged.length,
+  };
+  // The notes' judgements, kept when the note still names the function in the same commit's review.
+  const judgedNotes = (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`)));
+  return { judgement, judged, judgedNotes };
+}
+
+/**
+ * --rejudge <results file>: the judgements file merged again into the comments of an earlier run, the
+ * run's command, commit and figures kept (comments are read after the run, by a person).
+ */
+function rejudge(path: string) {
+  const file = JSON.parse(readFileSync(path, "utf8")) as { figures: Record<string, unknown> & { comments: Comment[]; testsNotUpdatedNotes: { repo: string; commit: string; note: string | null }[] } };
+  const merged = judgementsOf(file.figures.comments, file.figures.testsNotUpdatedNotes.map((n) => ({ repo: n.repo, commit: n.commit, untestedNote: n.note })));
+  Object.assign(file.figures, merged, { rejudgedAt: new Date().toISOString() });
+  writeFileSync(path, JSON.stringify(file, null, 2) + "\n");
+  const j = merged.judgement;
+  console.log(`judged ${j.judged} of ${file.figures.comments.length}: ${j.right} right${j.rightShare === null ? "" : ` (${(100 * j.rightShare).toFixed(1)} %)`}; notes judged ${merged.judgedNotes.length}`);
+}
+
 async function main() {
+  if (args.rejudge) return rejudge(resolve(args.rejudge));
   const perRepo = REPOS.map((_, i) => Math.floor(total / REPOS.length) + (i < total % REPOS.length ? 1 : 0));
   const commits = REPOS.flatMap((repo, i) => selectCommits(repo, mirrorOf(mirrors, repo), perRepo[i]!));
   const hostDir = mkdtempSync(join(tmpdir(), "bench-noise-host-"));
@@ -144,12 +182,7 @@ async function main() {
     return { commits: list.length, comments, changedLines: lines, commentsPer100Lines: lines === 0 ? 0 : Number(((100 * comments) / lines).toFixed(3)) };
   };
   const all = rows.flatMap((r) => r.comments.map((c) => ({ repo: r.repo, commit: r.commit, file: c.file, line: c.line, lineEnd: c.lineEnd, rule: ruleOf(c.text), text: c.text })));
-  const key = (j: { repo: string; commit: string; file: string; line: number }) => `${j.repo}|${j.commit}|${j.file}|${j.line}`;
-  const byKey = new Map(judgements.map((j) => [key(j), j]));
-  const judged = all.flatMap((c) => {
-    const j = byKey.get(key(c));
-    return j ? [{ ...j, text: c.text }] : [];
-  });
+  const { judgement, judged, judgedNotes } = judgementsOf(all, rows);
   const figures = {
     strictness,
     rule: "per repository, the most recent non-merge first-parent commits of the default branch changing 1-10 files, at least one a source file",
@@ -161,16 +194,9 @@ async function main() {
     reviewSeconds: { median: median(rows.map((r) => r.seconds)), max: Math.max(...rows.map((r) => r.seconds)) },
     comments: all,
     testsNotUpdatedNotes: rows.filter((r) => r.untestedNote).map((r) => ({ repo: r.repo, commit: r.commit, note: r.untestedNote })),
-    judgement: {
-      how: judgementsFile.how ?? null,
-      judged: judged.length,
-      right: judged.filter((j) => j.right).length,
-      rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
-      unjudged: all.length - judged.length,
-    },
+    judgement,
     judged,
-    // The notes' judgements, kept when the note still names the function in the same commit's review.
-    judgedNotes: (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`))),
+    judgedNotes,
     // Figures and judgements of an earlier run, as the judgements file records them (before a fix).
     before: judgementsFile.before ?? null,
     commits: rows.map((r) => ({ repo: r.repo, commit: r.commit, subject: r.subject, status: r.status, files: commits.find((c) => c.sha === r.commit)!.files.length, added: r.added, deleted: r.deleted, comments: r.comments.length, seconds: r.seconds })),

@@ -137,6 +137,9 @@ export function nearCopy(f: Original, index: number): { text: string; name: stri
   names.add(f.name);
   const edits = [`renamed ${[...names].length} names (the function's and ${[...names].length - 1} parameters and locals)`];
   let text = f.text.replace(IDENT, (word, offset: number, all: string) => (names.has(word) && all[offset - 1] !== "." ? rename(word, language) : word));
+  // A method assigned to an object (`res.location = function (...)`): the member's name too.
+  const member = new RegExp(`^(\\s*[\\w$.]*\\.)${f.name.replace(/\$/g, "\\$")}(\\s*=)`);
+  if (member.test(text)) text = text.replace(member, `$1${rename(f.name, language)}$2`);
   if (index % 2 === 1) {
     const number = /(?<![\w.])(\d+)(?![\w.])/.exec(text.slice(text.indexOf("\n")));
     if (number) {
@@ -166,7 +169,8 @@ export function newFile(f: Original, text: string, index: number, originalConten
   const flat = lines.map((l) => l.slice(indent)).join("\n");
   const inner = lines.map((l) => `    ${l.slice(indent)}`).join("\n");
   let content: string;
-  if (f.kind !== "method" || ext === "go") {
+  const assigned = /^\s*[\w$.]+\s*=\s*(async\s+)?function\b/.test(flat);
+  if (f.kind !== "method" || ext === "go" || assigned) {
     const pkg = ext === "go" ? `${/^package\s+\w+/m.exec(originalContent)?.[0] ?? "package main"}\n\n` : "";
     content = `${pkg}${flat}\n`;
   } else if (ext === "py") content = `class BenchAdded${index}:\n${inner}\n`;
