@@ -56,6 +56,8 @@ async function functionsOf(path: string, content: string): Promise<Original[]> {
   const out: Original[] = [];
   for (const d of defs as OutlineDefinition[]) {
     if (d.container || (d.kind !== "function" && d.kind !== "method")) continue;
+    // Tests inside a source file (Rust's `mod tests`, `test_*` functions) are test code.
+    if (/^tests?$/.test(d.parent ?? "") || /^test_/.test(d.name)) continue;
     const text = lines.slice(d.startLine - 1, d.endLine).join("\n");
     const t = codeTokens(text, path);
     if (t.tokens.length < MIN_TOKENS || t.codeLines < MIN_CODE_LINES) continue;

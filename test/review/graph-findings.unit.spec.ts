@@ -48,6 +48,17 @@ describe("similarity", () => {
     expect(s.api).toBeLessThan(0.5);
   });
 
+  it("setters of one family delegating to same-named members of another object are not copies; recursion by own name is", () => {
+    const setter = (name: string) =>
+      `pub fn ${name}(self, value: bool) -> SubscriberBuilder<N, F, W> {\n    SubscriberBuilder {\n        inner: self.inner.${name}(value),\n        ..self\n    }\n}`;
+    const s = similarity(codeTokens(setter("with_target"), "a.rs"), codeTokens(setter("with_ansi_sanitization"), "b.rs"), ["with_target", "with_ansi_sanitization"]);
+    expect(s.structure).toBe(1);
+    expect(s.api).toBeLessThan(0.5);
+    // A recursive method calling itself on self: its own name, stripped.
+    const walk = (name: string) => `def ${name}(self, node, depth=0):\n    for child in node.children:\n        self.${name}(child, depth + 1)\n    self.visit(node)\n    return depth`;
+    expect(similarity(codeTokens(walk("walk"), "a.py"), codeTokens(walk("traverse"), "b.py"), ["walk", "traverse"]).api).toBe(1);
+  });
+
   it("a candidate must pass structure and APIs; methods of one name on two types are never a copy", () => {
     const copy = fn("app/new.py", PY.replace(/merge_settings/g, "deep_merge"), "deep_merge");
     expect(alike(copy, { name: "merge_settings", parent: null, kind: "function", path: "app/old.py" }, PY)).toBeGreaterThan(0.95);
