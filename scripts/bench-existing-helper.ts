@@ -33,7 +33,7 @@ import { fileAt, functionsAt, laterNewFunctions, nearCopy, newFile, pickOriginal
 const { values: args } = parseArgs({
   options: {
     mirrors: { type: "string" },
-    repos: { type: "string", default: "pallets/flask,psf/requests,expressjs/express,tokio-rs/tracing,zeromicro/go-zero" },
+    repos: { type: "string", default: "pallets/flask,psf/requests,expressjs/express,tokio-rs/tracing" },
     copies: { type: "string", default: "12" },
     negatives: { type: "string", default: "6" },
     back: { type: "string", default: "300" },
