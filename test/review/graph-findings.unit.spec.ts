@@ -54,6 +54,14 @@ describe("similarity", () => {
     const s = similarity(codeTokens(setter("with_target"), "a.rs"), codeTokens(setter("with_ansi_sanitization"), "b.rs"), ["with_target", "with_ansi_sanitization"]);
     expect(s.structure).toBe(1);
     expect(s.api).toBeLessThan(0.5);
+    // With a path in the return type both share (`format::Format`), the APIs alone reach 0.5: the wrapper rule decides.
+    const real = (name: string) =>
+      `pub fn ${name}(\n    self,\n    v: bool,\n) -> SubscriberBuilder<N, format::Format<L, T>, F, W> {\n    SubscriberBuilder {\n        inner: self.inner.${name}(v),\n        ..self\n    }\n}`;
+    const wrapper = fn("src/fmt/mod2.rs", real("with_ansi_sanitization"), "with_ansi_sanitization", "method");
+    expect(alike(wrapper, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).toBeNull();
+    // A copy of with_target under another name still delegates to with_target: a copy.
+    const copied = fn("src/fmt/mod2.rs", real("with_target").replace("fn with_target", "fn with_target_alt"), "with_target_alt", "method");
+    expect(alike(copied, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).not.toBeNull();
     // A recursive method calling itself on self: its own name, stripped.
     const walk = (name: string) => `def ${name}(self, node, depth=0):\n    for child in node.children:\n        self.${name}(child, depth + 1)\n    self.visit(node)\n    return depth`;
     expect(similarity(codeTokens(walk("walk"), "a.py"), codeTokens(walk("traverse"), "b.py"), ["walk", "traverse"]).api).toBe(1);
