@@ -2,14 +2,15 @@
  * Review noise on real merged work: 50 real commits, each reviewed as a pull request at strictness 3
  * through the public API, and how many comments the reviews make per 100 changed lines.
  *
- *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50] [--strictness 3] [--out <file>]
+ *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--repos a/b,c/d] [--strictness 3] [--out <file>]
  *                                        [--judgements <file>] [--data-dir <dir>]
+ *   npx tsx scripts/bench-review-noise.ts --rejudge scripts/results/bench-review-noise.json   (judgements merged again)
  *
  * Commits, by a fixed rule: from each repository's default branch (the mirror's HEAD), walking the
  * first-parent history newest first, the non-merge commits that change 1-10 files of which at least one
  * is a source file (SOURCE in review-bench/support.ts); the most recent ones, the same number from each
- * repository (the remainder to the first ones). Repositories: pallets/flask, psf/requests,
- * expressjs/express, tokio-rs/tracing (mirrors `<mirrors>/<owner>+<name>/repo`, default ../.mirror).
+ * repository (the remainder to the first ones). Repositories (--repos): pallets/flask, psf/requests,
+ * expressjs/express, tokio-rs/tracing by default (mirrors `<mirrors>/<owner>+<name>/repo`, default ../.mirror).
  *
  * Each repository is served from a file:// git host (its objects borrowed from the mirror), its default
  * branch indexed through POST /v2/repositories (the findings that use the code graph need it); each
@@ -25,7 +26,7 @@
  * into the results by (repository, commit, file, line, rule); comments nobody judged yet are listed as
  * unjudged. Results: scripts/results/bench-review-noise.json.
  */
-import { mkdtempSync, readFileSync, rmSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -34,18 +35,21 @@ import { startService } from "./eval/service.ts";
 import { projectRoot, writeResults } from "./results.ts";
 import { hostRepository, indexBranch, mcpClient, openPullRequest, runReview, serviceComments, setBranch, SOURCE, WEBHOOK_SECRET } from "./review-bench/support.ts";
 
-const REPOS = ["pallets/flask", "psf/requests", "expressjs/express", "tokio-rs/tracing"];
+const DEFAULT_REPOS = "pallets/flask,psf/requests,expressjs/express,tokio-rs/tracing";
 
 const { values: args } = parseArgs({
   options: {
     mirrors: { type: "string" },
     commits: { type: "string", default: "50" },
+    repos: { type: "string", default: DEFAULT_REPOS },
+    rejudge: { type: "string" },
     strictness: { type: "string", default: "3" },
     out: { type: "string" },
     judgements: { type: "string" },
     "data-dir": { type: "string" },
   },
 });
+const REPOS = args.repos!.split(",").map((r) => r.trim()).filter(Boolean);
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
 const total = Number(args.commits);
 const strictness = Number(args.strictness);
@@ -55,7 +59,8 @@ type Commit = { repo: string; sha: string; parent: string; subject: string; file
 
 /** The most recent qualifying commits of one mirror (see the rule above). */
 function selectCommits(repo: string, mirror: string, count: number): Commit[] {
-  const log = git(mirror, ["log", "--first-parent", "--no-merges", "-n", "600", "--format=%x01%H %P%x02%s", "--numstat", "HEAD"]);
+  // Deep enough for the count asked for (about one commit in three qualifies in these repositories).
+  const log = git(mirror, ["log", "--first-parent", "--no-merges", "-n", String(Math.max(600, count * 8)), "--format=%x01%H %P%x02%s", "--numstat", "HEAD"]);
   const out: Commit[] = [];
   for (const entry of log.split("\x01").slice(1)) {
     const [head, ...rest] = entry.split("\n");
@@ -87,7 +92,43 @@ const ruleOf = (body: string): string => {
   return body.split("\n")[0]!.replace(/`[^`]*`/g, "`…`").slice(0, 60);
 };
 
+type Comment = { repo: string; commit: string; file: string; line: number; text: string };
+
+/** The judgements file merged into a run's comments and notes (by repository, commit, file and line; notes by function). */
+function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; commit: string; untestedNote: string | null }[]) {
+  const key = (j: { repo: string; commit: string; file: string; line: number }) => `${j.repo}|${j.commit}|${j.file}|${j.line}`;
+  const byKey = new Map(judgements.map((j) => [key(j), j]));
+  const judged = all.flatMap((c) => {
+    const j = byKey.get(key(c));
+    return j ? [{ ...j, text: c.text }] : [];
+  });
+  const judgement = {
+    how: judgementsFile.how ?? null,
+    judged: judged.length,
+    right: judged.filter((j) => j.right).length,
+    rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
+    unjudged: all.length - judged.length,
+  };
+  // The notes' judgements, kept when the note still names the function in the same commit's review.
+  const judgedNotes = (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`)));
+  return { judgement, judged, judgedNotes };
+}
+
+/**
+ * --rejudge <results file>: the judgements file merged again into the comments of an earlier run, the
+ * run's command, commit and figures kept (comments are read after the run, by a person).
+ */
+function rejudge(path: string) {
+  const file = JSON.parse(readFileSync(path, "utf8")) as { figures: Record<string, unknown> & { comments: Comment[]; testsNotUpdatedNotes: { repo: string; commit: string; note: string | null }[] } };
+  const merged = judgementsOf(file.figures.comments, file.figures.testsNotUpdatedNotes.map((n) => ({ repo: n.repo, commit: n.commit, untestedNote: n.note })));
+  Object.assign(file.figures, merged, { rejudgedAt: new Date().toISOString() });
+  writeFileSync(path, JSON.stringify(file, null, 2) + "\n");
+  const j = merged.judgement;
+  console.log(`judged ${j.judged} of ${file.figures.comments.length}: ${j.right} right${j.rightShare === null ? "" : ` (${(100 * j.rightShare).toFixed(1)} %)`}; notes judged ${merged.judgedNotes.length}`);
+}
+
 async function main() {
+  if (args.rejudge) return rejudge(resolve(args.rejudge));
   const perRepo = REPOS.map((_, i) => Math.floor(total / REPOS.length) + (i < total % REPOS.length ? 1 : 0));
   const commits = REPOS.flatMap((repo, i) => selectCommits(repo, mirrorOf(mirrors, repo), perRepo[i]!));
   const hostDir = mkdtempSync(join(tmpdir(), "bench-noise-host-"));
@@ -95,6 +136,7 @@ async function main() {
   const service = await startService(dataDir, hostDir, { LOUPE_WEBHOOK_SECRET_GITHUB: WEBHOOK_SECRET });
   const client = await mcpClient(service);
   const indexing: Record<string, { seconds: number; files: number }> = {};
+  const skippedRepos: { repo: string; reason: string }[] = [];
   const rows: {
     repo: string; commit: string; subject: string; status: string; reason: string | null; seconds: number; added: number; deleted: number; sourceAdded: number; sourceDeleted: number;
     comments: { file: string; line: number; lineEnd: number; text: string }[]; untestedNote: string | null;
@@ -110,7 +152,14 @@ async function main() {
         setBranch(bare, `base-${c.sha.slice(0, 12)}`, c.parent);
         setBranch(bare, `pr-${c.sha.slice(0, 12)}`, c.sha);
       }
-      indexing[repo] = await indexBranch(service, repo, "main");
+      try {
+        indexing[repo] = await indexBranch(service, repo, "main");
+      } catch (error) {
+        // A mirror the host cannot serve (objects missing from a partial mirror): the repository is left out, and says so.
+        console.log(`left out ${repo}: ${(error as Error).message.slice(0, 200)}`);
+        skippedRepos.push({ repo, reason: (error as Error).message.slice(0, 300) });
+        continue;
+      }
       console.log(`indexed ${repo}: ${indexing[repo]!.files} files in ${indexing[repo]!.seconds.toFixed(1)} s`);
       let number = 0;
       for (const c of mine) {
@@ -141,16 +190,12 @@ async function main() {
     return { commits: list.length, comments, changedLines: lines, commentsPer100Lines: lines === 0 ? 0 : Number(((100 * comments) / lines).toFixed(3)) };
   };
   const all = rows.flatMap((r) => r.comments.map((c) => ({ repo: r.repo, commit: r.commit, file: c.file, line: c.line, lineEnd: c.lineEnd, rule: ruleOf(c.text), text: c.text })));
-  const key = (j: { repo: string; commit: string; file: string; line: number }) => `${j.repo}|${j.commit}|${j.file}|${j.line}`;
-  const byKey = new Map(judgements.map((j) => [key(j), j]));
-  const judged = all.flatMap((c) => {
-    const j = byKey.get(key(c));
-    return j ? [{ ...j, text: c.text }] : [];
-  });
+  const { judgement, judged, judgedNotes } = judgementsOf(all, rows);
   const figures = {
     strictness,
     rule: "per repository, the most recent non-merge first-parent commits of the default branch changing 1-10 files, at least one a source file",
     repositories: REPOS,
+    leftOut: skippedRepos,
     indexing,
     overall: { allFiles: rate(rows, false), sourceFiles: rate(rows, true) },
     perRepository: Object.fromEntries(REPOS.map((repo) => [repo, { allFiles: rate(rows.filter((r) => r.repo === repo), false), sourceFiles: rate(rows.filter((r) => r.repo === repo), true) }])),
@@ -158,16 +203,9 @@ async function main() {
     reviewSeconds: { median: median(rows.map((r) => r.seconds)), max: Math.max(...rows.map((r) => r.seconds)) },
     comments: all,
     testsNotUpdatedNotes: rows.filter((r) => r.untestedNote).map((r) => ({ repo: r.repo, commit: r.commit, note: r.untestedNote })),
-    judgement: {
-      how: judgementsFile.how ?? null,
-      judged: judged.length,
-      right: judged.filter((j) => j.right).length,
-      rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
-      unjudged: all.length - judged.length,
-    },
+    judgement,
     judged,
-    // The notes' judgements, kept when the note still names the function in the same commit's review.
-    judgedNotes: (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`))),
+    judgedNotes,
     // Figures and judgements of an earlier run, as the judgements file records them (before a fix).
     before: judgementsFile.before ?? null,
     commits: rows.map((r) => ({ repo: r.repo, commit: r.commit, subject: r.subject, status: r.status, files: commits.find((c) => c.sha === r.commit)!.files.length, added: r.added, deleted: r.deleted, comments: r.comments.length, seconds: r.seconds })),

@@ -11,7 +11,8 @@
  *     `type: PATTERN`. Front matter (optional, between `---` lines) keys: `type`, `severity`, `id`,
  *     `status`, `scope` (a glob, `a, b` or `[a, b]`). The id defaults to the file's path.
  * Everything in F applies to F's subtree only, cascading from the root to the file's folder:
- *   - strictness: the deepest folder that sets it wins;
+ *   - strictness: the deepest folder that sets it wins, over the review's own strictness for the
+ *     files under it (`strictnessOf`);
  *   - rules accumulate; a deeper rule with the same id replaces the shallower one;
  *   - ignore globs accumulate and are evaluated in order root -> leaf, gitignore style: relative to
  *     F, a glob without `/` matches the file name at any depth, a trailing `/` means a folder,
@@ -43,6 +44,8 @@ export type RepoRule = {
 
 export type RulesForFile = {
   strictness?: Strictness;
+  /** The folder whose `.loupe/config.json` set `strictness` (the deepest that sets it; "" = root). */
+  strictnessFolder?: string;
   ignored: boolean;
   rules: RepoRule[];
 };
@@ -219,13 +222,17 @@ export async function loadRepoRules(paths: readonly string[], read: (path: strin
     rulesFor(filePath, options = {}) {
       const path = filePath.replace(/^\.?\//, "");
       let strictness: Strictness | undefined;
+      let strictnessFolder: string | undefined;
       let ignored = false;
       const rules = new Map<string, RepoRule>();
       for (const folder of folders) {
         const rel = relativeTo(folder, path);
         if (rel === null) continue;
         const fr = byFolder.get(folder)!;
-        if (fr.strictness !== undefined) strictness = fr.strictness;
+        if (fr.strictness !== undefined) {
+          strictness = fr.strictness;
+          strictnessFolder = folder;
+        }
         for (const ig of fr.ignore) if (ig.glob.match(rel)) ignored = !ig.negate;
         for (const r of fr.rules) {
           if (!ruleScopeApplies(r.scope, rel, path, options.repository ?? null)) continue;
@@ -234,7 +241,10 @@ export async function loadRepoRules(paths: readonly string[], read: (path: strin
         }
       }
       const out: RulesForFile = { ignored, rules: [...rules.values()] };
-      if (strictness !== undefined) out.strictness = strictness;
+      if (strictness !== undefined) {
+        out.strictness = strictness;
+        out.strictnessFolder = strictnessFolder!;
+      }
       return out;
     },
   };
@@ -248,6 +258,15 @@ function ruleScopeApplies(scope: RuleScope, rel: string, path: string, repositor
   if (scope === null) return true;
   if ("globs" in scope) return scope.globs.some((g) => g.match(rel));
   return scopeApplies(scope.scope, { repository, filepath: path });
+}
+
+/**
+ * The strictness a file is reviewed at: the deepest `.loupe/config.json` over it that sets one, else
+ * the review's own (`requested`), with the folder that decided (null: the review's).
+ */
+export function strictnessOf(rules: RepoRuleSet | null, filePath: string, requested: number, repository?: string | null): { strictness: number; folder: string | null } {
+  const found = rules?.rulesFor(filePath, { repository: repository ?? null });
+  return found?.strictness !== undefined ? { strictness: found.strictness, folder: found.strictnessFolder ?? "" } : { strictness: requested, folder: null };
 }
 
 /** A repository rule in the shape patterns.ts consumes (ids are prefixed with "repo:"). */

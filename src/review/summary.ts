@@ -34,6 +34,8 @@ export type SummaryInput = {
   openEarlier?: number;
   /** Changed public functions whose tests the change does not touch (./graph/untested-change.ts): one note, never inline. */
   untested?: readonly UntestedChange[];
+  /** Reviewed files held to another strictness by a `.loupe/config.json` over them: the folder that set it and the level. */
+  folderStrictness?: readonly { path: string; folder: string; strictness: number }[];
 };
 
 export type ReviewChecks = {
@@ -193,8 +195,21 @@ export function renderSummary(input: SummaryInput): string {
   const interfaceChanges = uncheckedInterfaceChanges(input.outline, checks);
   const confidence = confidenceFor(findings, { model: checks.model, humanChecks: human.length, interfaceChanges });
   out.push("", `**Confidence score: ${confidence.score}/5**: ${confidence.reason}.`);
-  out.push("", `<sub>Strictness ${strictness}: showing ${minSeverityFor(strictness)} and above.</sub>`);
+  out.push("", `<sub>Strictness ${strictness}: showing ${minSeverityFor(strictness)} and above.${folderStrictnessNote(input.folderStrictness ?? [], strictness)}</sub>`);
   return `${out.join("\n")}\n`;
+}
+
+/** " `.loupe/config.json` sets another strictness for N files: 2 in `a/` (2 files), ..." (folders in path order). */
+function folderStrictnessNote(files: readonly { folder: string; strictness: number }[], strictness: number): string {
+  const other = files.filter((f) => f.strictness !== strictness);
+  if (other.length === 0) return "";
+  const byFolder = new Map<string, { strictness: number; files: number }>();
+  for (const f of other) byFolder.set(f.folder, { strictness: f.strictness, files: (byFolder.get(f.folder)?.files ?? 0) + 1 });
+  const plural = (n: number) => `${n} file${n === 1 ? "" : "s"}`;
+  const parts = [...byFolder]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([folder, g]) => `${g.strictness} in ${folder === "" ? "the repository root" : code(`${folder}/`)} (${plural(g.files)})`);
+  return ` ${code(".loupe/config.json")} sets another strictness for ${plural(other.length)}: ${parts.join(", ")}.`;
 }
 
 export type InlineComment = {

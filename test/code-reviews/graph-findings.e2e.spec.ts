@@ -83,6 +83,38 @@ const ORDERS = `def place_order(cart, customer):
     return {"customer": customer, "lines": list(cart)}
 `;
 
+/** A small class: indexed as one chunk holding its methods. */
+const INVENTORY = `class Inventory:
+    def __init__(self):
+        self.items = {}
+
+    def restock(self, sku, amount, limit=100):
+        if amount <= 0:
+            raise ValueError("amount must be positive")
+        current = self.items.get(sku, 0)
+        total = min(current + amount, limit)
+        self.items[sku] = total
+        self.log.append((sku, amount, total))
+        return total
+`;
+
+/** restock as a function of another module, its names changed. */
+const REFILL = `def refill(store, code, qty, cap=100):
+    if qty <= 0:
+        raise ValueError("qty must be positive")
+    have = store.items.get(code, 0)
+    new_total = min(have + qty, cap)
+    store.items[code] = new_total
+    store.log.append((code, qty, new_total))
+    return new_total
+`;
+
+/** A function over 150 lines: indexed as several windows of one definition. */
+const LONG = (name: string, v: string) =>
+  `def ${name}(${v}, factor):\n    out = []\n` +
+  Array.from({ length: 80 }, (_, i) => `    if ${v}.kind == "k${i}":\n        out.append(${v}.${["scale", "shift", "clip", "round", "merge"][i % 5]}(factor, ${i}))`).join("\n") +
+  `\n    return out\n`;
+
 let server: TestServer;
 let host: ReturnType<typeof createHostRepo>;
 let orgId: string;
@@ -95,6 +127,8 @@ function seed(h: ReturnType<typeof createHostRepo>) {
   h.write("app/pricing.py", PRICING);
   h.write("app/orders.py", ORDERS);
   h.write("app/other.py", 'def greet(name):\n    return "hello " + name\n');
+  h.write("app/inventory.py", INVENTORY);
+  h.write("app/report.py", LONG("build_report", "row"));
   h.write("tests/test_pricing.py", 'from app.pricing import compute_total, format_amount\n\n\ndef test_total():\n    assert compute_total([{"price": 2, "qty": 3}]) == 6\n\n\ndef test_format():\n    assert format_amount(1) == "1.00"\n');
   // Tests place_order without following the naming convention: found through the code graph.
   h.write("tests/test_checkout.py", 'from app.orders import place_order\n\n\ndef test_place():\n    assert place_order(["a"], "c")["lines"] == ["a"]\n');
@@ -167,6 +201,15 @@ describe("existing helper", () => {
     expect(inlineComments(server, orgId, 2)).toEqual([]);
   });
 
+  it("names a method of a class indexed whole and a long function indexed in windows, each compared whole", async () => {
+    await openPullRequest(server, host, 8, "copy-whole", { "app/stock.py": REFILL, "app/summary.py": LONG("summarise_rows", "item") });
+    await review(server, 8);
+    const inline = inlineComments(server, orgId, 8).sort((a, b) => (a.filePath! < b.filePath! ? -1 : 1));
+    expect(inline.map((c) => c.filePath)).toEqual(["app/stock.py", "app/summary.py"]);
+    expect(inline[0]!.body).toContain("`refill()` closely duplicates the existing `Inventory.restock()` at `app/inventory.py:5`");
+    expect(inline[1]!.body).toContain("`summarise_rows()` closely duplicates the existing `build_report()` at `app/report.py:1`");
+  });
+
   it("says nothing when the existing function is moved or rewritten by the same change", async () => {
     await openPullRequest(server, host, 3, "move-helper", {
       "app/textutil.py": TEXTUTIL.replace(/def normalise_header[\s\S]*?return ", "\.join\(seen\)\n\n\n/, ""),
@@ -219,6 +262,21 @@ describe("untested change", () => {
     expect(note).not.toContain("greet");
     // Never inline.
     expect(inlineComments(server, orgId, 4)).toEqual([]);
+  });
+
+  it("leaves out changes the parse shows keep the behaviour: locals renamed, statements moved into a helper the change adds", async () => {
+    await openPullRequest(server, host, 7, "untested-refactor", {
+      "app/pricing.py": PRICING.replace(/subtotal/g, "amount").replace('return f"{value:.2f}"', 'return f"{value:.3f}"'),
+      "app/orders.py": `def _check(cart):\n    if not cart:\n        raise ValueError("empty cart")\n\n\n${ORDERS.replace('    if not cart:\n        raise ValueError("empty cart")\n', "    _check(cart)\n")}`,
+    });
+    const id = await review(server, 7);
+    const body = server.loupe.services.reviews.record(orgId, id)!.body;
+    const note = body.slice(body.indexOf("### Tests not updated")).split("\n\n###")[0]!;
+    // A real change is still listed...
+    expect(note).toContain("- `format_amount()` (`app/pricing.py:");
+    // ...a local renamed and an extracted helper called in place of the same statements are not.
+    expect(note).not.toContain("compute_total");
+    expect(note).not.toContain("place_order");
   });
 
   it("is left out below strictness 3", async () => {

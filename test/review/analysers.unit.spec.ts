@@ -222,3 +222,21 @@ describe("runAnalysers", () => {
     expect(runAnalysers(added("dist/app.min.js", ["eval(a);"]))).toEqual([]);
   });
 });
+
+describe("noise found on real history (bench-review-noise)", () => {
+  it("eval/exec of code the author compiled (a startup script run on purpose) is not flagged; eval of data still is", () => {
+    expect(run("riskyPython", added("flask/cli.py", ["        eval(compile(f.read(), startup, 'exec'), ctx)"]))).toEqual([]);
+    expect(run("riskyPython", added("flask/cli.py", ["        exec(compile(source, path, 'exec'), ns)"]))).toEqual([]);
+    expect(run("riskyPython", added("app/calc.py", ["result = eval(request.args['expr'])"])).map((f) => f.ruleId)).toEqual(["python/eval"]);
+  });
+
+  it("dbg! in examples and scripts is their output, as println! is; in library code it is a leftover", () => {
+    expect(run("debugLeftovers", added("tracing-macros/examples/factorial.rs", ["    dbg!(factorial(4));"]))).toEqual([]);
+    expect(run("debugLeftovers", added("src/lib.rs", ["let y = dbg!(x);"])).map((f) => f.ruleId)).toHaveLength(1);
+  });
+
+  it("a test suite folder (flask/testsuite/) is test code: no secret-name finding there", () => {
+    expect(run("secrets", added("flask/testsuite/config.py", ["    SECRET_KEY = 'devkey'"]))).toEqual([]);
+    expect(run("secrets", added("flask/config.py", ["    SECRET_KEY = 'devkey-1234'"]))).not.toEqual([]);
+  });
+});

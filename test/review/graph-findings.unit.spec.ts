@@ -48,6 +48,25 @@ describe("similarity", () => {
     expect(s.api).toBeLessThan(0.5);
   });
 
+  it("setters of one family delegating to same-named members of another object are not copies; recursion by own name is", () => {
+    const setter = (name: string) =>
+      `pub fn ${name}(self, value: bool) -> SubscriberBuilder<N, F, W> {\n    SubscriberBuilder {\n        inner: self.inner.${name}(value),\n        ..self\n    }\n}`;
+    const s = similarity(codeTokens(setter("with_target"), "a.rs"), codeTokens(setter("with_ansi_sanitization"), "b.rs"), ["with_target", "with_ansi_sanitization"]);
+    expect(s.structure).toBe(1);
+    expect(s.api).toBeLessThan(0.5);
+    // With a path in the return type both share (`format::Format`), the APIs alone reach 0.5: the wrapper rule decides.
+    const real = (name: string) =>
+      `pub fn ${name}(\n    self,\n    v: bool,\n) -> SubscriberBuilder<N, format::Format<L, T>, F, W> {\n    SubscriberBuilder {\n        inner: self.inner.${name}(v),\n        ..self\n    }\n}`;
+    const wrapper = fn("src/fmt/mod2.rs", real("with_ansi_sanitization"), "with_ansi_sanitization", "method");
+    expect(alike(wrapper, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).toBeNull();
+    // A copy of with_target under another name still delegates to with_target: a copy.
+    const copied = fn("src/fmt/mod2.rs", real("with_target").replace("fn with_target", "fn with_target_alt"), "with_target_alt", "method");
+    expect(alike(copied, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).not.toBeNull();
+    // A recursive method calling itself on self: its own name, stripped.
+    const walk = (name: string) => `def ${name}(self, node, depth=0):\n    for child in node.children:\n        self.${name}(child, depth + 1)\n    self.visit(node)\n    return depth`;
+    expect(similarity(codeTokens(walk("walk"), "a.py"), codeTokens(walk("traverse"), "b.py"), ["walk", "traverse"]).api).toBe(1);
+  });
+
   it("a candidate must pass structure and APIs; methods of one name on two types are never a copy", () => {
     const copy = fn("app/new.py", PY.replace(/merge_settings/g, "deep_merge"), "deep_merge");
     expect(alike(copy, { name: "merge_settings", parent: null, kind: "function", path: "app/old.py" }, PY)).toBeGreaterThan(0.95);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadRepoRules, repoRuleAsContext } from "../../src/review/repo-rules.ts";
+import { loadRepoRules, repoRuleAsContext, strictnessOf } from "../../src/review/repo-rules.ts";
 import { matchPatterns } from "../../src/review/patterns.ts";
 import { added } from "./helpers.ts";
 
@@ -42,6 +42,12 @@ describe("repository rules under .loupe/", () => {
 
     const billing = set.rulesFor("services/billing/charge.ts");
     expect(billing.strictness).toBe(4);
+    expect(billing.strictnessFolder).toBe("services");
+    expect(root.strictnessFolder).toBe("");
+    // The strictness a file is reviewed at: the nearest folder's, over the review's own.
+    expect(strictnessOf(set, "services/billing/charge.ts", 3)).toEqual({ strictness: 4, folder: "services" });
+    expect(strictnessOf(set, "src/a.ts", 5)).toEqual({ strictness: 2, folder: "" });
+    expect(strictnessOf(null, "src/a.ts", 5)).toEqual({ strictness: 5, folder: null });
     expect(billing.rules.map((r) => [r.id, r.severity])).toEqual([
       [".loupe/style.md", "medium"],
       ["no-console", "high"],

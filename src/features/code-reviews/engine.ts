@@ -15,7 +15,7 @@ import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
 import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
-import type { RepoRuleSet } from "../../review/repo-rules.ts";
+import { strictnessOf, type RepoRuleSet } from "../../review/repo-rules.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { ChatModel } from "../../models/chat.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
@@ -315,6 +315,8 @@ export function createReviewEngine(deps: EngineDeps) {
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
       const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
       if (target) checks.callersBranch = target.branch;
+      // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
+      const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
       const body = renderSummary({
         files,
@@ -326,8 +328,9 @@ export function createReviewEngine(deps: EngineDeps) {
         checks,
         humanChecks,
         openEarlier,
-        // Tests not updated: a summary note, shown from strictness 3 (medium) up.
-        untested: isShownAt("medium", req.strictness) ? await helpers.untested(started.files.flatMap((p) => byPath.get(p) ?? [])) : [],
+        // Tests not updated: a summary note on the files reviewed at strictness 3 (medium) or above.
+        untested: await helpers.untested(fileStrictness.filter((f) => isShownAt("medium", f.strictness)).flatMap((f) => byPath.get(f.path) ?? [])),
+        folderStrictness: fileStrictness.flatMap((f) => (f.folder === null ? [] : [{ path: f.path, folder: f.folder, strictness: f.strictness }])),
       });
       const summaryId = summaryCommentId(codeReviewId);
       const now = new Date().toISOString();

@@ -6,13 +6,14 @@
  * the test naming conventions only. A failure here never fails a review: the file is reviewed without
  * these findings. (Broken callers: ./graph-findings.ts.)
  */
-import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
+import type { CodeIndex, GraphDefinition, IndexFilter } from "../../codeindex/port.ts";
 import type { Logger } from "../../logging.ts";
 import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
 import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
-import { existingHelperFindings, newFunctionsOf, type HelperLookup } from "../../review/graph/existing-helper.ts";
+import { existingHelperFindings, newFunctionsOf, type HelperCandidate, type HelperLookup } from "../../review/graph/existing-helper.ts";
 import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
+import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
 import { isTestPath } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
@@ -59,19 +60,68 @@ export function createGraphReview(deps: GraphReviewDeps) {
     logger.warn({ path, err: { message: error instanceof Error ? error.message : String(error) } }, `${what} failed; reviewing without it`);
   };
 
+  // The indexed branch's graph and text of a file (its definitions' spans; its lines put back together from its chunks).
+  const graphs = new Map<string, Promise<GraphDefinition[]>>();
+  const graphOf = (path: string) => {
+    if (!graphs.has(path)) graphs.set(path, codeIndex && target ? codeIndex.getFileGraph(target.repoId, target.branch, path).then((g) => g?.definitions ?? []) : Promise.resolve([]));
+    return graphs.get(path)!;
+  };
+  const indexedLines = new Map<string, Promise<string[]>>();
+  const indexedLinesOf = (path: string) => {
+    if (!indexedLines.has(path)) {
+      indexedLines.set(
+        path,
+        (async () => {
+          const lines: string[] = [];
+          if (!codeIndex || !target) return lines;
+          for (const c of await codeIndex.getFileChunks(target.repoId, target.branch, path)) c.text.split("\n").forEach((l, i) => (lines[c.startLine - 1 + i] = l));
+          return lines;
+        })(),
+      );
+    }
+    return indexedLines.get(path)!;
+  };
+
   const lookup: HelperLookup = {
+    /**
+     * The functions and methods of the chunks a lexical search finds, each whole: the graph's spans say
+     * which definitions a chunk holds (a class's methods, the small functions of a block) or is part of
+     * (a long function cut into windows), and a definition longer than its chunk is read whole.
+     */
     async candidates(_fn, identifiers) {
       if (!codeIndex || !filter || identifiers.length === 0) return [];
       const hits = await codeIndex.searchLexical(identifiers.join(" "), filter, CANDIDATES);
-      return hits.filter((h) => h.doc.symbol).map((h) => ({ path: h.doc.path, name: h.doc.symbol!, parent: h.doc.parent, kind: h.doc.kind, text: h.doc.text }));
+      const out: HelperCandidate[] = [];
+      const seen = new Set<string>();
+      for (const { doc } of hits) {
+        const defs = (await graphOf(doc.path)).filter((d) => (d.kind === "function" || d.kind === "method") && d.startLine <= doc.endLine && d.endLine >= doc.startLine);
+        if (defs.length === 0 && doc.symbol) {
+          // No graph for the file: the chunk as it is.
+          if (!seen.has(`${doc.path}\0${doc.startLine}`)) out.push({ path: doc.path, name: doc.symbol, parent: doc.parent, kind: doc.kind, text: doc.text });
+          seen.add(`${doc.path}\0${doc.startLine}`);
+          continue;
+        }
+        for (const d of defs) {
+          const key = `${doc.path}\0${d.startLine}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          const inside = d.startLine >= doc.startLine && d.endLine <= doc.endLine;
+          const lines = inside ? doc.text.split("\n").slice(d.startLine - doc.startLine, d.endLine - doc.startLine + 1) : (await indexedLinesOf(doc.path)).slice(d.startLine - 1, d.endLine);
+          out.push({ path: doc.path, name: d.name, parent: d.parent, kind: d.kind, text: lines.map((l) => l ?? "").join("\n") });
+        }
+      }
+      return out;
     },
     async prefetch(candidates) {
       const paths = [...new Set(candidates.map((c) => c.path))];
       await Promise.all([deps.prefetch(head, paths), deps.prefetch(base, paths.filter((p) => deps.touched.has(p)))]);
     },
     async atHead(candidate) {
-      const find = (v: { defs: OutlineDefinition[] } | null) =>
-        v?.defs.find((d) => d.name === candidate.name && d.parent === candidate.parent && (d.kind === "function" || d.kind === "method")) ?? null;
+      // By name and parent; else (the graph and the outline may name a parent differently) the one function of that name.
+      const find = (v: { defs: OutlineDefinition[] } | null) => {
+        const named = v?.defs.filter((d) => d.name === candidate.name && (d.kind === "function" || d.kind === "method")) ?? [];
+        return named.find((d) => d.parent === candidate.parent) ?? (named.length === 1 ? named[0]! : null);
+      };
       // A file the pull request does not touch is the same at its base and head.
       const before = deps.touched.has(candidate.path) ? await versionOf(base, candidate.path) : null;
       if (deps.touched.has(candidate.path) && !find(before)) return null;
@@ -123,15 +173,24 @@ export function createGraphReview(deps: GraphReviewDeps) {
         const before = await versionOf(base, file.oldPath);
         const after = await versionOf(head, file.path);
         if (!before || !after) continue;
-        for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
+        const changes = compareDefinitions(file.path, before.defs, after.defs);
+        // Functions the change adds to the file: a changed function may now call one in place of its old statements.
+        const addedHelpers: AddedHelper[] = changes.flatMap((c) => {
+          const d = c.change === "added" && (c.kind === "function" || c.kind === "method") ? after.defs.find((x) => x.startLine === c.line && x.name === c.name) : undefined;
+          return d ? [{ name: d.name, text: textOf(after.content, d) }] : [];
+        });
+        for (const c of changes) {
           if (c.change !== "changed" || !isPublicDefinition(c)) continue;
           // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
           const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
           const a = after.defs.find((d) => d.startLine === c.line && same(d));
           const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
           if (!a || !b) continue;
-          // Comments, whitespace, line wrapping and type annotations aside.
-          if (codeWithoutAnnotations(textOf(before.content, b), file.path) !== codeWithoutAnnotations(textOf(after.content, a), file.path)) changed.push(c);
+          // Comments, whitespace, line wrapping and type annotations aside; then locals renamed or statements
+          // moved into a helper the change adds (../../review/graph/same-behaviour.ts).
+          const [old, now] = [textOf(before.content, b), textOf(after.content, a)];
+          if (codeWithoutAnnotations(old, file.path) === codeWithoutAnnotations(now, file.path)) continue;
+          if (!sameBehaviour(old, now, file.path, addedHelpers)) changed.push(c);
         }
       }
       if (changed.length === 0) return [];

@@ -15,6 +15,7 @@ import type { Logger } from "../../logging.ts";
 export type FileReviewInput = {
   file: DiffFile;
   repository: string;
+  /** The review's strictness; a `.loupe/config.json` over the file that sets one takes its place. */
   strictness: number;
   contexts: readonly CustomContextLike[];
   rules: RepoRuleSet | null;
@@ -46,7 +47,10 @@ const MAX_MODEL_LINES = 800;
 export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   const { file, repository } = input;
   if (file.binary || file.status === "deleted") return { findings: [], model: "none" };
-  const ruleContexts = input.rules ? input.rules.rulesFor(file.path, { repository }).rules.map(repoRuleAsContext) : [];
+  const scoped = input.rules ? input.rules.rulesFor(file.path, { repository }) : null;
+  const ruleContexts = scoped ? scoped.rules.map(repoRuleAsContext) : [];
+  // A `.loupe/config.json` over the file that sets a strictness (the nearest) decides it.
+  const strictness = scoped?.strictness ?? input.strictness;
   const contexts = [...input.contexts, ...ruleContexts];
   const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
   let model: FileReview["model"] = "none";
@@ -63,7 +67,7 @@ export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
       input.logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "model review of a file failed; deterministic findings only");
     }
   }
-  return { findings: oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), input.strictness)).sort(compareFindings), model };
+  return { findings: oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), strictness)).sort(compareFindings), model };
 }
 
 /**

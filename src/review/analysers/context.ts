@@ -93,7 +93,7 @@ export function languageOf(path: string): Language | null {
 export function isTestPath(path: string): boolean {
   const p = path.toLowerCase();
   return (
-    /(^|\/)(tests?|__tests__|__mocks__|specs?|testdata|test-data|fixtures?|testing)\//.test(p) ||
+    /(^|\/)(tests?|__tests__|__mocks__|specs?|testdata|test-data|fixtures?|testing|test_?suites?)\//.test(p) ||
     /\.(test|spec|e2e|int|unit)\.[a-z]+$/.test(p) ||
     /_(test|spec)\.[a-z]+$/.test(p) ||
     /(^|\/)test_[^/]*\.py$/.test(p) ||

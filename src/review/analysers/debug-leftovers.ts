@@ -49,7 +49,7 @@ const RULES: DebugRule[] = [
     printing: false,
     whole: /^(import\s+(i?pdb|pudb)\s*;?\s*)?((i?pdb|pudb)\.set_trace\s*\(\s*\))?$/,
   },
-  { languages: ["rust"], re: /(?<![\w:])dbg!\s*\(/, severity: "medium", what: "`dbg!` macro", printing: false, whole: /^dbg!\s*\(.*\)\s*;$/ },
+  { languages: ["rust"], re: /(?<![\w:])dbg!\s*\(/, severity: "medium", what: "`dbg!` macro", printing: true, whole: /^dbg!\s*\(.*\)\s*;$/ },
   { languages: ["rust"], re: /(?<![\w:])println!\s*\(/, severity: "low", what: "`println!` output", printing: true, whole: /^println!\s*\(.*\)\s*;$/ },
   { languages: ["php"], re: /(?<![\w$>:])(var_dump|dd|dump)\s*\(/, severity: "medium", what: "`var_dump`/`dd` debugging", printing: false, whole: /^(var_dump|dd|dump)\s*\(.*\)\s*;$/ },
   { languages: ["ruby"], re: /\bbinding\.(pry|irb)\b|(?<![\w.])byebug\b|^\s*debugger\s*$/, severity: "medium", what: "debugger breakpoint", printing: false, whole: /^(binding\.(pry|irb)|byebug|debugger)$/ },

@@ -59,7 +59,9 @@ export const riskyPythonAnalyser: Analyser = (file, ctx) => {
   forEachAddedLine(file, (line, text) => {
     const { code } = splitCode(text, "python");
     const ev = EVAL_EXEC.exec(code);
-    if (ev) {
+    // `exec(compile(source, path, "exec"))`: code the author compiled from a file on purpose (a startup
+    // script, a config module), not data parsed by eval.
+    if (ev && !/^\s*compile\s*\(/.test(code.slice(ev.index + ev[0].length))) {
       out.push(lineFinding(ctx, "python/eval", "high", line, `\`${ev[1]}()\` executes arbitrary code. For data use \`ast.literal_eval\` or \`json.loads\`; otherwise dispatch through an explicit table.`));
       return;
     }

@@ -104,6 +104,9 @@ export function alike(fn: NewFunction, candidate: Pick<HelperCandidate, "name" |
   if (candidate.kind === "method" && fn.kind === "method" && candidate.name === fn.name) return null; // one interface, two types
   const tokens = codeTokens(text, candidate.path);
   if (tokens.tokens.length < MIN_TOKENS * 0.7) return null;
+  // Each delegates to the same-named member of another object (`self.inner.with_target(v)` in
+  // `with_target`): a family of wrappers, one per wrapped API, not a copy.
+  if (fn.name !== candidate.name && fn.tokens.foreignMembers.has(fn.name) && tokens.foreignMembers.has(candidate.name)) return null;
   const s = similarity(fn.tokens, tokens, [fn.name, candidate.name]);
   return s.structure >= STRUCTURE_THRESHOLD && s.api >= API_THRESHOLD ? s.structure : null;
 }

@@ -27,6 +27,8 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
+const RECEIVERS = new Set(["self", "this", "cls", "Self"]);
+
 const HASH_COMMENTS = new Set<Language>(["python", "ruby", "shell"]);
 
 export type CodeTokens = {
@@ -34,6 +36,8 @@ export type CodeTokens = {
   tokens: string[];
   /** Names called (`foo(`) or read as members (`.foo`), as written. */
   apiNames: Set<string>;
+  /** Of those, the names read as members of another object than self/this/cls (`self.inner.foo`, `x.foo`). */
+  foreignMembers: Set<string>;
   /** Lines holding code (not blank, not only a comment). */
   codeLines: number;
 };
@@ -115,6 +119,24 @@ export function codeWithoutAnnotations(code: string, path: string): string {
   return [...out, ...tokens.slice(j)].join(" ");
 }
 
+/** One line of code without comments (and Python docstrings): its indentation width and its tokens as written. */
+export type CodeLine = { indent: number; tokens: string[] };
+
+/** The code's non-blank lines, comments and docstrings dropped, each with its indentation (a tab counts 4) and tokens. */
+export function codeLines(code: string, path: string): CodeLine[] {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  const out: CodeLine[] = [];
+  for (const line of text.split("\n")) {
+    const tokens = [...line.matchAll(TOKEN)].map((m) => m[0]);
+    if (tokens.length === 0) continue;
+    const lead = /^[ \t]*/.exec(line)![0];
+    out.push({ indent: lead.replace(/\t/g, "    ").length, tokens });
+  }
+  return out;
+}
+
 export function codeTokens(code: string, path: string): CodeTokens {
   const language = languageOf(path);
   let text = stripComments(code, language);
@@ -122,6 +144,8 @@ export function codeTokens(code: string, path: string): CodeTokens {
   const codeLines = text.split("\n").filter((l) => l.trim() !== "").length;
   const tokens: string[] = [];
   const apiNames = new Set<string>();
+  const foreignMembers = new Set<string>();
+  const written: string[] = [];
   let previous = "";
   for (const m of text.matchAll(TOKEN)) {
     if (m[1] !== undefined) tokens.push("S");
@@ -133,12 +157,15 @@ export function codeTokens(code: string, path: string): CodeTokens {
         tokens.push("$");
         const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
         // Members (`x.foo`), paths (`Rotation::DAILY`) and calls (`foo(`).
-        if (previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) apiNames.add(name);
+        // (`self`, `this`... are receivers, not APIs: Rust's `..self` is no member read.)
+        if ((previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) && !RECEIVERS.has(name)) apiNames.add(name);
+        if (previous === "." && !RECEIVERS.has(written[written.length - 2] ?? "")) foreignMembers.add(name);
       }
     } else tokens.push(m[4]!);
+    written.push(m[0]);
     previous = tokens[tokens.length - 1]!;
   }
-  return { tokens, apiNames, codeLines };
+  return { tokens, apiNames, foreignMembers, codeLines };
 }
 
 function shingles(tokens: readonly string[]): Set<string> {
@@ -162,9 +189,12 @@ export type Similarity = { structure: number; api: number };
 
 /**
  * Structure: Jaccard similarity of the normalised token shingles; api: of the called and member
- * names, each without the functions' own names (a duplicate is named differently by definition).
+ * names, each without the functions' own names (a duplicate is named differently by definition: its
+ * recursive calls, bare or on self/this, differ by name only). An own name read as a member of
+ * another object stays: `self.inner.with_target()` in `with_target` and `self.inner.with_ansi()` in
+ * `with_ansi` are two setters of one family delegating to two APIs, not a copy.
  */
 export function similarity(a: CodeTokens, b: CodeTokens, ownNames: readonly string[] = []): Similarity {
-  const strip = (s: ReadonlySet<string>) => new Set([...s].filter((n) => !ownNames.includes(n)));
-  return { structure: jaccard(shingles(a.tokens), shingles(b.tokens)), api: jaccard(strip(a.apiNames), strip(b.apiNames)) };
+  const strip = (t: CodeTokens) => new Set([...t.apiNames].filter((n) => !ownNames.includes(n) || t.foreignMembers.has(n)));
+  return { structure: jaccard(shingles(a.tokens), shingles(b.tokens)), api: jaccard(strip(a), strip(b)) };
 }

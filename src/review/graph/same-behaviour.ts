@@ -1,0 +1,255 @@
+/**
+ * Whether a changed function keeps its behaviour, as far as its code shows it without running it: a
+ * change the "untested change" note should not list. Shown, line by line (comments, docstrings and
+ * blank lines aside, ./similarity.ts `codeLines`; each line's indentation relative to the body's):
+ *   - the same header (type annotations aside) and the same body but for locals renamed one to one:
+ *     a name bound in the body (`x = `, `let/const/var x`, `for x in/of`, `as x`) that becomes a name
+ *     bound at the same places, and no two names made one. Parameters, attributes, keyword argument
+ *     names, globals, literals and operators must stay as they were;
+ *   - an extracted helper: the body calls a function the same change adds to the file (`h(a)`,
+ *     `self.h(a)`, `this.h(a)`; as a statement, `v = h(a)` or `return h(a)`), and putting the helper's
+ *     body in place of the call (its parameters replaced by the arguments, its closing `return E`
+ *     giving `v` the expression E in the lines after) gives the old body, locals renamed aside.
+ * Anything else (a statement more or less, another order, a literal, a one-line body) is not shown.
+ */
+import { languageOf } from "../analysers/context.ts";
+import { codeLines, codeWithoutAnnotations, type CodeLine } from "./similarity.ts";
+
+/** A function the same change adds to the file, by its name and text. */
+export type AddedHelper = { name: string; text: string };
+
+type Split = { header: string; body: CodeLine[] };
+
+const OPENERS = new Set(["(", "[", "{"]);
+const CLOSERS = new Set([")", "]", "}"]);
+const IDENT = /^[A-Za-z_$][\w$]*$/;
+const RECEIVERS = new Set(["self", "this", "cls"]);
+
+/** The header's text (annotations stripped later) and the body's lines with indentation relative to the body. */
+function split(text: string, path: string): Split | null {
+  const lines = codeLines(text, path);
+  const python = languageOf(path) === "python";
+  let depth = 0;
+  let headerEnd = -1;
+  for (let i = 0; i < lines.length && headerEnd < 0; i++) {
+    const tokens = lines[i]!.tokens;
+    for (let j = 0; j < tokens.length; j++) {
+      const t = tokens[j]!;
+      if (python) {
+        if (OPENERS.has(t)) depth++;
+        else if (CLOSERS.has(t)) depth--;
+        // The header's closing colon ends its line (a one-line body is not read).
+        else if (t === ":" && depth === 0 && j === tokens.length - 1 && lines.slice(0, i + 1).some((l) => l.tokens.includes("def"))) headerEnd = i;
+      } else if (t === "{" && depth === 0) {
+        if (j !== tokens.length - 1) return null;
+        headerEnd = i;
+        break;
+      } else if (t === "(" || t === "[") depth++;
+      else if (t === ")" || t === "]") depth--;
+    }
+  }
+  if (headerEnd < 0) return null;
+  let body = lines.slice(headerEnd + 1);
+  if (!python) {
+    const last = body[body.length - 1];
+    if (!last || last.tokens.join(" ") !== "}") return null;
+    body = body.slice(0, -1);
+  }
+  if (body.length === 0) return null;
+  const base = Math.min(...body.map((l) => l.indent));
+  const header = lines
+    .slice(0, headerEnd + 1)
+    .map((l) => l.tokens.join(" "))
+    .join("\n");
+  return { header, body: body.map((l) => ({ indent: l.indent - base, tokens: l.tokens })) };
+}
+
+/** Names the body binds: assignment targets at bracket depth 0, `let/const/var x`, `for x, y in/of`, `as x`, `except E as x`. */
+function boundNames(body: readonly CodeLine[]): Set<string> {
+  const out = new Set<string>();
+  for (const { tokens } of body) {
+    let depth = 0;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if (t === "(" || t === "[") depth++;
+      else if (t === ")" || t === "]") depth--;
+      if (!IDENT.test(t) || tokens[i - 1] === ".") continue;
+      const next = tokens[i + 1];
+      const assigned = depth === 0 && next === "=" && tokens[i + 2] !== "=" && tokens[i + 2] !== ">";
+      const augmented = depth === 0 && next !== undefined && /^[-+*/%&|^]$/.test(next) && tokens[i + 2] === "=" && tokens[i + 3] !== "=";
+      const declared = ["let", "const", "var", "as"].includes(tokens[i - 1] ?? "");
+      if (assigned || augmented || declared) out.add(t);
+    }
+    // `for a, b in` / `for (const [a, b] of`: every name up to `in` or `of`.
+    const f = tokens.indexOf("for");
+    if (f >= 0) {
+      const end = tokens.findIndex((x, k) => k > f && (x === "in" || x === "of"));
+      for (let k = f + 1; k < end; k++) if (IDENT.test(tokens[k]!) && !["let", "const", "var"].includes(tokens[k]!)) out.add(tokens[k]!);
+    }
+  }
+  return out;
+}
+
+/** The two bodies are equal but for locals renamed one to one (bound in each body at the same places). */
+function equalButLocals(a: readonly CodeLine[], b: readonly CodeLine[]): boolean {
+  if (a.length !== b.length) return false;
+  const boundA = boundNames(a);
+  const boundB = boundNames(b);
+  const forward = new Map<string, string>();
+  const backward = new Map<string, string>();
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x.indent !== y.indent || x.tokens.length !== y.tokens.length) return false;
+    for (let j = 0; j < x.tokens.length; j++) {
+      const s = x.tokens[j]!;
+      const t = y.tokens[j]!;
+      if (s === t && (x.tokens[j - 1] === "." || (!boundA.has(s) && !boundB.has(t)))) continue;
+      // A renamed name: a local on both sides, never an attribute, one to one across the body.
+      if (!IDENT.test(s) || !IDENT.test(t) || x.tokens[j - 1] === "." || !boundA.has(s) || !boundB.has(t)) return false;
+      if ((forward.get(s) ?? t) !== t || (backward.get(t) ?? s) !== s) return false;
+      forward.set(s, t);
+      backward.set(t, s);
+    }
+  }
+  return true;
+}
+
+/** Splits tokens at commas of bracket depth 0. */
+function commaSplit(tokens: readonly string[]): string[][] {
+  const out: string[][] = [[]];
+  let depth = 0;
+  for (const t of tokens) {
+    if (OPENERS.has(t)) depth++;
+    else if (CLOSERS.has(t)) depth--;
+    if (t === "," && depth === 0) out.push([]);
+    else out[out.length - 1]!.push(t);
+  }
+  return out.filter((p) => p.length > 0);
+}
+
+/** A parsed helper: its parameter names (without self/this/cls) and body. */
+function helperOf(h: AddedHelper, path: string): { params: string[]; body: CodeLine[] } | null {
+  const s = split(h.text, path);
+  if (!s) return null;
+  const tokens = s.header.split(/\s+/);
+  const open = tokens.indexOf("(");
+  if (open < 0) return null;
+  let depth = 0;
+  let close = -1;
+  for (let i = open; i < tokens.length; i++) {
+    if (OPENERS.has(tokens[i]!)) depth++;
+    else if (CLOSERS.has(tokens[i]!) && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) return null;
+  const params: string[] = [];
+  for (const p of commaSplit(tokens.slice(open + 1, close))) {
+    // A plain name only (an annotation after `:` allowed); defaults, rest and destructuring are not read.
+    if (!IDENT.test(p[0]!) || (p.length > 1 && p[1] !== ":")) return null;
+    params.push(p[0]!);
+  }
+  return { params: params.filter((p, i) => !(i === 0 && RECEIVERS.has(p))), body: s.body };
+}
+
+/** Replaces whole names (not attributes) in a line by token runs. */
+function substitute(line: CodeLine, names: ReadonlyMap<string, string[]>): CodeLine {
+  const tokens: string[] = [];
+  line.tokens.forEach((t, i) => {
+    const by = names.get(t);
+    if (by && line.tokens[i - 1] !== ".") tokens.push(...by);
+    else tokens.push(t);
+  });
+  return { indent: line.indent, tokens };
+}
+
+type Call = { form: "statement" | "assign" | "return"; target: string | null; helper: string; args: string[][] };
+
+/** A line that is only a call of one of `names` (`h(a)`, `self.h(a)`, `v = h(a)`, `const v = h(a)`, `return h(a)`). */
+function callOf(line: CodeLine, names: ReadonlySet<string>): Call | null {
+  let t = line.tokens.slice();
+  if (t[t.length - 1] === ";") t = t.slice(0, -1);
+  let form: Call["form"] = "statement";
+  let target: string | null = null;
+  if (t[0] === "return") {
+    form = "return";
+    t = t.slice(1);
+  } else {
+    const d = ["let", "const", "var"].includes(t[0]!) ? 1 : 0;
+    if (IDENT.test(t[d] ?? "") && t[d + 1] === "=" && t[d + 2] !== "=") {
+      form = "assign";
+      target = t[d]!;
+      t = t.slice(d + 2);
+    }
+  }
+  if (t.length >= 2 && RECEIVERS.has(t[0]!) && t[1] === ".") t = t.slice(2);
+  const name = t[0];
+  if (!name || !names.has(name) || t[1] !== "(" || t[t.length - 1] !== ")") return null;
+  // The parentheses must close at the end.
+  let depth = 0;
+  for (let i = 1; i < t.length; i++) {
+    if (OPENERS.has(t[i]!)) depth++;
+    else if (CLOSERS.has(t[i]!) && --depth === 0 && i !== t.length - 1) return null;
+  }
+  return { form, target, helper: name, args: commaSplit(t.slice(2, -1)) };
+}
+
+/** The body with each call of an added helper replaced by the helper's body; null when one cannot be. */
+function inlined(body: readonly CodeLine[], helpers: ReadonlyMap<string, { params: string[]; body: CodeLine[] }>): CodeLine[] | null {
+  const names = new Set(helpers.keys());
+  const out: CodeLine[] = [];
+  let aliases = new Map<string, string[]>();
+  let changed = false;
+  for (let i = 0; i < body.length; i++) {
+    const line = aliases.size > 0 ? substitute(body[i]!, aliases) : body[i]!;
+    const call = callOf(body[i]!, names);
+    if (!call) {
+      out.push(line);
+      continue;
+    }
+    const helper = helpers.get(call.helper)!;
+    if (call.args.length !== helper.params.length || call.args.some((a) => a.some((x) => x === "=" || x === "*" || x === "..."))) return null;
+    const params = new Map(helper.params.map((p, k) => [p, call.args[k]!]));
+    let lines = helper.body.map((l) => ({ ...substitute(l, params), indent: l.indent + body[i]!.indent }));
+    if (call.form !== "return") {
+      const last = lines[lines.length - 1];
+      const returns = last && last.tokens[0] === "return" && last.indent === body[i]!.indent;
+      if (call.form === "assign") {
+        // `v = h()`: the helper's closing `return E` gives v the expression E, v never bound again.
+        if (!returns || last.tokens.length < 2) return null;
+        const expression = last.tokens.slice(1).filter((x, k, all) => !(x === ";" && k === all.length - 1));
+        if (boundNames(body.slice(i + 1)).has(call.target!) || expression.some((x) => x === "(")) return null;
+        aliases = new Map([...aliases, [call.target!, expression]]);
+      }
+      if (returns) lines = lines.slice(0, -1);
+      // Any other `return` in the helper would leave the caller's body early in the helper only.
+      if (lines.some((l) => l.tokens[0] === "return")) return null;
+    }
+    out.push(...lines);
+    changed = true;
+  }
+  return changed ? out : null;
+}
+
+/**
+ * True when the change from `before` to `after` (one function's text at each version) is shown to keep
+ * its behaviour: locals renamed, or a helper the change adds (`helpers`, the same file) called in
+ * place of the same statements. Comments, whitespace and annotations alone are the caller's check.
+ */
+export function sameBehaviour(before: string, after: string, path: string, helpers: readonly AddedHelper[]): boolean {
+  const a = split(before, path);
+  const b = split(after, path);
+  if (!a || !b) return false;
+  if (codeWithoutAnnotations(a.header, path) !== codeWithoutAnnotations(b.header, path)) return false;
+  if (equalButLocals(a.body, b.body)) return true;
+  const parsed = new Map<string, { params: string[]; body: CodeLine[] }>();
+  for (const h of helpers) {
+    const p = helperOf(h, path);
+    if (p) parsed.set(h.name, p);
+  }
+  if (parsed.size === 0) return false;
+  const body = inlined(b.body, parsed);
+  return body !== null && equalButLocals(a.body, body);
+}

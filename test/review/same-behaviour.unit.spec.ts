@@ -1,0 +1,106 @@
+/** Changes to a function that keep its behaviour, as its parse shows them (src/review/graph/same-behaviour.ts). */
+import { describe, expect, it } from "vitest";
+import { sameBehaviour } from "../../src/review/graph/same-behaviour.ts";
+
+const BEFORE = `    @property
+    def session(self) -> SessionMixin:
+        """The session object of this context."""
+        if self._request is None:
+            raise RuntimeError("There is no request in this context.")
+
+        if self._session is None:
+            si = self.app.session_interface
+            self._session = si.open_session(self.app, self.request)
+
+            if self._session is None:
+                self._session = si.make_null_session(self.app)
+
+        self._session.accessed = True
+        return self._session`;
+
+/** flask a411a24: the body moved into _get_session(), the property calls it. */
+const HELPER = `    def _get_session(self) -> SessionMixin:
+        """Open the session if it is not already open for this request context."""
+        if self._request is None:
+            raise RuntimeError("There is no request in this context.")
+
+        if self._session is None:
+            si = self.app.session_interface
+            self._session = si.open_session(self.app, self.request)
+
+            if self._session is None:
+                self._session = si.make_null_session(self.app)
+
+        return self._session`;
+
+const AFTER = `    @property
+    def session(self) -> SessionMixin:
+        """The session object of this context."""
+        session = self._get_session()
+        session.accessed = True
+        return session`;
+
+describe("same behaviour", () => {
+  it("an extracted helper called in place of the same statements (flask AppContext.session)", () => {
+    expect(sameBehaviour(BEFORE, AFTER, "src/flask/ctx.py", [{ name: "_get_session", text: HELPER }])).toBe(true);
+    // Without the helper's text nothing can be shown.
+    expect(sameBehaviour(BEFORE, AFTER, "src/flask/ctx.py", [])).toBe(false);
+    // The helper leaves out a statement, or the caller adds one: a change.
+    expect(sameBehaviour(BEFORE, AFTER, "src/flask/ctx.py", [{ name: "_get_session", text: HELPER.replace(/\n\n            if self._session is None:\n.*\n/, "\n") }])).toBe(false);
+    expect(sameBehaviour(BEFORE, AFTER.replace("session.accessed = True", "session.accessed = True\n        session.modified = True"), "src/flask/ctx.py", [{ name: "_get_session", text: HELPER }])).toBe(false);
+    // The statements run in another order: a change.
+    const swapped = AFTER.replace("session = self._get_session()\n        session.accessed = True", "self.accessed = True\n        session = self._get_session()");
+    expect(sameBehaviour(BEFORE, swapped, "src/flask/ctx.py", [{ name: "_get_session", text: HELPER }])).toBe(false);
+  });
+
+  it("an extracted helper with parameters, in JavaScript, called as a statement or returned", () => {
+    const before = `function render(view, options) {
+  const name = view.name;
+  if (!name) throw new Error("no view");
+  options.cache[name] = view;
+  return view.render(options);
+}`;
+    const helper = `function remember(view, cache) {
+  const name = view.name;
+  if (!name) throw new Error("no view");
+  cache[name] = view;
+}`;
+    const after = `function render(view, options) {
+  remember(view, options.cache);
+  return view.render(options);
+}`;
+    expect(sameBehaviour(before, after, "lib/view.js", [{ name: "remember", text: helper }])).toBe(true);
+    expect(sameBehaviour(before, after.replace("remember(view, options.cache)", "remember(options, view.cache)"), "lib/view.js", [{ name: "remember", text: helper }])).toBe(false);
+    const returning = `function total(items) {\n  return sumOf(items);\n}`;
+    const sum = `function sumOf(list) {\n  let n = 0;\n  for (const x of list) n += x.price;\n  return n;\n}`;
+    const inline = `function total(items) {\n  let n = 0;\n  for (const x of items) n += x.price;\n  return n;\n}`;
+    expect(sameBehaviour(inline, returning, "lib/total.js", [{ name: "sumOf", text: sum }])).toBe(true);
+  });
+
+  it("locals renamed, nothing else", () => {
+    const a = `def total(items):\n    acc = 0\n    for it in items:\n        acc += it.price\n    return acc\n`;
+    const b = `def total(items):\n    running = 0\n    for item in items:\n        running += item.price\n    return running\n`;
+    expect(sameBehaviour(a, b, "shop/cart.py", [])).toBe(true);
+    // A parameter renamed (keyword callers break), an attribute renamed, a global or a call swapped: changes.
+    expect(sameBehaviour(a, a.replace(/items/g, "things"), "shop/cart.py", [])).toBe(false);
+    expect(sameBehaviour(a, a.replace("it.price", "it.cost"), "shop/cart.py", [])).toBe(false);
+    expect(sameBehaviour(a, a.replace("acc = 0", "acc = ZERO"), "shop/cart.py", [])).toBe(false);
+    // Two locals made one (a capture), a local renamed to a name the function reads: changes.
+    const two = `def f(xs):\n    a = 1\n    b = 2\n    return a + b + len(xs)\n`;
+    expect(sameBehaviour(two, two.replace(/\bb\b/g, "a"), "shop/cart.py", [])).toBe(false);
+    const reads = `def f(xs):\n    n = len(xs)\n    return n\n`;
+    expect(sameBehaviour(reads, reads.replace(/\bn\b/g, "len"), "shop/cart.py", [])).toBe(false);
+    // A keyword argument's name is not a local.
+    const kw = `def f(x):\n    y = g(key=x)\n    return y\n`;
+    expect(sameBehaviour(kw, kw.replace("key=", "other="), "shop/cart.py", [])).toBe(false);
+    // JavaScript: let/const locals.
+    expect(sameBehaviour("function f(a) {\n  const t = a * 2;\n  return t;\n}", "function f(a) {\n  const twice = a * 2;\n  return twice;\n}", "x.js", [])).toBe(true);
+  });
+
+  it("comments, docstrings, blank lines and annotations aside; a literal or an operator changed is a change", () => {
+    const a = `def f(x: int) -> int:\n    """Doubles."""\n    return x * 2\n`;
+    expect(sameBehaviour(a, `def f(x):\n    # twice\n\n    return x * 2\n`, "m.py", [])).toBe(true);
+    expect(sameBehaviour(a, a.replace("x * 2", "x * 3"), "m.py", [])).toBe(false);
+    expect(sameBehaviour(a, a.replace("x * 2", "x + x"), "m.py", [])).toBe(false);
+  });
+});
