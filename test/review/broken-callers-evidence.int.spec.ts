@@ -71,6 +71,17 @@ describe("which calls are named", () => {
     expect(out).toEqual(["route lib/app.js:2", "route lib/app.js:3"]);
   });
 
+  it("JavaScript: a caller that binds the name from a package calls the package's function, not the changed one", async () => {
+    const files = {
+      "lib/utils.js": "exports.contentDisposition = function (filename, type) {\n  return type + '; filename=' + filename;\n};\nexports.etag = function (body) {\n  return body.length;\n};\n",
+      "lib/response.js": "var contentDisposition = require('content-disposition');\nvar utils = require('./utils');\nres.attachment = function (filename) {\n  this.set('Content-Disposition', contentDisposition(filename, 'inline'));\n  return utils.etag(filename);\n};\n",
+      "lib/download.js": "var utils = require('./utils');\nmodule.exports = function (res, name) {\n  res.set('Content-Disposition', utils.contentDisposition(name, 'inline'));\n};\n",
+    };
+    const changed = { "lib/utils.js": "exports.contentDisposition = function (filename) {\n  return 'attachment; filename=' + filename;\n};\nexports.etag = function (body) {\n  return body.length;\n};\n" };
+    const imports = { "lib/response.js": ["lib/utils.js"], "lib/download.js": ["lib/utils.js"] };
+    expect(await named(files, changed, imports)).toEqual(["contentDisposition lib/download.js:3"]);
+  });
+
   it("Go: `pkg.F()` of another package and a method `x.F()` are not calls of the changed function; a package-qualified one is", async () => {
     const files = {
       "go.mod": "module example.com/m\n",

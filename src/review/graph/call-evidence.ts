@@ -172,7 +172,7 @@ export function evident(call: CallSite, e: Evidence): boolean {
   if (change.kind === "function" && change.parent === null) {
     if (call.form === "bare" || (call.form === "new" && !python)) {
       if (sameFile) return true;
-      if (definesOwn) return false;
+      if (definesOwn || (!python && bindsFromPackage(call.name, e.caller.lines))) return false;
       if (e.importsDefiner) return true;
       return e.elsewhere === 0 && !GLOBAL_NAMES.has(call.name);
     }
@@ -190,6 +190,28 @@ export function evident(call: CallSite, e: Evidence): boolean {
   const own = call.receiver === "self" || call.receiver === "cls" || call.receiver === "this" || call.receiver === "super()";
   if (own && (sameFile || e.elsewhere === 0)) return true;
   return methodByName(call, e, true);
+}
+
+/**
+ * Whether a JavaScript caller binds `name` from a package rather than from a file of the repository:
+ * `var name = require('pkg')`, `import name from 'pkg'`, `import { name } from 'pkg'` (a spec that is
+ * not relative). Such a call is the package's, whatever the repository defines. (Python's absolute
+ * imports name the project's own modules as often as packages, so they are not read this way.)
+ */
+export function bindsFromPackage(name: string, lines: readonly string[]): boolean {
+  const n = escape(name);
+  const bindings = [
+    new RegExp(`\\b(?:const|let|var)\\s+${n}\\s*=\\s*require\\(\\s*['"]([^'"]+)['"]`),
+    new RegExp(`^\\s*import\\s+${n}\\s*(?:,|\\s+from)[^'"]*['"]([^'"]+)['"]`),
+    new RegExp(`^\\s*import\\s*\\{[^}]*\\b(?:\\w+\\s+as\\s+)?${n}\\b[^}]*\\}\\s*from\\s*['"]([^'"]+)['"]`),
+  ];
+  for (const line of lines) {
+    for (const re of bindings) {
+      const spec = re.exec(line)?.[1];
+      if (spec !== undefined && !spec.startsWith(".") && !spec.startsWith("/")) return true;
+    }
+  }
+  return false;
 }
 
 /** Whether a call passes the receiver as an object (a Python method's `self`, a Rust method's `self` not among the arguments). */
