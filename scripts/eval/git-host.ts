@@ -10,7 +10,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { Case } from "./cases.ts";
 
 export type TreeEntry = { mode: string; blob: string; path: string };
@@ -84,7 +84,7 @@ export function buildHostTree(cases: readonly Case[], hostDir: string, mirrors: 
     if (!existsSync(join(bare, "HEAD"))) {
       mkdirSync(bare, { recursive: true });
       git(bare, ["init", "--bare", "--quiet"]);
-      writeFileSync(join(bare, "objects", "info", "alternates"), `${join(source, "objects")}\n`);
+      writeFileSync(join(bare, "objects", "info", "alternates"), `${resolve(source, "objects")}\n`);
     }
     const mine = cases.filter((x) => x.repo === repo);
     for (const c of mine) {

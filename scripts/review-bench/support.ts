@@ -5,7 +5,7 @@
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { git } from "../eval/git-host.ts";
@@ -22,7 +22,7 @@ export function hostRepository(hostDir: string, repo: string, mirror: string): s
   if (!existsSync(join(bare, "HEAD"))) {
     mkdirSync(bare, { recursive: true });
     git(bare, ["init", "--bare", "--quiet"]);
-    writeFileSync(join(bare, "objects", "info", "alternates"), `${join(mirror, "objects")}\n`);
+    writeFileSync(join(bare, "objects", "info", "alternates"), `${resolve(mirror, "objects")}\n`);
   }
   return bare;
 }

@@ -12,7 +12,7 @@ import { createHmac, randomUUID } from "node:crypto";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
 import { loadConfig } from "../../src/config.ts";
 import { createLogger } from "../../src/logging.ts";
@@ -44,7 +44,8 @@ export function prepareBranches(hostDir: string, mirrors: string, c: MinedCase, 
   if (!existsSync(join(bare, "HEAD"))) {
     mkdirSync(bare, { recursive: true });
     git(bare, ["init", "--bare", "--quiet"]);
-    writeFileSync(join(bare, "objects", "info", "alternates"), `${join(mirrorOf(mirrors, c.repo), "objects")}\n`);
+    // git reads a relative alternates path from the objects folder: the mirror's path is made absolute.
+    writeFileSync(join(bare, "objects", "info", "alternates"), `${resolve(mirrorOf(mirrors, c.repo), "objects")}\n`);
   }
   const entries = listTree(bare, c.parent);
   const gone = missingBlobs(bare, entries.map((e) => e.blob));
