@@ -20,7 +20,7 @@ describe("C and C++", () => {
         "      |                 ^~~~~~",
         "src/render/scene.cpp:88:5: warning: unused variable 'count' [-Wunused-variable]",
         "/usr/include/c++/13/bits/stl_vector.h:1281:7: note: candidate: 'void std::vector<_Tp, _Alloc>::push_back(const value_type&)'",
-        "C:\\work\\lumen\\src\\render\\scene.cpp(88): error C2065: 'meshCount': undeclared identifier",
+        "C:\\Users\\dev\\lumen\\src\\render\\scene.cpp(88): error C2065: 'meshCount': undeclared identifier",
         "src/app.ts(12,5): error TS2345: Argument of type 'string' is not assignable to parameter of type 'number'.",
         "```",
       ].join("\n"),
@@ -32,7 +32,7 @@ describe("C and C++", () => {
       ["src/render/mesh.h", 41, null, "project"],
       ["src/render/scene.cpp", 88, null, "project"],
       ["/usr/include/c++/13/bits/stl_vector.h", 1281, null, "runtime"],
-      ["C:/work/lumen/src/render/scene.cpp", 88, null, "project"],
+      ["C:/Users/dev/lumen/src/render/scene.cpp", 88, null, "project"],
       ["src/app.ts", 12, null, "project"],
     ]);
     expect(a.frames.map((f) => f.language)).toEqual(["cpp", "c", "c", "cpp", "cpp", "cpp", "javascript"]);
