@@ -62,6 +62,13 @@ describe("similarity", () => {
     // A copy of with_target under another name still delegates to with_target: a copy.
     const copied = fn("src/fmt/mod2.rs", real("with_target").replace("fn with_target", "fn with_target_alt"), "with_target_alt", "method");
     expect(alike(copied, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).not.toBeNull();
+    // A JavaScript method assigned to an object (`res.x = function x(...)`) writes its own name as a
+    // member: no delegation, so a renamed copy is still a copy.
+    const send = (name: string) =>
+      `res.${name} = function ${name}(statusCode) {\n  var body = http.STATUS_CODES[statusCode] || String(statusCode);\n\n  this.statusCode = statusCode;\n  this.type('txt');\n\n  return this.send(body);\n};`;
+    expect(codeTokens(send("sendStatus"), "lib/response.js").foreignMembers.has("sendStatus")).toBe(false);
+    const jsCopy = fn("lib/benchAdded1.js", send("sendStatusCopy"), "sendStatusCopy", "method");
+    expect(alike(jsCopy, { name: "sendStatus", parent: "res", kind: "method", path: "lib/response.js" }, send("sendStatus"))).not.toBeNull();
     // A recursive method calling itself on self: its own name, stripped.
     const walk = (name: string) => `def ${name}(self, node, depth=0):\n    for child in node.children:\n        self.${name}(child, depth + 1)\n    self.visit(node)\n    return depth`;
     expect(similarity(codeTokens(walk("walk"), "a.py"), codeTokens(walk("traverse"), "b.py"), ["walk", "traverse"]).api).toBe(1);

@@ -36,7 +36,7 @@ export type CodeTokens = {
   tokens: string[];
   /** Names called (`foo(`) or read as members (`.foo`), as written. */
   apiNames: Set<string>;
-  /** Of those, the names read as members of another object than self/this/cls (`self.inner.foo`, `x.foo`). */
+  /** Of those, the names read as members of another object than self/this/cls (`self.inner.foo`, `x.foo`; not `x.foo = ...`). */
   foreignMembers: Set<string>;
   /** Lines holding code (not blank, not only a comment). */
   codeLines: number;
@@ -159,7 +159,9 @@ export function codeTokens(code: string, path: string): CodeTokens {
         // Members (`x.foo`), paths (`Rotation::DAILY`) and calls (`foo(`).
         // (`self`, `this`... are receivers, not APIs: Rust's `..self` is no member read.)
         if ((previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) && !RECEIVERS.has(name)) apiNames.add(name);
-        if (previous === "." && !RECEIVERS.has(written[written.length - 2] ?? "")) foreignMembers.add(name);
+        // A member assigned (`res.send = function send(...)`, a JavaScript method's own header) is written, not read.
+        const assigned = /^\s*=(?![=>])/.test(text.slice((m.index ?? 0) + name.length));
+        if (previous === "." && !assigned && !RECEIVERS.has(written[written.length - 2] ?? "")) foreignMembers.add(name);
       }
     } else tokens.push(m[4]!);
     written.push(m[0]);
