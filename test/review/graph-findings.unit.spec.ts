@@ -108,6 +108,34 @@ describe("a change of type annotations alone", () => {
   });
 });
 
+describe("a change of annotations in nested functions, or of a trailing comma", () => {
+  it("reads the same; a nested default, a one-element tuple or a call's arguments changing do not", () => {
+    // flask 9b44bf2: the decorator a method returns gets its own annotations changed.
+    const deco = (t: string) => codeWithoutAnnotations(`def app_template_filter(\n    self, name: t.Optional[str] = None\n) -> t.Callable[[${t}], ${t}]:\n    def decorator(f: ${t}) -> ${t}:\n        self.add_app_template_filter(f, name=name)\n        return f\n\n    return decorator\n`, "src/flask/blueprints.py");
+    expect(deco("ft.TemplateFilterCallable")).toBe(deco("T_template_filter"));
+    const nestedDefault = (d: string) => codeWithoutAnnotations(`def outer(self):\n    def inner(f: int = ${d}) -> int:\n        return f\n    return inner\n`, "a.py");
+    expect(nestedDefault("1")).not.toBe(nestedDefault("2"));
+    const rsNested = (t: string) => codeWithoutAnnotations(`pub fn outer(a: u8) -> u8 {\n    fn inner(x: ${t}) -> ${t} { x }\n    inner(a)\n}`, "a.rs");
+    expect(rsNested("u8")).toBe(rsNested("u16"));
+    // flask aa040c0: black adds a trailing comma after **context.
+    const render = (comma: string) => codeWithoutAnnotations(`def render_template(\n    template_name_or_list: t.Union[str, Template],\n    **context: t.Any${comma}\n) -> str:\n    return _render(app, template, context)\n`, "src/flask/templating.py");
+    expect(render("")).toBe(render(","));
+    const py = (code: string) => codeWithoutAnnotations(`def f(a, b):\n    ${code}\n`, "a.py");
+    expect(py("return g(a, b,)")).toBe(py("return g(a, b)"));
+    expect(py("return g(a,)")).toBe(py("return g(a)"));
+    expect(py("return [a, b,]")).toBe(py("return [a, b]"));
+    expect(py("return {'a': a,}")).toBe(py("return {'a': a}"));
+    expect(py("return (a, b,)")).toBe(py("return (a, b)"));
+    // A one-element tuple is not its element.
+    expect(py("return (a,)")).not.toBe(py("return (a)"));
+    expect(py("x = (a,)\n    return x")).not.toBe(py("x = (a)\n    return x"));
+    expect(py("return g(a, b,)")).not.toBe(py("return g(a, b, c)"));
+    const js = (code: string) => codeWithoutAnnotations(`function f(a, b) {\n  ${code}\n}`, "a.js");
+    expect(js("return g(a, b,);")).toBe(js("return g(a, b);"));
+    expect(js("return { a, b, };")).toBe(js("return { a, b };"));
+  });
+});
+
 describe("existing helper candidates", () => {
   it("are searched by the identifiers of the code, not of its comments or strings", () => {
     const text = '/// Resolves the binary. Returns the path found on the search path.\nfn resolve_bin(name: &str) -> Option<PathBuf> {\n    let dirs = env::var_os("PATH zzz")?;\n    which(name, dirs)\n}';
@@ -170,6 +198,10 @@ describe("untested change", () => {
     expect(d("a.go", "parse", "func parse(s string) error")).toBe(false);
     expect(d("a.rs", "enter", "pub fn enter(&self)")).toBe(true);
     expect(d("a.rs", "enter", "fn enter(&self)")).toBe(false);
+    // Visible in the crate only: its integration tests (crate/tests/) cannot call it.
+    expect(d("a.rs", "callsite", "pub(crate) const fn callsite(&self) -> callsite::Identifier")).toBe(false);
+    expect(d("a.rs", "walk", "pub(super) fn walk(&self)")).toBe(false);
+    expect(d("a.rs", "walk", "pub(in crate::field) fn walk(&self)")).toBe(false);
     expect(d("A.java", "run", "private void run()", "method")).toBe(false);
     expect(d("a.py", "Config", "class Config", "class")).toBe(false);
   });

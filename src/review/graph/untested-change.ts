@@ -9,7 +9,7 @@
  *   - test files the code graph shows using the name (indexed target branch), when they import the
  *     function's file or the name is defined nowhere else in the repository.
  * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
- * Rust. A change to comments or whitespace only is not a change here.
+ * Rust (not `pub(crate)` and the like). A change to comments or whitespace only is not a change here.
  */
 import { isTestPath, languageOf } from "../analysers/context.ts";
 import type { DefinitionChange } from "../change-outline.ts";
@@ -32,7 +32,8 @@ export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind
   const signature = change.signatureAfter ?? "";
   const language = languageOf(change.path);
   if (language === "go") return /^[A-Z]/.test(name);
-  if (language === "rust") return /\bpub\b/.test(signature);
+  // `pub(crate)`, `pub(super)`, `pub(in path)`: visible in the crate only, out of its integration tests' reach.
+  if (language === "rust") return /\bpub\b(?!\s*\()/.test(signature);
   return !/\bprivate\b/.test(signature);
 }
 
