@@ -310,6 +310,16 @@ describe("untested change", () => {
     expect(changed).toContain("- `fetch()` (`app/legacy_api.py:4`): tested in `tests/test_legacy_api.py`");
   });
 
+  it("is left out when the title declares a change that keeps behaviour (refactor:, perf:, chore: ...), and says so; not for a breaking one", async () => {
+    await openPullRequest(server, host, 11, "untested-refactor-title", { "app/pricing.py": PRICING_CHANGED }, "refactor(pricing): compute the tax once");
+    const body = server.loupe.services.reviews.record(orgId, await review(server, 11))!.body;
+    expect(body).not.toContain("### Tests not updated");
+    expect(body).toContain("- Tests of 1 changed function left untouched: not listed, as the title declares a change that keeps behaviour (`refactor`).");
+    await openPullRequest(server, host, 12, "untested-breaking-title", { "app/pricing.py": PRICING_CHANGED }, "refactor!: tax applied per line");
+    const breaking = server.loupe.services.reviews.record(orgId, await review(server, 12))!.body;
+    expect(breaking).toContain("- `compute_total()` (`app/pricing.py:1`): tested in `tests/test_pricing.py`");
+  });
+
   it("is left out below strictness 3", async () => {
     await openPullRequest(server, host, 5, "untested-strict", { "app/pricing.py": PRICING_CHANGED });
     const id = await review(server, 5, 2);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, declaredSameBehaviour, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -204,6 +204,22 @@ describe("untested change", () => {
     expect(d("a.rs", "walk", "pub(in crate::field) fn walk(&self)")).toBe(false);
     expect(d("A.java", "run", "private void run()", "method")).toBe(false);
     expect(d("a.py", "Config", "class Config", "class")).toBe(false);
+  });
+
+  it("a title declares a change that keeps behaviour by its Conventional Commits type, or by starting with Refactor; a breaking one does not", () => {
+    expect(declaredSameBehaviour("refactor: use cached slice in app.listen (#6897)")).toBe("refactor");
+    expect(declaredSameBehaviour("perf(format): reuse matches instead of created when replacing (#441)")).toBe("perf");
+    expect(declaredSameBehaviour("chore: extendable wrapper function (#421)")).toBe("chore");
+    expect(declaredSameBehaviour("Refactor away init middleware")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactor: simplify `acceptsLanguages`")).toBe("refactor");
+    expect(declaredSameBehaviour("refactor!: drop the callback form")).toBeNull();
+    expect(declaredSameBehaviour("refactor(router)!: drop the callback form")).toBeNull();
+    expect(declaredSameBehaviour("fix: has_app_context and has_request_context")).toBeNull();
+    expect(declaredSameBehaviour("feat: do not modify the Content-Type twice")).toBeNull();
+    expect(declaredSameBehaviour("Refactoring notes for the router")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactored")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactorize everything")).toBeNull();
+    expect(declaredSameBehaviour(undefined)).toBeNull();
   });
 
   it("a mention is a whole word", () => {

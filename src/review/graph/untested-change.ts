@@ -109,6 +109,19 @@ export async function untestedChanges(input: {
   return out;
 }
 
+/**
+ * The Conventional Commits type of a title that declares a change keeping behaviour (`refactor:`,
+ * `perf(x):`, `style:`, `chore:`, `build:`, `ci:`, `docs:`, `test:`; or a title starting "Refactor"),
+ * or null; a breaking one (`refactor!:`) declares nothing. For such a pull request, tests left as they
+ * were are what is expected (they pass unchanged), so no function is listed; the summary says so.
+ */
+export function declaredSameBehaviour(title: string | undefined): string | null {
+  const t = (title ?? "").trim();
+  const typed = /^(refactor|perf|style|chore|build|ci|docs|test)(\([^)]*\))?:/i.exec(t);
+  if (typed) return typed[1]!.toLowerCase();
+  return /^refactor(s|ed|ing)?\b/i.test(t) && !/^[^:]*!:/.test(t) ? "refactor" : null;
+}
+
 /** The summary's note: the changed functions and their tests that the pull request leaves as they were. */
 export function untestedSection(list: readonly UntestedChange[]): string[] {
   if (list.length === 0) return [];
