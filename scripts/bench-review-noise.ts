@@ -17,14 +17,16 @@
  * commit becomes a pull request from a branch at the commit into a branch at its parent (a signed
  * GitHub webhook), reviewed through POST /v2/code-reviews and read back with the MCP tool
  * list_merge_request_comments. Comments are the inline ones (summaries are one per review and not
- * counted; their "Tests not updated" notes are listed apart).
+ * counted; their "Tests not updated" notes are listed apart, and each function a note names is a
+ * finding of its own in the judgement).
  *
  * Figures: comments per 100 changed lines, overall and per repository, over the changed lines of all
  * files and of source files; every comment with its repository, commit, file:line and text. The
  * judgement of the comments (right or wrong, and why) is kept in --judgements (default
  * scripts/results/bench-review-noise-judgements.json, written by a person who read them) and merged
- * into the results by (repository, commit, file, line, rule); comments nobody judged yet are listed as
- * unjudged. Results: scripts/results/bench-review-noise.json.
+ * into the results by (repository, commit, file, line), the notes' functions by (repository, commit,
+ * function); the right share is given for comments, note findings and both together, and what nobody
+ * judged yet is counted as unjudged. Results: scripts/results/bench-review-noise.json.
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -94,7 +96,27 @@ const ruleOf = (body: string): string => {
 
 type Comment = { repo: string; commit: string; file: string; line: number; text: string };
 
-/** The judgements file merged into a run's comments and notes (by repository, commit, file and line; notes by function). */
+/** One function named in a "Tests not updated" note: a finding of its own, judged by (repository, commit, function). */
+type NoteFinding = { repo: string; commit: string; function: string; path: string; line: number; tests: string };
+
+/** The functions a review's note names, one per line of the note. */
+function noteFindings(rows: readonly { repo: string; commit: string; untestedNote: string | null }[]): NoteFinding[] {
+  return rows.flatMap((r) =>
+    (r.untestedNote ?? "").split("\n").flatMap((l) => {
+      const m = /^- `(.+)` \(`(.+):(\d+)`\): tested in (.*)$/.exec(l);
+      return m ? [{ repo: r.repo, commit: r.commit, function: m[1]!, path: m[2]!, line: Number(m[3]), tests: m[4]! }] : [];
+    }),
+  );
+}
+
+const share = (judged: number, right: number) => ({ judged, right, rightShare: judged === 0 ? null : Number((right / judged).toFixed(3)) });
+
+/**
+ * The judgements file merged into a run's comments (by repository, commit, file and line) and the
+ * functions its notes name (by repository, commit and function; a function named twice in one note,
+ * such as a property's getter and setter, counts twice). The right share is given for the inline
+ * comments, for the note findings, and for both together.
+ */
 function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; commit: string; untestedNote: string | null }[]) {
   const key = (j: { repo: string; commit: string; file: string; line: number }) => `${j.repo}|${j.commit}|${j.file}|${j.line}`;
   const byKey = new Map(judgements.map((j) => [key(j), j]));
@@ -102,29 +124,39 @@ function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; co
     const j = byKey.get(key(c));
     return j ? [{ ...j, text: c.text }] : [];
   });
+  const noteKey = (n: { repo: string; commit: string; function: string }) => `${n.repo}|${n.commit}|${n.function}`;
+  const byNote = new Map((judgementsFile.notes ?? []).map((n) => [noteKey(n), n]));
+  const findings = noteFindings(rows);
+  const judgedNotes = findings.flatMap((f) => {
+    const j = byNote.get(noteKey(f));
+    return j ? [{ ...f, right: j.right, reason: j.reason }] : [];
+  });
+  const commentsRight = judged.filter((j) => j.right).length;
+  const notesRight = judgedNotes.filter((j) => j.right).length;
   const judgement = {
     how: judgementsFile.how ?? null,
-    judged: judged.length,
-    right: judged.filter((j) => j.right).length,
-    rightShare: judged.length === 0 ? null : Number((judged.filter((j) => j.right).length / judged.length).toFixed(3)),
-    unjudged: all.length - judged.length,
+    comments: { total: all.length, ...share(judged.length, commentsRight), unjudged: all.length - judged.length },
+    notes: { total: findings.length, ...share(judgedNotes.length, notesRight), unjudged: findings.length - judgedNotes.length },
+    together: { total: all.length + findings.length, ...share(judged.length + judgedNotes.length, commentsRight + notesRight) },
   };
-  // The notes' judgements, kept when the note still names the function in the same commit's review.
-  const judgedNotes = (judgementsFile.notes ?? []).filter((n) => rows.some((r) => r.repo === n.repo && r.commit === n.commit && (r.untestedNote ?? "").includes(`\`${n.function}`)));
   return { judgement, judged, judgedNotes };
 }
 
+const pctOf = (x: { judged: number; right: number; rightShare: number | null }) => `${x.right} of ${x.judged} right${x.rightShare === null ? "" : ` (${(100 * x.rightShare).toFixed(1)} %)`}`;
+const judgementLine = (j: ReturnType<typeof judgementsOf>["judgement"]) =>
+  `judged: comments ${pctOf(j.comments)} (${j.comments.unjudged} unjudged); note findings ${pctOf(j.notes)} (${j.notes.unjudged} unjudged); together ${pctOf(j.together)}`;
+
 /**
- * --rejudge <results file>: the judgements file merged again into the comments of an earlier run, the
- * run's command, commit and figures kept (comments are read after the run, by a person).
+ * --rejudge <results file>: the judgements file merged again into the comments and notes of an earlier
+ * run, the run's command, commit and figures kept (comments are read after the run, by a person).
  */
 function rejudge(path: string) {
   const file = JSON.parse(readFileSync(path, "utf8")) as { figures: Record<string, unknown> & { comments: Comment[]; testsNotUpdatedNotes: { repo: string; commit: string; note: string | null }[] } };
-  const merged = judgementsOf(file.figures.comments, file.figures.testsNotUpdatedNotes.map((n) => ({ repo: n.repo, commit: n.commit, untestedNote: n.note })));
-  Object.assign(file.figures, merged, { rejudgedAt: new Date().toISOString() });
+  const rows = file.figures.testsNotUpdatedNotes.map((n) => ({ repo: n.repo, commit: n.commit, untestedNote: n.note }));
+  const merged = judgementsOf(file.figures.comments, rows);
+  Object.assign(file.figures, merged, { noteFindings: noteFindings(rows).length, rejudgedAt: new Date().toISOString() });
   writeFileSync(path, JSON.stringify(file, null, 2) + "\n");
-  const j = merged.judgement;
-  console.log(`judged ${j.judged} of ${file.figures.comments.length}: ${j.right} right${j.rightShare === null ? "" : ` (${(100 * j.rightShare).toFixed(1)} %)`}; notes judged ${merged.judgedNotes.length}`);
+  console.log(judgementLine(merged.judgement));
 }
 
 async function main() {
@@ -203,6 +235,7 @@ async function main() {
     reviewSeconds: { median: median(rows.map((r) => r.seconds)), max: Math.max(...rows.map((r) => r.seconds)) },
     comments: all,
     testsNotUpdatedNotes: rows.filter((r) => r.untestedNote).map((r) => ({ repo: r.repo, commit: r.commit, note: r.untestedNote })),
+    noteFindings: noteFindings(rows).length,
     judgement,
     judged,
     judgedNotes,
@@ -217,7 +250,7 @@ async function main() {
     const r = figures.perRepository[repo]!;
     console.log(`  ${repo}: ${r.allFiles.commits} commits, ${r.allFiles.comments} comments, ${r.allFiles.commentsPer100Lines} per 100 lines (${r.sourceFiles.commentsPer100Lines} source)`);
   }
-  console.log(`judged ${judged.length}: ${figures.judgement.right} right${figures.judgement.rightShare === null ? "" : ` (${(100 * figures.judgement.rightShare).toFixed(1)} %)`}; ${figures.judgement.unjudged} unjudged`);
+  console.log(`${figures.testsNotUpdatedNotes.length} "Tests not updated" notes naming ${figures.noteFindings} functions; ${judgementLine(judgement)}`);
   console.log(`written ${path}`);
 }
 

@@ -8,7 +8,7 @@ import { SEVERITIES, severityRank, type Finding, type Severity } from "./finding
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
-import { untestedSection, type UntestedChange } from "./graph/untested-change.ts";
+import { declaredSameBehaviour, untestedSection, type UntestedChange } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
 
 export { confidenceFor, type Confidence } from "./confidence.ts";
@@ -161,10 +161,16 @@ export function renderSummary(input: SummaryInput): string {
     if (sorted.length > MAX_SUMMARY_FINDINGS) out.push(`- …and ${sorted.length - MAX_SUMMARY_FINDINGS} more (see the inline comments)`);
   }
 
-  out.push(...untestedSection(input.untested ?? []));
+  // Tests not updated: not for a pull request whose title declares it keeps behaviour (a refactoring).
+  const declared = declaredSameBehaviour(input.title);
+  const untested = input.untested ?? [];
+  out.push(...untestedSection(declared ? [] : untested));
 
   const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
   out.push("", "### What was checked", "", ...checksSection(checks, input.outline));
+  if (declared && untested.length > 0) {
+    out.push(`- Tests of ${untested.length} changed function${untested.length === 1 ? "" : "s"} left untouched: not listed, as the title declares a change that keeps behaviour (\`${declared}\`).`);
+  }
 
   const human = input.humanChecks ?? [];
   if (human.length > 0) {

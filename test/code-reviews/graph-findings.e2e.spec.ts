@@ -109,6 +109,19 @@ const REFILL = `def refill(store, code, qty, cap=100):
     return new_total
 `;
 
+/** A function with a nested one, a warning and a test: changed below in ways no test would look at. */
+const LEGACY = `import warnings
+
+
+def fetch(url, retries=3):
+    def attempt(n: int) -> str:
+        return url * n
+
+    if retries > 5:
+        warnings.warn("retries above 5 are slow", UserWarning)
+    return attempt(retries)
+`;
+
 /** A function over 150 lines: indexed as several windows of one definition. */
 const LONG = (name: string, v: string) =>
   `def ${name}(${v}, factor):\n    out = []\n` +
@@ -129,6 +142,8 @@ function seed(h: ReturnType<typeof createHostRepo>) {
   h.write("app/other.py", 'def greet(name):\n    return "hello " + name\n');
   h.write("app/inventory.py", INVENTORY);
   h.write("app/report.py", LONG("build_report", "row"));
+  h.write("app/legacy_api.py", LEGACY);
+  h.write("tests/test_legacy_api.py", 'from app.legacy_api import fetch\n\n\ndef test_fetch():\n    assert fetch("a", 2) == "aa"\n');
   h.write("tests/test_pricing.py", 'from app.pricing import compute_total, format_amount\n\n\ndef test_total():\n    assert compute_total([{"price": 2, "qty": 3}]) == 6\n\n\ndef test_format():\n    assert format_amount(1) == "1.00"\n');
   // Tests place_order without following the naming convention: found through the code graph.
   h.write("tests/test_checkout.py", 'from app.orders import place_order\n\n\ndef test_place():\n    assert place_order(["a"], "c")["lines"] == ["a"]\n');
@@ -277,6 +292,32 @@ describe("untested change", () => {
     // ...a local renamed and an extracted helper called in place of the same statements are not.
     expect(note).not.toContain("compute_total");
     expect(note).not.toContain("place_order");
+  });
+
+  it("leaves out a warning reworded, annotations of a nested function, a trailing comma and an import moved into the body", async () => {
+    const legacy = LEGACY.replace("def fetch(url, retries=3):", "def fetch(\n    url,\n    retries=3,\n):\n    import logging\n")
+      .replace("def attempt(n: int) -> str:", 'def attempt(n: "Count") -> "Text":')
+      .replace('warnings.warn("retries above 5 are slow", UserWarning)', 'warnings.warn(\n            "more than 5 retries"\n            " are slow",\n            UserWarning,\n            stacklevel=2,\n        )');
+    await openPullRequest(server, host, 9, "untested-neutral", { "app/legacy_api.py": legacy, "app/pricing.py": PRICING_CHANGED });
+    const id = await review(server, 9);
+    const body = server.loupe.services.reviews.record(orgId, id)!.body;
+    const note = body.slice(body.indexOf("### Tests not updated")).split("\n\n###")[0]!;
+    expect(note).toContain("- `compute_total()` (`app/pricing.py:1`): tested in `tests/test_pricing.py`");
+    expect(note).not.toContain("fetch");
+    // The warning's category changing is a change.
+    await openPullRequest(server, host, 10, "untested-category", { "app/legacy_api.py": LEGACY.replace("UserWarning", "DeprecationWarning") });
+    const changed = server.loupe.services.reviews.record(orgId, await review(server, 10))!.body;
+    expect(changed).toContain("- `fetch()` (`app/legacy_api.py:4`): tested in `tests/test_legacy_api.py`");
+  });
+
+  it("is left out when the title declares a change that keeps behaviour (refactor:, perf:, chore: ...), and says so; not for a breaking one", async () => {
+    await openPullRequest(server, host, 11, "untested-refactor-title", { "app/pricing.py": PRICING_CHANGED }, "refactor(pricing): compute the tax once");
+    const body = server.loupe.services.reviews.record(orgId, await review(server, 11))!.body;
+    expect(body).not.toContain("### Tests not updated");
+    expect(body).toContain("- Tests of 1 changed function left untouched: not listed, as the title declares a change that keeps behaviour (`refactor`).");
+    await openPullRequest(server, host, 12, "untested-breaking-title", { "app/pricing.py": PRICING_CHANGED }, "refactor!: tax applied per line");
+    const breaking = server.loupe.services.reviews.record(orgId, await review(server, 12))!.body;
+    expect(breaking).toContain("- `compute_total()` (`app/pricing.py:1`): tested in `tests/test_pricing.py`");
   });
 
   it("is left out below strictness 3", async () => {

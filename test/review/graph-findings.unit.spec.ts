@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, declaredSameBehaviour, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -62,6 +62,13 @@ describe("similarity", () => {
     // A copy of with_target under another name still delegates to with_target: a copy.
     const copied = fn("src/fmt/mod2.rs", real("with_target").replace("fn with_target", "fn with_target_alt"), "with_target_alt", "method");
     expect(alike(copied, { name: "with_target", parent: "SubscriberBuilder", kind: "method", path: "src/fmt/mod.rs" }, real("with_target"))).not.toBeNull();
+    // A JavaScript method assigned to an object (`res.x = function x(...)`) writes its own name as a
+    // member: no delegation, so a renamed copy is still a copy.
+    const send = (name: string) =>
+      `res.${name} = function ${name}(statusCode) {\n  var body = http.STATUS_CODES[statusCode] || String(statusCode);\n\n  this.statusCode = statusCode;\n  this.type('txt');\n\n  return this.send(body);\n};`;
+    expect(codeTokens(send("sendStatus"), "lib/response.js").foreignMembers.has("sendStatus")).toBe(false);
+    const jsCopy = fn("lib/benchAdded1.js", send("sendStatusCopy"), "sendStatusCopy", "method");
+    expect(alike(jsCopy, { name: "sendStatus", parent: "res", kind: "method", path: "lib/response.js" }, send("sendStatus"))).not.toBeNull();
     // A recursive method calling itself on self: its own name, stripped.
     const walk = (name: string) => `def ${name}(self, node, depth=0):\n    for child in node.children:\n        self.${name}(child, depth + 1)\n    self.visit(node)\n    return depth`;
     expect(similarity(codeTokens(walk("walk"), "a.py"), codeTokens(walk("traverse"), "b.py"), ["walk", "traverse"]).api).toBe(1);
@@ -98,6 +105,34 @@ describe("a change of type annotations alone", () => {
     const rs = (t: string) => codeWithoutAnnotations(`pub fn f(a: ${t}, b: Vec<u8>) -> Result<${t}, E> { a + 1 }`, "a.rs");
     expect(rs("u32")).toBe(rs("u64"));
     expect(codeWithoutAnnotations("func F(a int) int { return a }", "a.go")).not.toBe(codeWithoutAnnotations("func F(a int64) int { return a }", "a.go"));
+  });
+});
+
+describe("a change of annotations in nested functions, or of a trailing comma", () => {
+  it("reads the same; a nested default, a one-element tuple or a call's arguments changing do not", () => {
+    // flask 9b44bf2: the decorator a method returns gets its own annotations changed.
+    const deco = (t: string) => codeWithoutAnnotations(`def app_template_filter(\n    self, name: t.Optional[str] = None\n) -> t.Callable[[${t}], ${t}]:\n    def decorator(f: ${t}) -> ${t}:\n        self.add_app_template_filter(f, name=name)\n        return f\n\n    return decorator\n`, "src/flask/blueprints.py");
+    expect(deco("ft.TemplateFilterCallable")).toBe(deco("T_template_filter"));
+    const nestedDefault = (d: string) => codeWithoutAnnotations(`def outer(self):\n    def inner(f: int = ${d}) -> int:\n        return f\n    return inner\n`, "a.py");
+    expect(nestedDefault("1")).not.toBe(nestedDefault("2"));
+    const rsNested = (t: string) => codeWithoutAnnotations(`pub fn outer(a: u8) -> u8 {\n    fn inner(x: ${t}) -> ${t} { x }\n    inner(a)\n}`, "a.rs");
+    expect(rsNested("u8")).toBe(rsNested("u16"));
+    // flask aa040c0: black adds a trailing comma after **context.
+    const render = (comma: string) => codeWithoutAnnotations(`def render_template(\n    template_name_or_list: t.Union[str, Template],\n    **context: t.Any${comma}\n) -> str:\n    return _render(app, template, context)\n`, "src/flask/templating.py");
+    expect(render("")).toBe(render(","));
+    const py = (code: string) => codeWithoutAnnotations(`def f(a, b):\n    ${code}\n`, "a.py");
+    expect(py("return g(a, b,)")).toBe(py("return g(a, b)"));
+    expect(py("return g(a,)")).toBe(py("return g(a)"));
+    expect(py("return [a, b,]")).toBe(py("return [a, b]"));
+    expect(py("return {'a': a,}")).toBe(py("return {'a': a}"));
+    expect(py("return (a, b,)")).toBe(py("return (a, b)"));
+    // A one-element tuple is not its element.
+    expect(py("return (a,)")).not.toBe(py("return (a)"));
+    expect(py("x = (a,)\n    return x")).not.toBe(py("x = (a)\n    return x"));
+    expect(py("return g(a, b,)")).not.toBe(py("return g(a, b, c)"));
+    const js = (code: string) => codeWithoutAnnotations(`function f(a, b) {\n  ${code}\n}`, "a.js");
+    expect(js("return g(a, b,);")).toBe(js("return g(a, b);"));
+    expect(js("return { a, b, };")).toBe(js("return { a, b };"));
   });
 });
 
@@ -163,8 +198,28 @@ describe("untested change", () => {
     expect(d("a.go", "parse", "func parse(s string) error")).toBe(false);
     expect(d("a.rs", "enter", "pub fn enter(&self)")).toBe(true);
     expect(d("a.rs", "enter", "fn enter(&self)")).toBe(false);
+    // Visible in the crate only: its integration tests (crate/tests/) cannot call it.
+    expect(d("a.rs", "callsite", "pub(crate) const fn callsite(&self) -> callsite::Identifier")).toBe(false);
+    expect(d("a.rs", "walk", "pub(super) fn walk(&self)")).toBe(false);
+    expect(d("a.rs", "walk", "pub(in crate::field) fn walk(&self)")).toBe(false);
     expect(d("A.java", "run", "private void run()", "method")).toBe(false);
     expect(d("a.py", "Config", "class Config", "class")).toBe(false);
+  });
+
+  it("a title declares a change that keeps behaviour by its Conventional Commits type, or by starting with Refactor; a breaking one does not", () => {
+    expect(declaredSameBehaviour("refactor: use cached slice in app.listen (#6897)")).toBe("refactor");
+    expect(declaredSameBehaviour("perf(format): reuse matches instead of created when replacing (#441)")).toBe("perf");
+    expect(declaredSameBehaviour("chore: extendable wrapper function (#421)")).toBe("chore");
+    expect(declaredSameBehaviour("Refactor away init middleware")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactor: simplify `acceptsLanguages`")).toBe("refactor");
+    expect(declaredSameBehaviour("refactor!: drop the callback form")).toBeNull();
+    expect(declaredSameBehaviour("refactor(router)!: drop the callback form")).toBeNull();
+    expect(declaredSameBehaviour("fix: has_app_context and has_request_context")).toBeNull();
+    expect(declaredSameBehaviour("feat: do not modify the Content-Type twice")).toBeNull();
+    expect(declaredSameBehaviour("Refactoring notes for the router")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactored")).toBe("refactor");
+    expect(declaredSameBehaviour("Refactorize everything")).toBeNull();
+    expect(declaredSameBehaviour(undefined)).toBeNull();
   });
 
   it("a mention is a whole word", () => {

@@ -103,4 +103,27 @@ describe("same behaviour", () => {
     expect(sameBehaviour(a, a.replace("x * 2", "x * 3"), "m.py", [])).toBe(false);
     expect(sameBehaviour(a, a.replace("x * 2", "x + x"), "m.py", [])).toBe(false);
   });
+
+  it("the wording or stacklevel of a warning, deprecation or log call and an import moved into the body are no change; a new call, another category or an exception's message are", () => {
+    // marshmallow 6d7380b: stacklevel added to warnings.warn; flask 8ab4967: a deprecation message reworded (and re-wrapped).
+    const warn = (message: string, extra = "") => `def dumps(obj, app=None, **kwargs):\n    encoding = kwargs.pop("encoding", None)\n    if encoding is not None:\n        warnings.warn(\n            ${message},\n            DeprecationWarning,${extra}\n        )\n    return _json.dumps(obj, **kwargs)\n`;
+    const base = warn(`"'encoding' is deprecated and will be removed in 2.1."`);
+    expect(sameBehaviour(base, warn(`"'encoding' is deprecated and will be removed in Flask 2.1."`), "src/flask/json/__init__.py", [])).toBe(true);
+    expect(sameBehaviour(base, warn(`"'encoding' is deprecated and will be"\n            " removed in Flask 2.1."`, "\n            stacklevel=2,"), "src/flask/json/__init__.py", [])).toBe(true);
+    expect(sameBehaviour(base, base.replace("DeprecationWarning", "FutureWarning"), "src/flask/json/__init__.py", [])).toBe(false);
+    expect(sameBehaviour(base, base.replace("warnings.warn(", "raise ValueError("), "src/flask/json/__init__.py", [])).toBe(false);
+    expect(sameBehaviour(base, base.replace("    return _json", '    logger.info("dumped")\n    return _json'), "src/flask/json/__init__.py", [])).toBe(false);
+    // An exception's message is behaviour (tests match it).
+    const raising = (m: string) => `def place(cart):\n    if not cart:\n        raise ValueError("${m}")\n    return list(cart)\n`;
+    expect(sameBehaviour(raising("empty cart"), raising("the cart is empty"), "app/orders.py", [])).toBe(false);
+    // express 4dd9705: deprecate('...') reworded; a log line's arguments (not only its text) changing is a change.
+    const send = (m: string, arg = "status") => `res.send = function send(body) {\n  if (typeof body === 'number') {\n    deprecate('${m}');\n    debug('send %s', ${arg});\n    this.statusCode = body;\n  }\n  return this.end(body);\n};`;
+    expect(sameBehaviour(send("res.send(status): Use res.status(status).end() instead"), send("res.send(status): Use res.sendStatus(status) instead"), "lib/response.js", [])).toBe(true);
+    expect(sameBehaviour(send("a"), send("a", "body"), "lib/response.js", [])).toBe(false);
+    // astroid 37a5681: a module's import moved into the function that uses it.
+    const repr = (local: string) => `def repr_tree(self, ids=False):\n${local}    result = []\n    _repr_tree(self, result, set())\n    return "".join(result)\n`;
+    expect(sameBehaviour(repr(""), repr("    import pprint  # pylint: disable=import-outside-toplevel\n\n"), "astroid/nodes/node_ng.py", [])).toBe(true);
+    expect(sameBehaviour(repr(""), repr("    from astroid import util\n"), "astroid/nodes/node_ng.py", [])).toBe(true);
+    expect(sameBehaviour(repr(""), repr("    util.reset()\n"), "astroid/nodes/node_ng.py", [])).toBe(false);
+  });
 });

@@ -10,9 +10,12 @@
  *     `self.h(a)`, `this.h(a)`; as a statement, `v = h(a)` or `return h(a)`), and putting the helper's
  *     body in place of the call (its parameters replaced by the arguments, its closing `return E`
  *     giving `v` the expression E in the lines after) gives the old body, locals renamed aside.
+ *   - only the wording of warning, deprecation and log calls, or a Python import moved into the body
+ *     (./diagnostics-only.ts).
  * Anything else (a statement more or less, another order, a literal, a one-line body) is not shown.
  */
 import { languageOf } from "../analysers/context.ts";
+import { sameButDiagnostics } from "./diagnostics-only.ts";
 import { codeLines, codeWithoutAnnotations, type CodeLine } from "./similarity.ts";
 
 /** A function the same change adds to the file, by its name and text. */
@@ -235,10 +238,11 @@ function inlined(body: readonly CodeLine[], helpers: ReadonlyMap<string, { param
 
 /**
  * True when the change from `before` to `after` (one function's text at each version) is shown to keep
- * its behaviour: locals renamed, or a helper the change adds (`helpers`, the same file) called in
- * place of the same statements. Comments, whitespace and annotations alone are the caller's check.
+ * its behaviour: locals renamed, a helper the change adds (`helpers`, the same file) called in place
+ * of the same statements, or only diagnostics reworded. Comments, whitespace and annotations alone are the caller's check.
  */
 export function sameBehaviour(before: string, after: string, path: string, helpers: readonly AddedHelper[]): boolean {
+  if (sameButDiagnostics(before, after, path)) return true;
   const a = split(before, path);
   const b = split(after, path);
   if (!a || !b) return false;

@@ -12,6 +12,7 @@
  * sets, so two functions of the same shape that call different APIs are told apart.
  */
 import { languageOf, type Language } from "../analysers/context.ts";
+import { withoutTrailingCommas } from "./trailing-commas.ts";
 
 export const SHINGLE = 4;
 
@@ -36,7 +37,7 @@ export type CodeTokens = {
   tokens: string[];
   /** Names called (`foo(`) or read as members (`.foo`), as written. */
   apiNames: Set<string>;
-  /** Of those, the names read as members of another object than self/this/cls (`self.inner.foo`, `x.foo`). */
+  /** Of those, the names read as members of another object than self/this/cls (`self.inner.foo`, `x.foo`; not `x.foo = ...`). */
   foreignMembers: Set<string>;
   /** Lines holding code (not blank, not only a comment). */
   codeLines: number;
@@ -76,19 +77,52 @@ const OPEN = new Set(["(", "[", "{", "<"]);
 const CLOSE = new Set([")", "]", "}", ">"]);
 
 /**
- * codeOnly without the type annotations of the definition's header, in the languages that write them
- * after a colon (Python, TypeScript, Rust): `def f(a: int = 1) -> str:` reads `def f(a = 1):`. A
- * change to annotations alone changes nothing a test could observe. Other languages: codeOnly.
+ * codeOnly without the type annotations of the definitions' headers, in the languages that write them
+ * after a colon (Python, TypeScript, Rust): `def f(a: int = 1) -> str:` reads `def f(a = 1):`, and so
+ * do the functions defined inside it (Python `def`, Rust `fn`: a decorator's inner function). A change
+ * to annotations alone changes nothing a test could observe. In every language, a trailing comma that
+ * means nothing is dropped (./trailing-commas.ts). Other languages: codeOnly so normalised.
  */
 export function codeWithoutAnnotations(code: string, path: string): string {
+  return tokensWithoutAnnotations(code, path).join(" ");
+}
+
+/** codeWithoutAnnotations as a list of tokens (a string literal one token). */
+export function tokensWithoutAnnotations(code: string, path: string): string[] {
   const language = languageOf(path);
-  if (language === null || !ANNOTATED.has(language)) return codeOnly(code, path);
-  const tokens = codeOnly(code, path).split(" ");
-  const intro = language === "python" ? "def" : language === "rust" ? "fn" : null;
-  let i = intro ? tokens.indexOf(intro) : 0;
-  if (i < 0) return tokens.join(" ");
+  let tokens = codeTokenList(code, path);
+  if (language !== null && ANNOTATED.has(language)) {
+    const intro = language === "python" ? "def" : language === "rust" ? "fn" : null;
+    // A header is the keyword and a name (Rust's `fn(u8) -> u8` is a type, not a definition).
+    const headerAt = (from: number) => {
+      for (let k = tokens.indexOf(intro!, from); k >= 0; k = tokens.indexOf(intro!, k + 1)) if (/^[A-Za-z_]\w*$/.test(tokens[k + 1] ?? "")) return k;
+      return -1;
+    };
+    if (intro === null) tokens = stripHeader(tokens, 0, language).tokens;
+    else {
+      for (let at = headerAt(0); at >= 0; ) {
+        const stripped = stripHeader(tokens, at, language);
+        tokens = stripped.tokens;
+        at = headerAt(stripped.next);
+      }
+    }
+  }
+  return withoutTrailingCommas(tokens);
+}
+
+/** The tokens of codeOnly, a string literal one token. */
+function codeTokenList(code: string, path: string): string[] {
+  const language = languageOf(path);
+  let text = stripComments(code, language);
+  if (language === "python") text = stripDocstrings(text);
+  return [...text.matchAll(TOKEN)].map((m) => m[0]);
+}
+
+/** `tokens` with the annotations of the header starting at `start` (its keyword) removed; `next`: the index after that header. */
+function stripHeader(tokens: readonly string[], start: number, language: Language): { tokens: string[]; next: number } {
+  let i = start;
   while (i < tokens.length && tokens[i] !== "(") i++;
-  if (i >= tokens.length) return tokens.join(" ");
+  if (i >= tokens.length) return { tokens: [...tokens], next: tokens.length };
   const out = tokens.slice(0, i + 1);
   let depth = 1;
   let skipping = false;
@@ -116,7 +150,7 @@ export function codeWithoutAnnotations(code: string, path: string): string {
       j++;
     }
   }
-  return [...out, ...tokens.slice(j)].join(" ");
+  return { tokens: [...out, ...tokens.slice(j)], next: out.length };
 }
 
 /** One line of code without comments (and Python docstrings): its indentation width and its tokens as written. */
@@ -159,7 +193,9 @@ export function codeTokens(code: string, path: string): CodeTokens {
         // Members (`x.foo`), paths (`Rotation::DAILY`) and calls (`foo(`).
         // (`self`, `this`... are receivers, not APIs: Rust's `..self` is no member read.)
         if ((previous === "." || (previous === ":" && tokens[tokens.length - 3] === ":") || after) && !RECEIVERS.has(name)) apiNames.add(name);
-        if (previous === "." && !RECEIVERS.has(written[written.length - 2] ?? "")) foreignMembers.add(name);
+        // A member assigned (`res.send = function send(...)`, a JavaScript method's own header) is written, not read.
+        const assigned = /^\s*=(?![=>])/.test(text.slice((m.index ?? 0) + name.length));
+        if (previous === "." && !assigned && !RECEIVERS.has(written[written.length - 2] ?? "")) foreignMembers.add(name);
       }
     } else tokens.push(m[4]!);
     written.push(m[0]);

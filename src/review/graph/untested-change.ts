@@ -9,7 +9,7 @@
  *   - test files the code graph shows using the name (indexed target branch), when they import the
  *     function's file or the name is defined nowhere else in the repository.
  * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
- * Rust. A change to comments or whitespace only is not a change here.
+ * Rust (not `pub(crate)` and the like). A change to comments or whitespace only is not a change here.
  */
 import { isTestPath, languageOf } from "../analysers/context.ts";
 import type { DefinitionChange } from "../change-outline.ts";
@@ -32,7 +32,8 @@ export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind
   const signature = change.signatureAfter ?? "";
   const language = languageOf(change.path);
   if (language === "go") return /^[A-Z]/.test(name);
-  if (language === "rust") return /\bpub\b/.test(signature);
+  // `pub(crate)`, `pub(super)`, `pub(in path)`: visible in the crate only, out of its integration tests' reach.
+  if (language === "rust") return /\bpub\b(?!\s*\()/.test(signature);
   return !/\bprivate\b/.test(signature);
 }
 
@@ -106,6 +107,19 @@ export async function untestedChanges(input: {
     out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests });
   }
   return out;
+}
+
+/**
+ * The Conventional Commits type of a title that declares a change keeping behaviour (`refactor:`,
+ * `perf(x):`, `style:`, `chore:`, `build:`, `ci:`, `docs:`, `test:`; or a title starting "Refactor"),
+ * or null; a breaking one (`refactor!:`) declares nothing. For such a pull request, tests left as they
+ * were are what is expected (they pass unchanged), so no function is listed; the summary says so.
+ */
+export function declaredSameBehaviour(title: string | undefined): string | null {
+  const t = (title ?? "").trim();
+  const typed = /^(refactor|perf|style|chore|build|ci|docs|test)(\([^)]*\))?:/i.exec(t);
+  if (typed) return typed[1]!.toLowerCase();
+  return /^refactor(s|ed|ing)?\b/i.test(t) && !/^[^:]*!:/.test(t) ? "refactor" : null;
 }
 
 /** The summary's note: the changed functions and their tests that the pull request leaves as they were. */
