@@ -1,5 +1,5 @@
 import type { ChunkedFile } from "../chunk.ts";
-import { detectLanguageOf, type LanguageInfo } from "./languages.ts";
+import { detectLanguage, type LanguageInfo } from "./languages.ts";
 import { createSyntaxChunker, type SyntaxChunkerOptions } from "./syntax-chunker.ts";
 import { chunkScript } from "./script-chunker.ts";
 import { chunkText } from "./text-chunker.ts";
@@ -9,10 +9,9 @@ import { chunkText } from "./text-chunker.ts";
  * whenever chunk boundaries, fields, summaries or the graph change, so stored chunks and graphs made by
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
  * submitted again even at the same commit. 2: the code graph. 4: code in languages with no grammar here
- * (script chunking, ./script-chunker.ts). 5: C and C++ read through their preprocessor conditionals and
- * macros (./preprocessor.ts), `.h` headers written in C++ read as C++.
+ * (script chunking, ./script-chunker.ts).
  */
-export const CHUNKER_VERSION = "5";
+export const CHUNKER_VERSION = "4";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
@@ -25,7 +24,7 @@ export const createChunker = (options: ChunkerOptions = {}): Chunker => {
   const syntax = createSyntaxChunker(options);
   return {
     async chunkFile(path, content) {
-      const language = detectLanguageOf(path, content) ?? PLAIN_TEXT;
+      const language = detectLanguage(path) ?? PLAIN_TEXT;
       if (language.chunking === "syntax") return syntax.chunk(path, content, language);
       return language.chunking === "script" ? chunkScript(path, content, language) : chunkText(path, content, language);
     },

@@ -183,11 +183,7 @@ export const errorRows = (root: Node): number => {
   if (root.type === "ERROR") return root.endPosition.row - root.startPosition.row + 1;
   if (!root.hasError) return 0;
   let rows = 0;
-  for (const child of childrenOf(root)) {
-    if (child.type === "ERROR") rows += endRowOf(child) - child.startPosition.row + 1;
-    // A preprocessor conditional's contents are top level too (an include guard holds the whole file).
-    else if (child.hasError && /^preproc_(?:if|ifdef|elif|elifdef|else)$/.test(child.type)) rows += errorRows(child);
-  }
+  for (const child of childrenOf(root)) if (child.type === "ERROR") rows += endRowOf(child) - child.startPosition.row + 1;
   return rows;
 };
 

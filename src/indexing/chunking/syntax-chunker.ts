@@ -8,7 +8,6 @@ import { childrenOf } from "./syntax-rules.ts";
 import { chunkByLines } from "./text-chunker.ts";
 import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";
-import { PREPROCESSED_LANGUAGES, errorRowsWithin, preprocessedVariants, withoutConditionals, withoutMarginMacros } from "./preprocessor.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
@@ -39,46 +38,6 @@ export const lineFallback = (path: string, content: string, language: LanguageIn
   };
 };
 
-/** A parse that gave up (timeout) or failed, as null, with the parser ready for the next one. */
-const parseOrNull = (parser: Parser, text: string, progressCallback: () => boolean): Tree | null => {
-  try {
-    const tree = parser.parse(text, null, { progressCallback });
-    if (!tree) parser.reset();
-    return tree;
-  } catch {
-    parser.reset();
-    return null;
-  }
-};
-
-/**
- * C and C++: the parse of the variant of the text with the fewest errors (lone macros at the margin left
- * out; when errors remain, one branch of each conditional taken, other macros the parser cannot expand
- * left out; ./preprocessor.ts). Rows and offsets are the text's in every variant.
- */
-/** Rows of top-level errors first (they make a file line windows), then rows of errors anywhere. */
-const badnessOf = (tree: Tree): number => errorRows(tree.rootNode) * 1e6 + errorRowsWithin(tree.rootNode);
-
-const parseBestVariant = (parser: Parser, tree: Tree, text: string, cplusplus: boolean, progressCallback: () => boolean): Tree => {
-  let best = tree;
-  let bad = badnessOf(tree);
-  // Lone macros at the margin are never C: a text without them is read unless that parses worse.
-  if (bad === 0 && withoutMarginMacros(text) === null) return best;
-  let first = true;
-  for (const variant of preprocessedVariants(text, cplusplus)) {
-    if (bad === 0 && !first) break;
-    const other = parseOrNull(parser, variant, progressCallback);
-    const otherBad = other ? badnessOf(other) : Infinity;
-    if (other && (otherBad < bad || (first && otherBad === bad))) {
-      best.delete();
-      best = other;
-      bad = otherBad;
-    } else other?.delete();
-    first = false;
-  }
-  return best;
-};
-
 export type SyntaxChunker = { chunk(path: string, content: string, language: LanguageInfo): Promise<ChunkedFile> };
 
 export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxChunker => {
@@ -92,7 +51,6 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         return lineFallback(path, content, language, error instanceof Error ? error.message : String(error));
       }
       let tree: Tree | null = null;
-      const preprocessed = PREPROCESSED_LANGUAGES.has(language.id);
       try {
         const deadline = performance.now() + timeoutMs;
         const progressCallback = (): boolean => performance.now() > deadline;
@@ -106,16 +64,14 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
           parser.reset();
           return lineFallback(path, content, language, `parse timed out after ${timeoutMs} ms`);
         }
-        const lines = splitLines(content);
-        if (preprocessed) tree = parseBestVariant(parser, tree, content, language.id === "cpp" || /\.mm$/i.test(path), progressCallback);
         const root = tree.rootNode;
+        const lines = splitLines(content);
         const bad = errorRows(root);
         if (bad > 0 && bad / Math.max(1, lines.length) > MAX_ERROR_SHARE) {
           return lineFallback(path, content, language, `syntax errors cover ${Math.round((100 * bad) / lines.length)}% of the file`);
         }
         const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines) };
-        const topLevel = PREPROCESSED_LANGUAGES.has(language.id) ? withoutConditionals(childrenOf(root)) : childrenOf(root);
-        const units = unitsOf(ctx, topLevel, null);
+        const units = unitsOf(ctx, childrenOf(root), null);
         const em: Emitter = {
           ctx,
           drafts: [],
