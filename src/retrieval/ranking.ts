@@ -159,6 +159,16 @@ function pathFacts(paths: readonly string[]): PathFacts {
 
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
+/** Whether a path mention names a file of one of the lists (as the ranking matches mentions). */
+export function namesAFile(mention: string, lists: Iterable<readonly string[]>): boolean {
+  const m = mention.toLowerCase().replace(/^\/+/, "");
+  for (const paths of lists) {
+    const { lower, byBase } = pathFacts(paths);
+    if ((byBase.get(baseName(m)) ?? []).some((i) => lowerPathMatches(lower[i]!, m))) return true;
+  }
+  return false;
+}
+
 function goPackageDir(path: string): string | null {
   const parts = path.split("/");
   return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;

@@ -15,7 +15,7 @@ import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
-import { classifyPath, distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 
 export type SearchTarget = {
@@ -113,6 +113,9 @@ const spanNames = (analysis: QueryAnalysis): string[] =>
     .slice(0, 8)
     .map(([name]) => name);
 
+/** The weight of a path mention that names no file: a plain word's. */
+const UNKNOWN_PATH_WEIGHT = 0.6;
+
 /** `text` repeated so the index's query-term frequency carries the weight (1 + 0.5 ln qtf). */
 function weighted(text: string, weight: number): string {
   const times = Math.max(1, Math.min(8, Math.round(weight * weight)));
@@ -120,12 +123,14 @@ function weighted(text: string, weight: number): string {
 }
 
 /** The lexical queries for an analysis. */
-export function lexicalQueries(analysis: QueryAnalysis, raw: string): { name: string; weight: number; text: string }[] {
+export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: (path: string) => boolean = () => true): { name: string; weight: number; text: string }[] {
   const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, 14);
   const paths = analysis.terms.filter((t) => t.kind === "path").slice(0, 6);
   const featureText = [
     ...names.map(([n, w]) => weighted(n, w)),
-    ...paths.map((p) => weighted(p.text.replace(/\.[A-Za-z0-9]+$/, "").replace(/\//g, " "), p.weight * 0.7)),
+    // A path that names no file of the repositories (`Day.js` the product, a path of a build's output)
+    // is only words: at a word's weight, not a path's.
+    ...paths.map((p) => weighted(p.text.replace(/\.[A-Za-z0-9]+$/, "").replace(/\//g, " "), namesFile(p.text) ? p.weight * 0.7 : Math.min(p.weight * 0.7, UNKNOWN_PATH_WEIGHT))),
   ].join(" ");
   const words = analysis.terms.filter((t) => t.kind === "word").slice(0, 24);
   const wordText = words.map((t) => weighted(t.text, t.weight)).join(" ");
@@ -171,12 +176,14 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const limit = request.limit ?? 20;
 
       const lists: CandidateList[] = [];
-      const queries = lexicalQueries(analysis, query).map((q) => ({ ...q, limit: chunkLimit }));
+      const fileLists = await Promise.all(request.targets.map(filesOf));
+      const namesFile = (path: string) => namesAFile(path, fileLists);
+      const queries = lexicalQueries(analysis, query, namesFile).map((q) => ({ ...q, limit: chunkLimit }));
       if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000), limit: chunkLimit });
       if (contextText.trim()) {
         // Earlier questions of the session: their names and words in ONE query, at a lower weight
         // (0.35 of the lists it stands for) and with a shorter list (it only nudges the order).
-        const earlier = lexicalQueries(analyzeQuery(contextText), contextText);
+        const earlier = lexicalQueries(analyzeQuery(contextText), contextText, namesFile);
         if (earlier.length > 0) {
           queries.push({
             name: "context",
