@@ -236,11 +236,15 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       // Whole-file lexical ranking of the same text: the files whose words are spread over several chunks.
       let wholeFiles: FileHit[] = [];
       const fileQueryText = queries.filter((q) => q.name !== "context").map((q) => q.text).join(" ");
-      searches.push(
-        codeIndex.searchFiles({ text: fileQueryText, limit: WHOLE_FILE.limit }, filter).then((hits) => {
-          wholeFiles = hits;
-        }),
-      );
+      // Only for a report: words spread over a file are a report's evidence; a name or a one-line question
+      // is answered by the chunks that hold it (and the file-level pass cost a short search half its CPU).
+      if (analysis.isLongReport) {
+        searches.push(
+          codeIndex.searchFiles({ text: fileQueryText, limit: WHOLE_FILE.limit }, filter).then((hits) => {
+            wholeFiles = hits;
+          }),
+        );
+      }
       const fileMap = new Map<TargetKey, string[]>();
       searches.push(
         ...request.targets.map(async (t) => {

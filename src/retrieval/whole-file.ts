@@ -3,6 +3,7 @@
  * fusion of the two orders. The chunk-based ranking finds where the evidence concentrates; the
  * whole-file one finds files whose words are spread over many chunks, which no single chunk ranks.
  * Only files the ranking would not demote take part (tests, docs and non-code unless the query asks).
+ * Used for bug reports (long texts) only: see ./search.ts.
  */
 import type { FileHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
