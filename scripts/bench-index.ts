@@ -12,8 +12,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { homedir, tmpdir } from "node:os";
+import { basename, join } from "node:path";
 import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/logging.ts";
 import { createLoupe } from "../src/loupe.ts";
@@ -24,7 +24,7 @@ const KEY = "lp_bench_admin_key_0123456789abcdef";
 
 function findCorpus(): string {
   if (process.env.LOUPE_BENCH_SOURCE) return process.env.LOUPE_BENCH_SOURCE;
-  const roots = ["/root/.pyenv/versions", "/usr/lib"];
+  const roots = [join(homedir(), ".pyenv", "versions"), "/usr/lib"];
   for (const root of roots) {
     if (!existsSync(root)) continue;
     for (const v of readdirSync(root).sort().reverse()) {
@@ -117,7 +117,8 @@ async function main() {
   console.log(`  sample questions: ${JSON.stringify(status.sampleQuestions)}`);
   const round = (n: number, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits;
   const figures: Record<string, unknown> = {
-    corpus: { path: corpus, files: status.numFiles, lines, megabytes: round(bytes / 1e6, 1) },
+    // The corpus by name (LOUPE_BENCH_SOURCE's folder, or `python3.9`), not the machine's path to it.
+    corpus: { name: process.env.LOUPE_BENCH_SOURCE ? `LOUPE_BENCH_SOURCE: ${basename(corpus)}` : `CPython ${basename(corpus)} standard library`, files: status.numFiles, lines, megabytes: round(bytes / 1e6, 1) },
     firstIndex: {
       seconds: round(seconds),
       mbPerSecond: round(bytes / 1e6 / seconds),

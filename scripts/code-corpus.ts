@@ -1,9 +1,10 @@
 /**
  * Real-code corpus for the index evaluation and benchmark: Python standard libraries found on the machine
- * (pyenv or /usr/lib), chunked at def/class lines (max 40 lines per chunk) into ChunkDocuments, roughly
+ * (pyenv under the home directory, /usr/local/lib or /usr/lib), chunked at def/class lines (max 40 lines per chunk) into ChunkDocuments, roughly
  * what the tree-sitter chunker produces. Falls back to generated code when no Python is installed.
  */
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import type { ChunkDocument } from "../src/codeindex/port.ts";
 
@@ -12,7 +13,7 @@ export type Corpus = { docs: ChunkDocument[]; lines: number; bytes: number; file
 
 function pythonLibRoots(): string[] {
   const roots: string[] = [];
-  for (const base of ["/root/.pyenv/versions", "/usr/local/lib", "/usr/lib"]) {
+  for (const base of [join(homedir(), ".pyenv", "versions"), "/usr/local/lib", "/usr/lib"]) {
     if (!existsSync(base)) continue;
     for (const name of readdirSync(base).sort(byVersionDesc)) {
       for (const candidate of [join(base, name, "lib", name.replace(/^(\d+\.\d+).*/, "python$1")), join(base, name)]) {
