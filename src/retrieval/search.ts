@@ -176,8 +176,8 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const limit = request.limit ?? 20;
 
       const lists: CandidateList[] = [];
-      const fileLists = await Promise.all(request.targets.map(filesOf));
-      const namesFile = (path: string) => namesAFile(path, fileLists);
+      const targetFiles = await Promise.all(request.targets.map(filesOf));
+      const namesFile = (path: string) => namesAFile(path, targetFiles);
       const queries = lexicalQueries(analysis, query, namesFile).map((q) => ({ ...q, limit: chunkLimit }));
       if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000), limit: chunkLimit });
       if (contextText.trim()) {
@@ -245,12 +245,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           }),
         );
       }
-      const fileMap = new Map<TargetKey, string[]>();
-      searches.push(
-        ...request.targets.map(async (t) => {
-          fileMap.set(targetKey(t.repoId, t.branch), await filesOf(t));
-        }),
-      );
+      const fileMap = new Map<TargetKey, string[]>(request.targets.map((t, i) => [targetKey(t.repoId, t.branch), targetFiles[i]!]));
       await Promise.all(searches);
 
       const callees = wrapperCallees(definitions, names);

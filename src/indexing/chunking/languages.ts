@@ -37,22 +37,15 @@ const syntax = (
   fileNames: readonly string[] = [],
 ): LanguageEntry => ({ id, name, chunking: "syntax", grammar, extensions, fileNames });
 
-const text = (id: string, name: string, extensions: readonly string[], fileNames: readonly string[] = []): LanguageEntry => ({
-  id,
-  name,
-  chunking: "text",
-  extensions,
-  fileNames,
-});
+/** A language chunked without a grammar: "text" (prose, config, data) or "script" (code, by blocks). */
+const grammarless =
+  (chunking: "text" | "script") =>
+  (id: string, name: string, extensions: readonly string[], fileNames: readonly string[] = []): LanguageEntry => ({ id, name, chunking, extensions, fileNames });
+
+const text = grammarless("text");
 
 /** Code in a language with no grammar here: chunked by blocks (./script-chunker.ts) and ranked as source. */
-const script = (id: string, name: string, extensions: readonly string[], fileNames: readonly string[] = []): LanguageEntry => ({
-  id,
-  name,
-  chunking: "script",
-  extensions,
-  fileNames,
-});
+const script = grammarless("script");
 
 const ENTRIES: readonly LanguageEntry[] = [
   syntax("typescript", "TypeScript", vscode("tree-sitter-typescript.wasm"), [".ts", ".mts", ".cts"]),
