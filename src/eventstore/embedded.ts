@@ -32,6 +32,7 @@
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
+import { LMDB_MAP_BYTES } from "../lmdb-map.ts";
 import {
   DuplicateEventIdError,
   ExpectedVersionConflictError,
@@ -69,6 +70,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     // The commit promise must mean "durable": see the header comment.
     overlappingSync: true, // acknowledged after `flushed`: see the header comment
     maxDbs: 8,
+    mapSize: LMDB_MAP_BYTES,
   });
   const events: Database<StoredEvent, number> = root.openDB({ name: "events" });
   const streams: Database<number, string> = root.openDB({ name: "streams" });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
+import { LMDB_MAP_BYTES } from "../lmdb-map.ts";
 import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from "./port.ts";
 
 /**
@@ -14,7 +15,7 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
   mkdirSync(dir, { recursive: true });
   // Synced after each commit, outside the writer lock (lmdb-js's overlappingSync): a read model can always
   // be rebuilt from the log, and its data and checkpoint commit together, so a crash only sets it back.
-  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true });
+  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true, mapSize: LMDB_MAP_BYTES });
   const metaDb: Database<ProjectionMeta, string> = env.openDB("projection-meta", {});
   const spaces = new Map<string, Database<unknown, Key>>();
 

@@ -18,6 +18,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
+import { LMDB_MAP_BYTES } from "../../lmdb-map.ts";
 import type { ChunkDocument, GraphImport } from "../port.ts";
 import { FIELD_COUNT } from "../fields.ts";
 
@@ -88,7 +89,7 @@ export type IndexLayout = {
 /** Opens (or creates) the index under `dir`; an index of another format is refused. */
 export function openLayout(dir: string): IndexLayout {
   mkdirSync(dir, { recursive: true });
-  const root: RootDatabase = open({ path: join(dir, "code-index.mdb"), maxDbs: 12 });
+  const root: RootDatabase = open({ path: join(dir, "code-index.mdb"), maxDbs: 12, mapSize: LMDB_MAP_BYTES });
   const meta: Database<Stats, string> = root.openDB({ name: "meta" });
   // Only documents of 2 KB or more are compressed: those would otherwise spill into overflow pages, and
   // LZ4 with lmdb's dictionary cost the writer ~25 us per document (a third of the index writes' native

@@ -9,7 +9,7 @@ import { bundleParseWorker, type WorkerBundle } from "./worker-bundle.ts";
 export const BATCH_MAX_BYTES = 256 * 1024;
 export const BATCH_MAX_FILES = 64;
 /** Idle worker threads exit after this long; grammars are reloaded by new threads. */
-export const IDLE_TIMEOUT_MS = 60_000;
+export const IDLE_TIMEOUT_MS = 5_000;
 /**
  * Tasks handed to a thread at once. A thread runs them in order (worker.ts); holding a few means it
  * keeps working while the main thread is blocked in an index write and cannot hand out the next one
