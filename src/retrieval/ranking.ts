@@ -218,6 +218,21 @@ export function queryNames(analysis: QueryAnalysis): Map<string, number> {
   return names;
 }
 
+/** A name the query stresses this much (a code span, a call, a trace symbol) is a strong name. */
+export const STRONG_NAME_WEIGHT = 1.4;
+
+/**
+ * A C function's name without its library prefix (`jv_contains` -> `contains`, `f_splits` -> `splits`),
+ * or null. C has no namespaces, so a library names its functions `<prefix>_<name>` while its users (and
+ * the language or API it implements) say `<name>`. Only C sources; the rest after the prefix must
+ * start with a letter and have 3+ characters.
+ */
+export function cUnprefixed(symbol: string, language: string): string | null {
+  if (language !== "c") return null;
+  const m = /^[A-Za-z][A-Za-z0-9]{0,5}_([A-Za-z]\w{2,})$/.exec(symbol);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
 export function rankFiles(input: RankInput): RankedFile[] {
   const { analysis } = input;
   const wants = queryWants(analysis);
@@ -253,7 +268,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   // 2. Structure: definitions over uses, class members, whole-word mentions.
   // Mention candidates heaviest first: a chunk's mention bonus is its heaviest mentioned name, so the
   // scan of its text stops at the first name found.
-  const mentionNames = [...names].filter(([, w]) => w >= 1.4).sort((x, y) => y[1] - x[1]);
+  const mentionNames = [...names].filter(([, w]) => w >= STRONG_NAME_WEIGHT).sort((x, y) => y[1] - x[1]);
   // The lengths of the lowercased names: a symbol is lowercased only when some name is as long
   // (lowercasing keeps the length of every character but a few outside ASCII).
   const lowerLengths = new Set<number>();
@@ -261,7 +276,10 @@ export function rankFiles(input: RankInput): RankedFile[] {
   for (const a of chunks) {
     const { doc } = a;
     if (doc.symbol) {
-      const w = names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7 : 0);
+      // A strong name also matches a C function under its library prefix, like a name in another case.
+      const unprefixed = cUnprefixed(doc.symbol, doc.language);
+      const prefixed = unprefixed ? (lowerNames.get(unprefixed) ?? 0) : 0;
+      const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7 : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * 0.7 : 0);
       if (w > 0) {
         const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);

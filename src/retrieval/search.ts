@@ -15,7 +15,7 @@ import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
-import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { cUnprefixed, classifyPath, STRONG_NAME_WEIGHT, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 
 export type SearchTarget = {
@@ -196,14 +196,18 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       // Definitions of the names the query mentions: for a short query, taken from its combined list
       // (names dominate it); otherwise a query of the names alone, run in the same pass as the lists
       // (it shares their terms, so the index decodes them once).
-      const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, deep ? 24 : 12).map(([n]) => n);
+      const nameWeights = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]);
+      const names = nameWeights.slice(0, deep ? 24 : 12).map(([n]) => n);
       const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
       const wanted = new Set(names.map((n) => n.toLowerCase()));
+      // A strong name also finds a C function under its library prefix (ranking.ts, cUnprefixed).
+      const strong = new Set(nameWeights.filter(([, w]) => w >= STRONG_NAME_WEIGHT).map(([n]) => n.toLowerCase()));
       const wantedLengths = new Set([...wanted].map((n) => n.length)); // a symbol is lowercased only when some name is as long
       const collect = (hits: IndexHit[]) => {
         for (const h of hits) {
           const symbol = h.doc.symbol;
           if (symbol && wantedLengths.has(symbol.length) && wanted.has(symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
+          else if (symbol && strong.has(cUnprefixed(symbol, h.doc.language) ?? "")) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 * 0.7 });
         }
       };
       // Only the names as whole words: a definition's symbol field holds its name whole, and the parts of

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ChunkDocument, IndexHit } from "../../src/codeindex/port.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { classifyPath, distances, moduleStem, pathMatches, rankFiles, withExtraPaths } from "../../src/retrieval/ranking.ts";
+import { classifyPath, cUnprefixed, distances, moduleStem, pathMatches, rankFiles, withExtraPaths } from "../../src/retrieval/ranking.ts";
 
 let ordinal = 0;
 function chunk(path: string, over: Partial<ChunkDocument> = {}): ChunkDocument {
@@ -76,7 +76,44 @@ describe("ranking", () => {
     expect(rank("numbers", [hit(b, 10), hit(a1, 9), hit(a2, 9)])[0]).toBe("pkg/a.py");
   });
 
+  it("a name the report stresses finds a C function under its library prefix; a passing word does not", () => {
+    const report = [
+      '"contains" filter behaves improperly with NUL characters',
+      "",
+      "The `contains(needle)` filter does not match an input that contains `needle` only after a NUL character.",
+      "",
+      'Filter: `[contains("x"), contains("x\\u0000y"), contains("y")]`',
+    ].join("\n");
+    const caller = chunk("src/builtin.c", { language: "c", symbol: "f_length", text: "static jv f_length(jq_state *jq, jv input) {\n  return jv_contains(input, a);\n}" });
+    const def = chunk("src/jv.c", { language: "c", symbol: "jv_contains", text: "int jv_contains(jv a, jv b) {\n  int r = 1;\n}" });
+    expect(rank(report, [hit(caller, 10), hit(def, 8)])[0]).toBe("src/jv.c");
+    // The same prefixed name in a language with namespaces is a name of its own.
+    const py = chunk("pkg/jv.py", { symbol: "jv_contains" });
+    const pyOther = chunk("pkg/other.py", { symbol: "helper", text: "def helper():\n    return jv_contains(a, b)\n" });
+    expect(rank(report, [hit(pyOther, 10), hit(py, 8)])[0]).toBe("pkg/other.py");
+    // `error` printed in a reproduction is no stressed name: set_error gets no definition bonus from it.
+    const crash = [
+      "gsub loops forever with an empty pattern",
+      "",
+      "```",
+      "$ echo '{\"key\": \"value\"}' | jq '.key|=gsub(\"^\";\"\")'",
+      "error: cannot allocate memory",
+      "Aborted (core dumped)",
+      "```",
+      "",
+      "Expected: the match is not tried again at the same location.",
+    ].join("\n");
+    const setError = chunk("src/execute.c", { language: "c", symbol: "set_error", text: "static void set_error(jq_state *jq, jv value) {\n}" });
+    const gsub = chunk("src/builtin.jq", { language: "jq", kind: "block", symbol: null, text: "def gsub($re; str): sub($re; str; \"g\");" });
+    expect(rank(crash, [hit(gsub, 10), hit(setError, 9)])[0]).toBe("src/builtin.jq");
+  });
+
   it("helpers: path suffix matching, module stems, classes, distances", () => {
+    expect(cUnprefixed("jv_contains", "c")).toBe("contains");
+    expect(cUnprefixed("f_splits", "c")).toBe("splits");
+    expect(cUnprefixed("contains", "c")).toBeNull();
+    expect(cUnprefixed("jv_x", "c")).toBeNull();
+    expect(cUnprefixed("jv_contains", "cpp")).toBeNull();
     expect(pathMatches("src/pkg/mod.py", "pkg/mod.py")).toBe(true);
     expect(pathMatches("src/pkg/mod.py", "kg/mod.py")).toBe(false);
     expect(pathMatches("pkg/mod.py", "/home/u/proj/pkg/mod.py")).toBe(true);
