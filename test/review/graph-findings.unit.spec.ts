@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, declaredSameBehaviour, isPublicDefinition, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -177,6 +177,23 @@ describe("untested change", () => {
   it("names the test files named after the function first", async () => {
     const [u] = await untestedChanges({ changed: [change], touched: new Set(["lib/response.js"]), lookup: lookupOf(["test/Router.js", "test/app.js", "test/res.send.js"]) });
     expect(u!.tests).toEqual(["test/res.send.js", "test/Router.js"]);
+  });
+
+  it("a test helper's users are not its tests: only its own tests by convention count", async () => {
+    const users: Record<string, string> = { "tests/span.rs": "subscriber.enter(expect::span())", "tests/event.rs": "subscriber.enter(span)" };
+    const lookup = { headPaths: Object.keys(users), readHead: async (p: string) => users[p] ?? null, graphTests: async () => Object.keys(users) };
+    const mockEnter = { ...change, path: "tracing-mock/src/subscriber.rs", name: "enter", parent: "MockSubscriber" };
+    expect(await untestedChanges({ changed: [mockEnter], touched: new Set([mockEnter.path]), lookup })).toEqual([]);
+    // The same function in the library itself: the tests that call it are its tests.
+    const libEnter = { ...mockEnter, path: "tracing/src/subscriber.rs" };
+    const [u] = await untestedChanges({ changed: [libEnter], touched: new Set([libEnter.path]), lookup });
+    expect(u!.tests).toEqual(["tests/span.rs", "tests/event.rs"]);
+    // A helper's own tests by convention still count.
+    const own = { ...lookup, headPaths: [...lookup.headPaths, "mocks/store_test.go"], readHead: async (p: string) => (p === "mocks/store_test.go" ? "s.Put(1)" : null) };
+    const [m] = await untestedChanges({ changed: [{ ...change, path: "mocks/store.go", name: "Put", parent: null }], touched: new Set(["mocks/store.go"]), lookup: own });
+    expect(m!.tests).toEqual(["mocks/store_test.go"]);
+    for (const p of ["tracing-mock/src/layer.rs", "mocks/store.go", "internal/testutil/db.go", "pkg/fake_client.go", "test-support/index.js"]) expect(isTestSupportPath(p)).toBe(true);
+    for (const p of ["tracing/src/span.rs", "src/mockery.ts", "src/flask/helpers.py", "src/mock-server/index.js"]) expect(isTestSupportPath(p)).toBe(false);
   });
 
   const paths = ["src/flask/helpers.py", "tests/test_helpers.py", "tests/test_app.py", "pkg/util/strings.go", "pkg/util/strings_test.go", "pkg/util/other_test.go", "pkg/db/db_test.go", "lib/router/index.js", "test/router.js", "lib/router/index.test.js", "src/main/java/a/Foo.java", "src/test/java/a/FooTest.java", "tracing/src/span.rs", "tracing/tests/span.rs"];

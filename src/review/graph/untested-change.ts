@@ -8,6 +8,8 @@
  *     `crate/tests/foo.rs`...), or Go test files of its package (same folder), or
  *   - test files the code graph shows using the name (indexed target branch), when they import the
  *     function's file or the name is defined nowhere else in the repository.
+ * A test helper (a mock, a fake, a test utility: isTestSupportPath) has only its own tests by convention:
+ * the test files that use it are its users.
  * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
  * Rust (not `pub(crate)` and the like). A change to comments or whitespace only is not a change here.
  */
@@ -35,6 +37,15 @@ export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind
   // `pub(crate)`, `pub(super)`, `pub(in path)`: visible in the crate only, out of its integration tests' reach.
   if (language === "rust") return /\bpub\b(?!\s*\()/.test(signature);
   return !/\bprivate\b/.test(signature);
+}
+
+/**
+ * Code that exists for tests outside test folders: mocks, fakes and test utilities (`mocks/`,
+ * `tracing-mock/src/`, `internal/testutil/`, `test-support/`, `fakes.go`).
+ */
+export function isTestSupportPath(path: string): boolean {
+  const p = path.toLowerCase();
+  return /(^|\/)([^/]*[-_])?(mocks?|fakes?)(\/|[-_.][^/]*$)/.test(p) || /(^|\/)test[-_]?(utils?|helpers?|support|kit)(\/|\.[^/]*$)/.test(p);
 }
 
 /** True when `sourcePath` is (by suffix) one of the sources a test path tests by convention. */
@@ -82,7 +93,9 @@ export async function untestedChanges(input: {
   for (const change of input.changed.slice(0, MAX_FUNCTIONS)) {
     if (isTestPath(change.path)) continue;
     const convention = conventionTestsOf(change.path, input.lookup.headPaths);
-    const candidates = [...new Set([...convention, ...(await input.lookup.graphTests(change.name, change.path))])].filter((p) => isTestPath(p) && p !== change.path);
+    // Tests that use a test helper (a mock, a fake, a test utility) are its users, not its tests.
+    const users = isTestSupportPath(change.path) ? [] : await input.lookup.graphTests(change.name, change.path);
+    const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && p !== change.path);
     // Tests the pull request touches first: one of them naming the function is enough (any test file it
     // touches, found or not: the graph's references of a common name may be cut short).
     const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])];
