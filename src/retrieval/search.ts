@@ -17,6 +17,9 @@ import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { cUnprefixed, classifyPath, STRONG_NAME_WEIGHT, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
+import { phrasalVerbs, verbBaseForms } from "./query/base-forms.ts";
+import { REPORT_NOISE, STOP_WORDS as PROSE_STOP_WORDS } from "./query/lexicon.ts";
+import { forEachWord } from "../codeindex/tokenize.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -122,6 +125,31 @@ function weighted(text: string, weight: number): string {
   return Array.from({ length: times }, () => text).join(" ");
 }
 
+/**
+ * A short query's text with the base forms of its `-ed`/`-ing` words and the one-word forms of its
+ * phrasal verbs added once each (./query/base-forms.ts): "where is the view looked up" also asks for
+ * `look` and `lookup`.
+ */
+export function withVerbForms(text: string): string {
+  const words: string[] = [];
+  forEachWord(text, (w) => {
+    if (/^[A-Za-z]+$/.test(w)) words.push(w);
+  });
+  const seen = new Set(words.map((w) => w.toLowerCase()));
+  const added: string[] = [];
+  const add = (form: string) => {
+    if (!seen.has(form)) {
+      seen.add(form);
+      added.push(form);
+    }
+  };
+  // Filler and the words every report template has (expected, tried, happened) add nothing.
+  const filler = (w: string) => PROSE_STOP_WORDS.has(w) || REPORT_NOISE.has(w);
+  for (const w of words) if (w === w.toLowerCase() && !filler(w)) verbBaseForms(w).filter((f) => !filler(f)).forEach(add);
+  phrasalVerbs(words, filler).forEach(add);
+  return added.length > 0 ? `${text} ${added.join(" ")}` : text;
+}
+
 /** The lexical queries for an analysis. */
 export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: (path: string) => boolean = () => true): { name: string; weight: number; text: string }[] {
   const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, 14);
@@ -142,7 +170,7 @@ export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: 
     // A short query: ONE lexical query carrying both the names/paths (weighted by repetition) and the
     // raw text, instead of one each (they retrieve nearly the same chunks; the index's BM25F sums the
     // per-term contributions, so a chunk matching both still ranks first). Weight 2 = the two lists' sum.
-    const text = raw.slice(0, 2000);
+    const text = withVerbForms(raw.slice(0, 2000));
     queries.push({ name: "combined", weight: featureText.trim() ? 2 : 1, text: featureText.trim() ? `${featureText} ${text}` : text });
   }
   return queries;

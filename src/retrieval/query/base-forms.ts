@@ -1,0 +1,56 @@
+/**
+ * Verb forms of a question's words as code writes them. Code names an action by its base form
+ * (`strip_dot_prefix`, `print_stats`, `lookup`, `shutdown`) while a question inflects it ("where is the
+ * prefix stripped", "how are the statistics printed") and splits a phrasal verb ("where is a view looked
+ * up"). The index matches words as written (no stemming), so a short query adds, once each, the likely
+ * base forms of its `-ed`/`-ing` words and the one-word forms of its phrasal verbs. A form no indexed
+ * text holds matches nothing.
+ *
+ * Measured with `npx tsx scripts/answer-quality.ts`: plural forms (`paths` -> `path`) and noun
+ * compounds (`file name` -> `filename`) were tried too and named fewer answers (the added terms pulled
+ * other code up), so they are not made.
+ */
+
+const VOWEL = /[aeiou]/;
+
+/** Likely base forms of a lowercase `-ed`/`-ing` word (not the word itself), most likely first. */
+export function verbBaseForms(word: string): string[] {
+  const w = word.toLowerCase();
+  if (!/^[a-z]+$/.test(w)) return [];
+  const out: string[] = [];
+  const add = (form: string) => {
+    if (form.length >= 3 && form !== w && VOWEL.test(form) && !out.includes(form)) out.push(form);
+  };
+  // A final consonant the ending doubled: stripped -> strip, mapping -> map (not -ll, -ss, -zz).
+  const undoubled = (stem: string) => (stem.length >= 4 && stem.at(-1) === stem.at(-2) && !VOWEL.test(stem.at(-1)!) && !/[lsz]/.test(stem.at(-1)!) ? stem.slice(0, -1) : null);
+  const stemOf = (stem: string, restoreE: string) => {
+    const single = undoubled(stem);
+    if (single) add(single);
+    else {
+      add(stem); // printed -> print
+      add(restoreE); // parsed -> parse, parsing -> parse
+    }
+  };
+  if (w.length > 4 && w.endsWith("ied")) add(w.slice(0, -3) + "y");
+  else if (w.length > 4 && w.endsWith("ed")) stemOf(w.slice(0, -2), w.slice(0, -1));
+  else if (w.length > 5 && w.endsWith("ing")) stemOf(w.slice(0, -3), w.slice(0, -3) + "e");
+  return out;
+}
+
+/** Particles that make one name with their verb in code: look up -> lookup, shut down -> shutdown. */
+const PARTICLES = new Set(["up", "out", "down", "in", "on", "off", "back", "over"]);
+
+/**
+ * The one-word forms of phrasal verbs among neighbouring words: `looked up` -> lookup, `timed out` ->
+ * timeout (also the verb as written: `setup`). `isStop` tells filler words, which start none.
+ */
+export function phrasalVerbs(words: readonly string[], isStop: (word: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    const verb = words[i]!.toLowerCase();
+    const particle = words[i + 1]!.toLowerCase();
+    if (!PARTICLES.has(particle) || !/^[a-z]{3,}$/.test(verb) || isStop(verb)) continue;
+    for (const form of [verb, ...verbBaseForms(verb)]) out.add(form + particle);
+  }
+  return [...out];
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
+import { indexRepository } from "./support.ts";
+import { phrasalVerbs, verbBaseForms } from "../../src/retrieval/query/base-forms.ts";
+
+type Source = { filepath: string; linestart: number | null; lineend: number | null };
+
+/**
+ * Code says `lookup` and `print_stats`; a question says "looked up" and "printed". The distractors
+ * hold the question's other words (views; statistics) without the action.
+ */
+const SITE = {
+  "site/view.js": [
+    "function lookup(name, roots) {",
+    "  for (const root of roots) {",
+    "    const candidate = join(root, name);",
+    "    if (exists(candidate)) return candidate;",
+    "  }",
+    "  return null;",
+    "}",
+    "",
+    "module.exports = { lookup };",
+    "",
+  ].join("\n"),
+  "site/settings.js": [
+    "// The views, tried in order.",
+    "const settings = { views: ['views'] };",
+    "",
+    "module.exports = { settings };",
+    "",
+  ].join("\n"),
+  "site/report.py": [
+    "def print_stats(stats, out):",
+    "    out.write(f\"{stats.matches} matches\\n\")",
+    "    out.write(f\"{stats.elapsed:.3f} seconds\\n\")",
+    "",
+  ].join("\n"),
+  "site/stats.py": [
+    "class Counts:",
+    "    \"\"\"The statistics of a search.\"\"\"",
+    "",
+    "    def __init__(self):",
+    "        self.matches = 0",
+    "",
+  ].join("\n"),
+};
+
+describe("questions in plain language find code named by the base form of their verbs (e2e)", () => {
+  let server: TestServer;
+  let host: GitHostFixture;
+  const site = { remote: "github", repository: "acme/site", branch: "main" };
+
+  beforeAll(async () => {
+    host = createGitHostFixture();
+    host.createRepo("acme/site", SITE);
+    server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
+    await indexRepository(server, site);
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop({ remove: true });
+    host?.cleanup();
+  });
+
+  const first = async (query: string) => {
+    const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [site] } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as Source[])[0];
+  };
+
+  it("'looked up' finds lookup()", async () => {
+    expect(await first("Where is a view file looked up in the views directories?")).toMatchObject({ filepath: "site/view.js", linestart: 1, lineend: 7 });
+  });
+
+  it("'printed' finds print_stats()", async () => {
+    expect(await first("How are the statistics printed?")).toMatchObject({ filepath: "site/report.py", linestart: 1, lineend: 3 });
+  });
+
+  it("base forms of -ed/-ing words and the one-word forms of phrasal verbs", () => {
+    expect(verbBaseForms("stripped")).toEqual(["strip"]);
+    expect(verbBaseForms("printed")).toContain("print");
+    expect(verbBaseForms("parsing")).toContain("parse");
+    expect(verbBaseForms("copied")).toEqual(["copy"]);
+    expect(verbBaseForms("called")).toContain("call");
+    expect(verbBaseForms("paths")).toEqual([]);
+    expect(phrasalVerbs(["view", "looked", "up", "in"], () => false)).toEqual(expect.arrayContaining(["lookup"]));
+    expect(phrasalVerbs(["request", "timed", "out"], () => false)).toEqual(expect.arrayContaining(["timeout"]));
+    expect(phrasalVerbs(["the", "up"], (w) => w === "the")).toEqual([]);
+  });
+});
