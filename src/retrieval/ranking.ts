@@ -16,6 +16,7 @@
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win).
  */
+import { cUnprefixed, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
@@ -216,21 +217,6 @@ export function queryNames(analysis: QueryAnalysis): Map<string, number> {
   }
   for (const s of analysis.symbols) if (!names.has(s)) put(s, 1);
   return names;
-}
-
-/** A name the query stresses this much (a code span, a call, a trace symbol) is a strong name. */
-export const STRONG_NAME_WEIGHT = 1.4;
-
-/**
- * A C function's name without its library prefix (`jv_contains` -> `contains`, `f_splits` -> `splits`),
- * or null. C has no namespaces, so a library names its functions `<prefix>_<name>` while its users (and
- * the language or API it implements) say `<name>`. Only C sources; the rest after the prefix must
- * start with a letter and have 3+ characters.
- */
-export function cUnprefixed(symbol: string, language: string): string | null {
-  if (language !== "c") return null;
-  const m = /^[A-Za-z][A-Za-z0-9]{0,5}_([A-Za-z]\w{2,})$/.exec(symbol);
-  return m ? m[1]!.toLowerCase() : null;
 }
 
 export function rankFiles(input: RankInput): RankedFile[] {
