@@ -18,9 +18,7 @@ import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, STRONG_NAME_WEIGHT } from "./strong-names.ts";
-import { phrasalVerbs, verbBaseForms } from "./query/base-forms.ts";
-import { REPORT_NOISE, STOP_WORDS as PROSE_STOP_WORDS } from "./query/lexicon.ts";
-import { forEachWord } from "../codeindex/tokenize.ts";
+import { withVerbForms } from "./query/base-forms.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -124,31 +122,6 @@ const UNKNOWN_PATH_WEIGHT = 0.6;
 function weighted(text: string, weight: number): string {
   const times = Math.max(1, Math.min(8, Math.round(weight * weight)));
   return Array.from({ length: times }, () => text).join(" ");
-}
-
-/**
- * A short query's text with the base forms of its `-ed`/`-ing` words and the one-word forms of its
- * phrasal verbs added once each (./query/base-forms.ts): "where is the view looked up" also asks for
- * `look` and `lookup`.
- */
-export function withVerbForms(text: string): string {
-  const words: string[] = [];
-  forEachWord(text, (w) => {
-    if (/^[A-Za-z]+$/.test(w)) words.push(w);
-  });
-  const seen = new Set(words.map((w) => w.toLowerCase()));
-  const added: string[] = [];
-  const add = (form: string) => {
-    if (!seen.has(form)) {
-      seen.add(form);
-      added.push(form);
-    }
-  };
-  // Filler and the words every report template has (expected, tried, happened) add nothing.
-  const filler = (w: string) => PROSE_STOP_WORDS.has(w) || REPORT_NOISE.has(w);
-  for (const w of words) if (w === w.toLowerCase() && !filler(w)) verbBaseForms(w).filter((f) => !filler(f)).forEach(add);
-  phrasalVerbs(words, filler).forEach(add);
-  return added.length > 0 ? `${text} ${added.join(" ")}` : text;
 }
 
 /** The lexical queries for an analysis. */

@@ -11,6 +11,9 @@
  * other code up), so they are not made.
  */
 
+import { forEachWord } from "../../codeindex/tokenize.ts";
+import { REPORT_NOISE, STOP_WORDS } from "./lexicon.ts";
+
 const VOWEL = /[aeiou]/;
 
 /** Likely base forms of a lowercase `-ed`/`-ing` word (not the word itself), most likely first. */
@@ -53,4 +56,28 @@ export function phrasalVerbs(words: readonly string[], isStop: (word: string) =>
     for (const form of [verb, ...verbBaseForms(verb)]) out.add(form + particle);
   }
   return [...out];
+}
+
+/**
+ * A short query's text with the base forms of its `-ed`/`-ing` words and the one-word forms of its
+ * phrasal verbs added once each: "where is the view looked up" also asks for `look` and `lookup`.
+ */
+export function withVerbForms(text: string): string {
+  const words: string[] = [];
+  forEachWord(text, (w) => {
+    if (/^[A-Za-z]+$/.test(w)) words.push(w);
+  });
+  const seen = new Set(words.map((w) => w.toLowerCase()));
+  const added: string[] = [];
+  const add = (form: string) => {
+    if (!seen.has(form)) {
+      seen.add(form);
+      added.push(form);
+    }
+  };
+  // Filler and the words every report template has (expected, tried, happened) add nothing.
+  const filler = (w: string) => STOP_WORDS.has(w) || REPORT_NOISE.has(w);
+  for (const w of words) if (w === w.toLowerCase() && !filler(w)) verbBaseForms(w).filter((f) => !filler(f)).forEach(add);
+  phrasalVerbs(words, filler).forEach(add);
+  return added.length > 0 ? `${text} ${added.join(" ")}` : text;
 }
