@@ -94,6 +94,9 @@ const DEFINITION_LINES: RegExp[] = [
   /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)[^;{}]*\{\s*$/,
   // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
   /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
+  // A property a `define...` call names: `defineGetter(req, 'fresh', function () {`,
+  // `Object.defineProperty(exports, 'version', {`.
+  /\b(?:[\w$]+\.)*_*define\w*\s*\(\s*[\w$.]+\s*,\s*['"]([A-Za-z_$][\w$]*)['"]\s*,.*\{\s*$/,
 ];
 
 const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);

@@ -125,4 +125,14 @@ describe("definitionsIn: named function expressions", () => {
     const text = at(["", "defineGetter(req, 'ip', function ip(){", "  return this.socket.remoteAddress;", "});"]);
     expect(definitionsIn(text, 339, "javascript")).toEqual([{ name: "ip", startLine: 340, endLine: 342 }]);
   });
+
+  it("finds the property a define... call names, with an anonymous function or a descriptor", () => {
+    const text = at(["", "defineGetter(req, 'fresh', function(){", "  return fresh(this.headers);", "});", "Object.defineProperty(exports, 'version', {", "  enumerable: true,", "});"]);
+    expect(definitionsIn(text, 468, "javascript")).toEqual([
+      { name: "fresh", startLine: 469, endLine: 471 },
+      { name: "version", startLine: 472, endLine: 474 },
+    ]);
+    // A call that is no define... names nothing.
+    expect(definitionsIn(at(["", "register(app, 'fresh', function(){", "});"]), 0, "javascript")).toEqual([]);
+  });
 });
