@@ -45,6 +45,29 @@ describe("extractive answers", () => {
     expect(answer).not.toContain("Nothing in the indexed code matches");
   });
 
+  it("in a run of statements, the definition on its first line is one of its members; a two-capital acronym is a word", () => {
+    const getters = [
+      "defineGetter(req, 'ip', function ip(){",
+      "  var trust = this.app.get('trust proxy fn');",
+      "  return proxyaddr(this, trust);",
+      "});",
+      "",
+      "/**",
+      " * Return the list of addresses from the trusted proxy.",
+      " */",
+      "",
+      "defineGetter(req, 'ips', function ips() {",
+      "  var trust = this.app.get('trust proxy fn');",
+      "  var addrs = proxyaddr.all(this, trust);",
+      "  // remove the socket address",
+      "  return addrs.reverse().slice(1);",
+      "});",
+    ].join("\n");
+    const block = chunk({ path: "lib/request.js", language: "javascript", kind: "block", symbol: null, doc: null, startLine: 340, endLine: 354, text: getters });
+    const prose = extractiveAnswer("How does Express work out the client IP address behind a proxy?", [source(block)]).split("```")[0]!;
+    expect(prose).toContain("see `ip` (lines 340–343)");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

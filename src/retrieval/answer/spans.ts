@@ -70,7 +70,10 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
       // definition on its first line (definition-span.ts); the others are its members.
       const found = definitionsIn("\n" + code, ref.linestart - 1, chunk.language);
       const name = exact ? qualified(chunk) : (found[0]?.name ?? null);
-      const inner = found.filter((d, i) => i > 0 || d.startLine > ref.linestart);
+      // The definition on the span's first line is the span itself when it gave the span its name (a
+      // narrowed span, or the chunk's own definition); in a run of statements it is one of its members.
+      const firstIsSpan = found[0] !== undefined && found[0].startLine === ref.linestart && (!exact || found[0].name === chunk.symbol);
+      const inner = found.filter((_, i) => i > 0 || !firstIsSpan);
       const spanCoverage = coverage(terms, stemsOf(`${source.path} ${name ?? ""} ${code}`));
       const lines = code.split("\n");
       const members = inner

@@ -21,9 +21,13 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The question's content words (distinct, in order). */
+/**
+ * The question's content words (distinct, in order): words of 3+ letters, and acronyms of two capitals
+ * (`IP`, `ID`, `OS`, `DB`), which name things in code as much as longer words do.
+ */
 export function questionTerms(question: string): string[] {
-  return [...new Set(wordsOf(question).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w)))];
+  const acronyms = new Set([...question.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2}(?![\p{L}\p{N}])/gu)].map((m) => m[0].toLowerCase()));
+  return [...new Set(wordsOf(question).filter((w) => (w.length >= 3 || acronyms.has(w)) && !FUNCTION_WORDS.has(w)))];
 }
 
 const STEM = 5;
