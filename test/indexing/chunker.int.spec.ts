@@ -721,35 +721,6 @@ describe("size bounds", () => {
   });
 });
 
-describe("blocks of statements", () => {
-  it("a block is cut before the doc comment of its next statement, not after it", async () => {
-    // Getters defined by calls (statements, not definitions), each with a JSDoc a blank line above it.
-    const getter = (name: string) => [
-      "/**",
-      ` * Return the ${name} of the request, read from its headers and its socket.`,
-      " * @public",
-      " */",
-      "",
-      `defineGetter(req, '${name}', function ${name}(){`,
-      ...Array.from({ length: 8 }, (_, i) => `  var part${i} = this.get('x-${name}-${i}');`),
-      `  return part0 || part1 || this.socket.${name};`,
-      "});",
-      "",
-    ];
-    const names = ["protocol", "secure", "ip", "ips", "host", "hostname", "fresh", "stale", "xhr", "path"];
-    const src = names.flatMap(getter).join("\n");
-    const file = await chunk("lib/request.js", src);
-    const blocks = file.chunks.filter((c) => c.kind === "block");
-    expect(blocks.length).toBeGreaterThan(1);
-    for (const b of blocks) {
-      // Every block starts with a doc comment and ends with a statement: no comment is cut from its getter.
-      expect(b.text.trimStart().startsWith("/**")).toBe(true);
-      expect(b.text.trimEnd().endsWith("});")).toBe(true);
-      expect(b.endLine - b.startLine + 1).toBeLessThanOrEqual(BLOCK_MAX_LINES);
-    }
-  });
-});
-
 describe("parse failures fall back to line windows", () => {
   it("when syntax errors dominate the file", async () => {
     const junk = Array.from({ length: 50 }, (_, i) => `)))) ${i} ((( }}} ::: @@@ ->`).join("\n");

@@ -113,29 +113,12 @@ export const emitUnits = (em: Emitter, units: readonly Unit[], parent: Definitio
       else emitWindows(em, range, null, parent);
     } else {
       const first = block[0];
-      if (first && tooBig(em, { start: first.start, end: unit.end }, BLOCK_MAX_LINES, BLOCK_MAX_CHARS)) {
-        // The comments that close the block introduce this statement (a doc comment a blank line above
-        // it): they start the next block with it. (A definition has its adjacent comments already.)
-        const carried = unit.def ? [] : trailingComments(block);
-        block = block.slice(0, block.length - carried.length);
-        flush();
-        block.push(...carried);
-      }
+      if (first && tooBig(em, { start: first.start, end: unit.end }, BLOCK_MAX_LINES, BLOCK_MAX_CHARS)) flush();
       block.push(unit);
     }
   }
   flush();
 };
-
-/** Only a comment: no definition, statement or import. */
-const isCommentUnit = (unit: Unit): boolean => !unit.def && unit.statements === 0 && unit.imports.length === 0 && unit.names.length === 0;
-
-/** The comment units at the end of a block, when something else comes before them. */
-function trailingComments(block: readonly Unit[]): Unit[] {
-  let at = block.length;
-  while (at > 0 && isCommentUnit(block[at - 1]!)) at--;
-  return at > 0 ? block.slice(at) : [];
-}
 
 // ---- symbols, module doc, coverage ---------------------------------------------------------------
 
