@@ -492,6 +492,88 @@ int Circle::sides() const { return 0; }
     expect(symbolOf(cpp, "sides")).toMatchObject({ kind: "method", parent: "Circle" });
   });
 
+  it("C and C++ under a preprocessor: conditionals, specifier macros, C++ in a .h", async () => {
+    // A conditional inside an initializer and around a function's header: without the preprocessor the
+    // parser sees both branches, and the error swallowed the rest of the file.
+    const cSource = `#include "value.h"
+
+value make_number(double x) {
+  value v = {
+#ifdef USE_DECIMAL
+    KIND_DECIMAL,
+#else
+    KIND_NUMBER,
+#endif
+    0, {.number = x}
+  };
+  return v;
+}
+
+#ifdef _WIN32
+int real_main(int argc, char* argv[]) {
+#else
+int main(int argc, char* argv[]) {
+#endif
+  return run(argc, argv);
+}
+
+double number_value(value v) {
+  return v.u.number;
+}
+`;
+    const c = await chunk("src/value.c", cSource);
+    expectWellFormed(c, cSource);
+    expect(c.parseError).toBeUndefined();
+    expect(c.language).toBe("c");
+    expect(chunkOf(c, "make_number")).toMatchObject({ kind: "function", startLine: 3, endLine: 13 });
+    expect(chunkOf(c, "real_main")).toMatchObject({ kind: "function", startLine: 16, endLine: 21 });
+    expect(chunkOf(c, "number_value")).toMatchObject({ kind: "function", startLine: 23, endLine: 25 });
+    // Chunks keep the file's own text, directives and the other branch included.
+    expect(chunkOf(c, "make_number").text).toContain("#ifdef USE_DECIMAL");
+
+    // A C++ header whose specifiers and namespace are macros.
+    const header = `#ifndef LIB_CORE_H_
+#define LIB_CORE_H_
+
+#include <string>
+
+LIB_BEGIN_NAMESPACE
+
+template <typename Char> class basic_view {
+ public:
+  LIB_CONSTEXPR basic_view(const Char* s, size_t n) LIB_NOEXCEPT : data_(s), size_(n) {}
+
+  LIB_CONSTEXPR auto size() const LIB_NOEXCEPT -> size_t { return size_; }
+
+ private:
+  const Char* data_;
+  size_t size_;
+};
+
+LIB_API void report_error(const char* message);
+
+template <typename T>
+LIB_CONSTEXPR LIB_INLINE auto to_unsigned(T value) -> unsigned {
+  return static_cast<unsigned>(value);
+}
+
+LIB_END_NAMESPACE
+#endif  // LIB_CORE_H_
+`;
+    const h = await chunk("include/lib/core.h", header);
+    expectWellFormed(h, header);
+    expect(h.parseError).toBeUndefined();
+    expect(h.language).toBe("cpp");
+    expect(symbolOf(h, "basic_view")).toMatchObject({ kind: "class", startLine: 8, endLine: 17 });
+    expect(symbolOf(h, "size")).toMatchObject({ kind: "method", parent: "basic_view", startLine: 12, endLine: 12 });
+    expect(chunkOf(h, "to_unsigned")).toMatchObject({ kind: "function", startLine: 21, endLine: 24 });
+    expect(chunkOf(h, "to_unsigned").text).toContain("LIB_CONSTEXPR LIB_INLINE auto to_unsigned(T value)");
+
+    // A C header that parses as it is stays C.
+    const plain = await chunk("include/point.h", "struct point {\n  int x;\n  int y;\n};\n\nint point_norm(struct point p);\n");
+    expect(plain.language).toBe("c");
+  });
+
   it("C#: namespaces, XML doc comments, attributes", async () => {
     const file = await chunk(
       "Orders/OrderService.cs",
