@@ -9,10 +9,9 @@ import { chunkText } from "./text-chunker.ts";
  * whenever chunk boundaries, fields, summaries or the graph change, so stored chunks and graphs made by
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
  * submitted again even at the same commit. 2: the code graph. 4: code in languages with no grammar here
- * (script chunking, ./script-chunker.ts). 5: C and C++ files whose parse has errors are read again
- * without their preprocessor's work, and headers as C++ (./c-family.ts).
+ * (script chunking, ./script-chunker.ts).
  */
-export const CHUNKER_VERSION = "5";
+export const CHUNKER_VERSION = "4";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

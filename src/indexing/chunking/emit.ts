@@ -179,15 +179,6 @@ export const coverGaps = (em: Emitter, totalRows: number): void => {
   em.drafts.sort((a, b) => a.start - b.start);
 };
 
-/** Lines inside ERROR nodes at any depth (each outermost one counted), plus one per missing token. */
-export const errorLines = (node: Node): number => {
-  if (node.type === "ERROR") return endRowOf(node) - node.startPosition.row + 1;
-  if (!node.hasError) return 0;
-  let lines = node.isMissing ? 1 : 0;
-  for (const child of childrenOf(node)) lines += errorLines(child);
-  return lines;
-};
-
 export const errorRows = (root: Node): number => {
   if (root.type === "ERROR") return root.endPosition.row - root.startPosition.row + 1;
   if (!root.hasError) return 0;

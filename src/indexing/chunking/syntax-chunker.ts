@@ -2,15 +2,14 @@
 import { Parser, type Tree } from "web-tree-sitter";
 import type { ChunkedFile } from "../chunk.ts";
 import { summarizeFile } from "../summary.ts";
-import { type LanguageInfo, languageById } from "./languages.ts";
+import { type LanguageInfo } from "./languages.ts";
 import { splitLines } from "./line-windows.ts";
 import { childrenOf } from "./syntax-rules.ts";
 import { chunkByLines } from "./text-chunker.ts";
 import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
-import { type Emitter, collectSymbols, coverGaps, emitUnits, errorLines, errorRows, finalize, moduleDocOf } from "./emit.ts";
-import { readings } from "./c-family.ts";
+import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
 import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
@@ -44,8 +43,7 @@ export type SyntaxChunker = { chunk(path: string, content: string, language: Lan
 export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxChunker => {
   const timeoutMs = options.parseTimeoutMs ?? DEFAULT_PARSE_TIMEOUT_MS;
   return {
-    async chunk(path, content, fileLanguage) {
-      let language = fileLanguage;
+    async chunk(path, content, language) {
       let parser: Parser;
       try {
         parser = await parserFor(language);
@@ -65,24 +63,6 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         if (!tree) {
           parser.reset();
           return lineFallback(path, content, language, `parse timed out after ${timeoutMs} ms`);
-        }
-        // C and C++: a file whose parse has errors is read again without its preprocessor's work (and a
-        // header as C++); the reading with the fewest lines in error is kept (./c-family.ts).
-        let errors = tree.rootNode.hasError ? errorLines(tree.rootNode) : 0;
-        for (const reading of errors > 0 ? readings(path, language.id, content) : []) {
-          const info = languageById(reading.languageId);
-          const other = info ? await parserFor(info).catch(() => null) : null;
-          const candidate = other?.parse(reading.text, null, { progressCallback }) ?? null;
-          if (!candidate) {
-            other?.reset();
-            continue;
-          }
-          const candidateErrors = errorLines(candidate.rootNode);
-          if (candidateErrors < errors) {
-            tree.delete();
-            [tree, errors, language] = [candidate, candidateErrors, info!];
-            if (errors === 0) break;
-          } else candidate.delete();
         }
         const root = tree.rootNode;
         const lines = splitLines(content);
