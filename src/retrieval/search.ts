@@ -19,6 +19,7 @@ import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFi
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
+import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -70,25 +71,44 @@ export type Searcher = {
 const MAX_QUERY_CHARS = 20_000;
 
 /** How many spans a file contributes to a search's references, and how close to its best each must score. */
-export const REFERENCES = { perFile: 3, minShare: 0.5 } as const;
+export const REFERENCES = {
+  perFile: 3,
+  minShare: 0.5,
+  /** A span this close (lines between) to one already given extends it instead of taking a place of its own... */
+  adjacentGap: 2,
+  /** ...while the joined span stays this short (the longest definition a chunk keeps whole). */
+  joinedMaxLines: MAX_DEFINITION_LINES,
+  /** The file's chunks read for its references, at most. */
+  chunksRead: 8,
+} as const;
 
 /**
  * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
  * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
  * function merged into a block) gives that definition's lines instead of its own.
  */
-export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = []): SearchHitFile["references"] {
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false): SearchHitFile["references"] {
   const best = chunks[0]?.score ?? 0;
-  const out: SearchHitFile["references"] = [];
-  for (const c of chunks) {
+  const out: (SearchHitFile["references"][number] & { narrowed: boolean })[] = [];
+  for (const c of chunks.slice(0, REFERENCES.chunksRead)) {
     if (out.length >= REFERENCES.perFile) break;
     if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
     const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
     const { startLine: linestart, endLine: lineend } = named ?? c.doc;
     if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
-    out.push({ linestart, lineend, score: c.score });
+    // For a report, neighbouring definitions that both carry evidence (small functions side by side, a
+    // method and the next) are one place to read: their spans join, up to the size of a long definition.
+    // A question keeps each definition apart (its answer names one), as does a definition narrowed to a
+    // name the query asks for.
+    const neighbour = named || !joinNeighbours ? undefined : out.find((r) => !r.narrowed && linestart - r.lineend - 1 <= REFERENCES.adjacentGap && r.linestart - lineend - 1 <= REFERENCES.adjacentGap && Math.max(r.lineend, lineend) - Math.min(r.linestart, linestart) < REFERENCES.joinedMaxLines);
+    if (neighbour) {
+      neighbour.linestart = Math.min(neighbour.linestart, linestart);
+      neighbour.lineend = Math.max(neighbour.lineend, lineend);
+      continue;
+    }
+    out.push({ linestart, lineend, score: c.score, narrowed: named !== null });
   }
-  return out;
+  return out.map(({ linestart, lineend, score }) => ({ linestart, lineend, score }));
 }
 
 /** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
@@ -288,13 +308,13 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       async function toResult(f: RankedFile): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
-        let references = referencesOf(f.chunks, named);
+        let references = referencesOf(f.chunks, named, analysis.isLongReport);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
           const local = bestLocalChunks(all, analysis);
           chunks = local.map((c) => c.doc);
-          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named);
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport);
         }
         const best = chunks[0];
         return {
