@@ -54,7 +54,8 @@ export type SearchHitFile = {
   score: number;
   /**
    * The file's references, best first: the spans of the chunks that carry the evidence (the best one,
-   * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.perFile).
+   * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.perFile; REFERENCES.firstFile
+   * for the first file).
    */
   references: { linestart: number; lineend: number; score: number }[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
@@ -73,6 +74,8 @@ const MAX_QUERY_CHARS = 20_000;
 /** How many spans a file contributes to a search's references, and how close to its best each must score. */
 export const REFERENCES = {
   perFile: 3,
+  /** The first file's: where a reader starts, and the likeliest home of what is asked. */
+  firstFile: 4,
   minShare: 0.5,
   /** A span this close (lines between) to one already given extends it instead of taking a place of its own... */
   adjacentGap: 2,
@@ -87,11 +90,11 @@ export const REFERENCES = {
  * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
  * function merged into a block) gives that definition's lines instead of its own.
  */
-export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false): SearchHitFile["references"] {
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false, perFile: number = REFERENCES.perFile): SearchHitFile["references"] {
   const best = chunks[0]?.score ?? 0;
   const out: (SearchHitFile["references"][number] & { narrowed: boolean })[] = [];
   for (const c of chunks.slice(0, REFERENCES.chunksRead)) {
-    if (out.length >= REFERENCES.perFile) break;
+    if (out.length >= perFile) break;
     if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
     const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
     const { startLine: linestart, endLine: lineend } = named ?? c.doc;
@@ -301,20 +304,20 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       ranked = withWholeFileRanking(ranked, wholeFiles, analysis).slice(0, limit);
       const named = spanNames(analysis);
-      const files = await Promise.all(ranked.map((f) => toResult(f)));
+      const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));
       const ds = distances(ranked);
       files.forEach((f, i) => (f.distance = ds[i]!));
       return { files, analysis, vector };
 
-      async function toResult(f: RankedFile): Promise<SearchHitFile> {
+      async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
-        let references = referencesOf(f.chunks, named, analysis.isLongReport);
+        let references = referencesOf(f.chunks, named, analysis.isLongReport, rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
           const local = bestLocalChunks(all, analysis);
           chunks = local.map((c) => c.doc);
-          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport);
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile);
         }
         const best = chunks[0];
         return {

@@ -46,6 +46,27 @@ flag the result is "-00042" in other libraries, here it is "00-42". The padWidth
 look like the place where the width and the fill character are chosen.
 `;
 
+/** Five functions apart from each other, each holding the report's words: five places to read of one file. */
+const spread = (prefix: string) =>
+  ["retry", "backoff", "jitter", "deadline", "attempts"]
+    .flatMap((word, i) => [
+      `function ${prefix}${i}(policy) {`,
+      `  const base = policy.${word};`,
+      "  const factor = policy.retry * policy.backoff;",
+      "  const total = base + factor;",
+      "  return total;",
+      "}",
+      "",
+      `function unrelated${i}(items) {`,
+      "  const sorted = items.slice().sort();",
+      "  const first = sorted[0];",
+      "  const last = sorted[sorted.length - 1];",
+      "  return [first, last];",
+      "}",
+      "",
+    ])
+    .join("\n");
+
 describe("a report's references join neighbouring definitions that both carry its evidence (e2e)", () => {
   let server: TestServer;
   let host: GitHostFixture;
@@ -53,7 +74,7 @@ describe("a report's references join neighbouring definitions that both carry it
 
   beforeAll(async () => {
     host = createGitHostFixture();
-    host.createRepo("acme/pad", { "lib/pad.js": PAD, "lib/other.js": "function other() {\n  return 1;\n}\n" });
+    host.createRepo("acme/pad", { "lib/pad.js": PAD, "lib/other.js": "function other() {\n  return 1;\n}\n", "lib/retry.js": spread("retryStep"), "lib/policy.js": spread("policyStep") });
     server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
     await indexRepository(server, site);
   }, 120_000);
@@ -63,11 +84,12 @@ describe("a report's references join neighbouring definitions that both carry it
     host?.cleanup();
   });
 
-  const search = async (query: string) => {
+  const searchAll = async (query: string) => {
     const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [site] } });
     expect(res.status).toBe(200);
-    return ((await res.json()) as Source[]).filter((s) => s.filepath === "lib/pad.js");
+    return (await res.json()) as Source[];
   };
+  const search = async (query: string) => (await searchAll(query)).filter((s) => s.filepath === "lib/pad.js");
 
   it("a report gets padWidth and padChar as one reference", async () => {
     const refs = await search(REPORT);
@@ -80,5 +102,21 @@ describe("a report's references join neighbouring definitions that both carry it
     const refs = await search("Where are padWidth and padChar defined?");
     const spans = refs.map((r) => [r.linestart, r.lineend]);
     expect(spans).toEqual(expect.arrayContaining([[3, 6], [8, 11]]));
+  });
+
+  it("the first file gives four references, the next ones three", async () => {
+    const report = `Retry policy: the retry backoff ignores jitter and the deadline
+
+With a retry policy whose backoff is exponential, the jitter is never added and the deadline is
+exceeded after a few attempts. I expected every retry to wait the backoff plus jitter, and the retry
+loop to stop at the deadline whatever the attempts left. The retry, backoff, jitter, deadline and
+attempts settings are all read from the policy object, so the bug must be where the wait is computed.
+Tried with retryStep and policyStep: both give the same wrong waits for the same retry policy.
+`;
+    const refs = await searchAll(report);
+    const files = [...new Set(refs.map((r) => r.filepath))];
+    expect(files.slice(0, 2).sort()).toEqual(["lib/policy.js", "lib/retry.js"]);
+    expect(refs.filter((r) => r.filepath === files[0])).toHaveLength(4);
+    expect(refs.filter((r) => r.filepath === files[1])).toHaveLength(3);
   });
 });
