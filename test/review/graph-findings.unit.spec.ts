@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -237,6 +237,25 @@ describe("untested change", () => {
     expect(declaredSameBehaviour("Refactored")).toBe("refactor");
     expect(declaredSameBehaviour("Refactorize everything")).toBeNull();
     expect(declaredSameBehaviour(undefined)).toBeNull();
+  });
+
+  it("a test that only swaps the function for a fake is not its test; one that also calls it is", async () => {
+    const swapped: Record<string, string> = {
+      "tests/test_requests.py": "old_auth = requests.sessions.get_netrc_auth\nrequests.sessions.get_netrc_auth = get_netrc_auth_mock\ns.get(url)\nrequests.sessions.get_netrc_auth = old_auth\n",
+      "tests/test_sessions.py": "@mock.patch('requests.sessions.get_netrc_auth')\ndef test_x(m):\n    s.get(url)\n",
+      "test/client.test.js": "jest.spyOn(utils, 'getNetrcAuth').mockReturnValue(null)\nclient.get(url)\n",
+      "tests/test_utils.py": "monkeypatch.setattr(utils, 'get_netrc_auth', fake)\nassert get_netrc_auth('http://h') is None\n",
+    };
+    expect(exercises(swapped["tests/test_requests.py"]!, "get_netrc_auth")).toBe(false);
+    expect(exercises(swapped["tests/test_sessions.py"]!, "get_netrc_auth")).toBe(false);
+    expect(exercises(swapped["test/client.test.js"]!, "getNetrcAuth")).toBe(false);
+    expect(exercises(swapped["tests/test_utils.py"]!, "get_netrc_auth")).toBe(true);
+    expect(exercises("assert get_netrc_auth(url) == ('u', 'p')", "get_netrc_auth")).toBe(true);
+    expect(exercises("if auth == get_netrc_auth: pass", "get_netrc_auth")).toBe(true);
+    const netrc = { ...change, path: "src/requests/utils.py", name: "get_netrc_auth", parent: null };
+    const lookup = { headPaths: Object.keys(swapped), readHead: async (p: string) => swapped[p] ?? null, graphTests: async () => Object.keys(swapped) };
+    const [u] = await untestedChanges({ changed: [netrc], touched: new Set([netrc.path]), lookup });
+    expect(u!.tests).toEqual(["tests/test_utils.py"]);
   });
 
   it("a mention is a whole word", () => {

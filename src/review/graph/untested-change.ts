@@ -66,6 +66,21 @@ export function mentions(content: string, name: string): boolean {
   return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(content);
 }
 
+/**
+ * Whether a test file exercises `name`: it names it, and when it replaces it (assigns over it, or gives
+ * it to a patching call: `mock.patch("pkg.mod.name")`, `monkeypatch.setattr(obj, "name", ...)`,
+ * `jest.spyOn(obj, 'name')`, `sinon.stub(obj, "name")`, `obj.name = fake`), it also calls it. A test that
+ * only swaps a function for a fake tests its callers, not it.
+ */
+export function exercises(content: string, name: string): boolean {
+  if (!mentions(content, name)) return false;
+  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const assigned = new RegExp(`\\.${escaped}\\s*=(?![=>])`);
+  const patched = new RegExp(`(?:patch|setattr|spyOn|stub|mock|replace)[\\w.]*\\s*\\([^)]*["'\`][\\w.$]*\\b${escaped}["'\`]`, "i");
+  if (!assigned.test(content) && !patched.test(content)) return true;
+  return new RegExp(`(^|[^\\w$])${escaped}\\s*\\(`).test(content);
+}
+
 export type TestLookup = {
   /** The repository's paths at the pull request's head. */
   headPaths: readonly string[];
@@ -113,7 +128,7 @@ export async function untestedChanges(input: {
     const tests: string[] = [];
     for (const p of ordered.slice(0, MAX_READ)) {
       const content = await read(p);
-      if (content !== null && mentions(content, change.name)) tests.push(p);
+      if (content !== null && exercises(content, change.name)) tests.push(p);
       if (tests.length >= MAX_TESTS) break;
     }
     if (tests.length === 0) continue;
