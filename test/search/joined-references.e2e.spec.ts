@@ -1,9 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
-import { indexRepository } from "./support.ts";
-
-type Source = { filepath: string; linestart: number | null; lineend: number | null };
+import { describe, expect, it } from "vitest";
+import { withIndexedRepository } from "./support.ts";
 
 /**
  * Two small functions side by side both carry a report's evidence (the padding width and the padding
@@ -68,27 +64,12 @@ const spread = (prefix: string) =>
     .join("\n");
 
 describe("a report's references join neighbouring definitions that both carry its evidence (e2e)", () => {
-  let server: TestServer;
-  let host: GitHostFixture;
-  const site = { remote: "github", repository: "acme/pad", branch: "main" };
-
-  beforeAll(async () => {
-    host = createGitHostFixture();
-    host.createRepo("acme/pad", { "lib/pad.js": PAD, "lib/other.js": "function other() {\n  return 1;\n}\n", "lib/retry.js": spread("retryStep"), "lib/policy.js": spread("policyStep") });
-    server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
-    await indexRepository(server, site);
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop({ remove: true });
-    host?.cleanup();
+  const { search: searchAll } = withIndexedRepository("acme/pad", {
+    "lib/pad.js": PAD,
+    "lib/other.js": "function other() {\n  return 1;\n}\n",
+    "lib/retry.js": spread("retryStep"),
+    "lib/policy.js": spread("policyStep"),
   });
-
-  const searchAll = async (query: string) => {
-    const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [site] } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as Source[];
-  };
   const search = async (query: string) => (await searchAll(query)).filter((s) => s.filepath === "lib/pad.js");
 
   it("a report gets padWidth and padChar as one reference", async () => {

@@ -2,12 +2,8 @@
  * Bug reports with Go, Java, C and Rust traces find the file and the function the trace points at,
  * through POST /v2/search on a real server and a repository indexed from a real git host fixture.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
-import { indexRepository } from "./support.ts";
-
-type Source = { filepath: string; linestart: number | null; lineend: number | null };
+import { describe, expect, it } from "vitest";
+import { withIndexedRepository } from "./support.ts";
 
 const REPO = {
   "go.mod": "module github.com/acme/shop\n\ngo 1.22\n",
@@ -200,27 +196,7 @@ const RUST_PANIC = [
 ].join("\n");
 
 describe("reports with Go, Java, C and Rust traces (e2e)", () => {
-  let server: TestServer;
-  let host: GitHostFixture;
-  const repo = { remote: "github", repository: "acme/polyglot", branch: "main" };
-
-  beforeAll(async () => {
-    host = createGitHostFixture();
-    host.createRepo("acme/polyglot", REPO);
-    server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
-    await indexRepository(server, repo);
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop({ remove: true });
-    host?.cleanup();
-  });
-
-  async function search(query: string): Promise<Source[]> {
-    const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [repo] } });
-    expect(res.status).toBe(200);
-    return (await res.json()) as Source[];
-  }
+  const { search } = withIndexedRepository("acme/polyglot", REPO);
 
   it("a Go panic: the innermost project frame's file and method, not the handler that called it", async () => {
     const results = await search(GO_PANIC);

@@ -1,4 +1,6 @@
-import type { TestServer } from "../support/server.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 
 /** Submits a repository through the API and polls its status until completed (throws on failure). */
 export async function indexRepository(server: TestServer, ref: { remote: string; repository: string; branch?: string }, key?: string): Promise<void> {
@@ -34,4 +36,34 @@ export function parseStream(text: string, sse: boolean): StreamLine[] {
     .split("\n")
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l) as StreamLine);
+}
+
+/** A reference as POST /v2/search returns it (the fields these tests read). */
+export type SearchSource = { filepath: string; linestart: number | null; lineend: number | null };
+
+/**
+ * For the enclosing describe: a real server and one repository of `files` on a git host fixture,
+ * indexed through the API before the tests and removed after; `search` asks POST /v2/search about it.
+ */
+export function withIndexedRepository(repository: string, files: Record<string, string>): { search(query: string): Promise<SearchSource[]> } {
+  let server: TestServer;
+  let host: GitHostFixture;
+  const ref = { remote: "github", repository, branch: "main" };
+  beforeAll(async () => {
+    host = createGitHostFixture();
+    host.createRepo(repository, files);
+    server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
+    await indexRepository(server, ref);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop({ remove: true });
+    host?.cleanup();
+  });
+  return {
+    async search(query) {
+      const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [ref] } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as SearchSource[];
+    },
+  };
 }

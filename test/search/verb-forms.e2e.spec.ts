@@ -1,10 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
-import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
-import { indexRepository } from "./support.ts";
+import { describe, expect, it } from "vitest";
+import { withIndexedRepository } from "./support.ts";
 import { phrasalVerbs, verbBaseForms } from "../../src/retrieval/query/base-forms.ts";
-
-type Source = { filepath: string; linestart: number | null; lineend: number | null };
 
 /**
  * Code says `lookup` and `print_stats`; a question says "looked up" and "printed". The distractors
@@ -47,27 +43,8 @@ const SITE = {
 };
 
 describe("questions in plain language find code named by the base form of their verbs (e2e)", () => {
-  let server: TestServer;
-  let host: GitHostFixture;
-  const site = { remote: "github", repository: "acme/site", branch: "main" };
-
-  beforeAll(async () => {
-    host = createGitHostFixture();
-    host.createRepo("acme/site", SITE);
-    server = await startTestServer({ env: { LOUPE_GITHUB_URL: host.baseUrl } });
-    await indexRepository(server, site);
-  }, 120_000);
-
-  afterAll(async () => {
-    await server?.stop({ remove: true });
-    host?.cleanup();
-  });
-
-  const first = async (query: string) => {
-    const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [site] } });
-    expect(res.status).toBe(200);
-    return ((await res.json()) as Source[])[0];
-  };
+  const { search } = withIndexedRepository("acme/site", SITE);
+  const first = async (query: string) => (await search(query))[0];
 
   it("'looked up' finds lookup()", async () => {
     expect(await first("Where is a view file looked up in the views directories?")).toMatchObject({ filepath: "site/view.js", linestart: 1, lineend: 7 });
