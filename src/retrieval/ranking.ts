@@ -16,7 +16,7 @@
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win).
  */
-import { cUnprefixed, STRONG_NAME_WEIGHT } from "./strong-names.ts";
+import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
@@ -265,7 +265,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
       // A strong name also matches a C function under its library prefix, like a name in another case.
       const unprefixed = cUnprefixed(doc.symbol, doc.language);
       const prefixed = unprefixed ? (lowerNames.get(unprefixed) ?? 0) : 0;
-      const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * 0.7 : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * 0.7 : 0);
+      const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * OTHER_SPELLING : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * OTHER_SPELLING : 0);
       if (w > 0) {
         const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);

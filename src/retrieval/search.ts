@@ -17,7 +17,7 @@ import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
-import { cUnprefixed, STRONG_NAME_WEIGHT } from "./strong-names.ts";
+import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
 
@@ -103,7 +103,7 @@ export function referencesOf(chunks: readonly { doc: ChunkDocument; score: numbe
     // method and the next) are one place to read: their spans join, up to the size of a long definition.
     // A question keeps each definition apart (its answer names one), as does a definition narrowed to a
     // name the query asks for.
-    const neighbour = named || !joinNeighbours ? undefined : out.find((r) => !r.narrowed && linestart - r.lineend - 1 <= REFERENCES.adjacentGap && r.linestart - lineend - 1 <= REFERENCES.adjacentGap && Math.max(r.lineend, lineend) - Math.min(r.linestart, linestart) < REFERENCES.joinedMaxLines);
+    const neighbour = named || !joinNeighbours ? undefined : out.find((r) => !r.narrowed && joinable(r, linestart, lineend));
     if (neighbour) {
       neighbour.linestart = Math.min(neighbour.linestart, linestart);
       neighbour.lineend = Math.max(neighbour.lineend, lineend);
@@ -112,6 +112,12 @@ export function referencesOf(chunks: readonly { doc: ChunkDocument; score: numbe
     out.push({ linestart, lineend, score: c.score, narrowed: named !== null });
   }
   return out.map(({ linestart, lineend, score }) => ({ linestart, lineend, score }));
+}
+
+/** Whether lines `start`-`end` lie within REFERENCES.adjacentGap lines of `span` and joined stay under REFERENCES.joinedMaxLines. */
+function joinable(span: { linestart: number; lineend: number }, start: number, end: number): boolean {
+  const gap = Math.max(start - span.lineend, span.linestart - end) - 1;
+  return gap <= REFERENCES.adjacentGap && Math.max(span.lineend, end) - Math.min(span.linestart, start) < REFERENCES.joinedMaxLines;
 }
 
 /** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
@@ -232,7 +238,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         for (const h of hits) {
           const symbol = h.doc.symbol;
           if (symbol && wantedLengths.has(symbol.length) && wanted.has(symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 });
-          else if (symbol && strong.has(cUnprefixed(symbol, h.doc.language) ?? "")) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 * 0.7 });
+          else if (symbol && strong.has(cUnprefixed(symbol, h.doc.language) ?? "")) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.3 * OTHER_SPELLING });
         }
       };
       // Only the names as whole words: a definition's symbol field holds its name whole, and the parts of
@@ -311,13 +317,14 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
-        let references = referencesOf(f.chunks, named, analysis.isLongReport, rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile);
+        const perFile = rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile;
+        let references = referencesOf(f.chunks, named, analysis.isLongReport, perFile);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
           const local = bestLocalChunks(all, analysis);
           chunks = local.map((c) => c.doc);
-          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile);
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
         }
         const best = chunks[0];
         return {

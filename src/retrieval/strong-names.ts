@@ -3,6 +3,9 @@
 /** A name the query stresses this much (a code span, a call, a trace symbol) is a strong name. */
 export const STRONG_NAME_WEIGHT = 1.4;
 
+/** What a name counts when a definition spells it otherwise: in another case, or under a C library prefix. */
+export const OTHER_SPELLING = 0.7;
+
 /**
  * A C function's name without its library prefix (`jv_contains` -> `contains`, `f_splits` -> `splits`),
  * or null. C has no namespaces, so a library names its functions `<prefix>_<name>` while its users (and

@@ -60,10 +60,12 @@ export function conventionTestsOf(sourcePath: string, headPaths: readonly string
   return headPaths.filter((p) => isTestPath(p) && (testsSource(p, sourcePath) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(sourcePath))));
 }
 
+/** `name` as a literal part of a regular expression. */
+const escaped = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** Whether `content` names `name` as a whole word. */
 export function mentions(content: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(content);
+  return new RegExp(`(^|[^\\w$])${escaped(name)}($|[^\\w$])`).test(content);
 }
 
 /**
@@ -74,11 +76,11 @@ export function mentions(content: string, name: string): boolean {
  */
 export function exercises(content: string, name: string): boolean {
   if (!mentions(content, name)) return false;
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const assigned = new RegExp(`\\.${escaped}\\s*=(?![=>])`);
-  const patched = new RegExp(`(?:patch|setattr|spyOn|stub|mock|replace)[\\w.]*\\s*\\([^)]*["'\`][\\w.$]*\\b${escaped}["'\`]`, "i");
+  const literal = escaped(name);
+  const assigned = new RegExp(`\\.${literal}\\s*=(?![=>])`);
+  const patched = new RegExp(`(?:patch|setattr|spyOn|stub|mock|replace)[\\w.]*\\s*\\([^)]*["'\`][\\w.$]*\\b${literal}["'\`]`, "i");
   if (!assigned.test(content) && !patched.test(content)) return true;
-  return new RegExp(`(^|[^\\w$])${escaped}\\s*\\(`).test(content);
+  return new RegExp(`(^|[^\\w$])${literal}\\s*\\(`).test(content);
 }
 
 export type TestLookup = {
