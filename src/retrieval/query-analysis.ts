@@ -96,7 +96,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
   const codeLines = lines.filter((l) => l.zone === "code").length;
   const long = proseWords > 50 || frames.length > 0 || codeLines >= 3 || text.length > 600;
 
-  const ctx: Ctx = { bag: createTermBag(), errors: new Map(), language, long };
+  const ctx: Ctx = { bag: createTermBag(), errors: new Map(), locations: [], language, long };
 
   addFrames(ctx, frameLines);
   // Names quoted in the messages printed after a location (compiler errors, test failures).
@@ -145,6 +145,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
     symbols,
     errors: [...ctx.errors].map(([type, message]) => ({ type, message })),
     frames,
+    locations: ctx.locations,
     language,
     isLongReport: long,
   };

@@ -19,6 +19,7 @@ import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFi
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
+import { linesIn, withLocatedSpans } from "./located.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
 
 export type SearchTarget = {
@@ -326,6 +327,9 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           chunks = local.map((c) => c.doc);
           references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
         }
+        // The lines the query points at in this file lead its references (./located.ts).
+        const lines = linesIn(f.path, analysis.locations);
+        if (lines.length > 0) references = withLocatedSpans(references, lines, await codeIndex.getFileChunks(f.repoId, f.branch, f.path), perFile);
         const best = chunks[0];
         return {
           repoId: f.repoId,

@@ -118,7 +118,7 @@ describe("analyzeQuery: short questions", () => {
       { text: "policy", weight: 1, kind: "word" },
       { text: "configured", weight: 1, kind: "word" },
     ]);
-    expect(a).toMatchObject({ paths: [], symbols: [], errors: [], frames: [], isLongReport: false });
+    expect(a).toMatchObject({ paths: [], symbols: [], errors: [], frames: [], locations: [], isLongReport: false });
   });
 
   it("recognises identifiers, dotted names and paths in a short question", () => {
@@ -227,5 +227,31 @@ describe("analyzeQuery: more trace formats", () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(a.terms.length).toBeLessThanOrEqual(120);
     expect(a.paths).toContain("/srv/loupe/src/indexing/git-mirror.ts");
+  });
+});
+
+describe("analyzeQuery: the lines a writer points at", () => {
+  it("takes `path:line` from the text and its code spans, and the line of a blob link", () => {
+    const a = analyzeQuery(
+      "The width is lost in src/format/pad.c:221 (see https://github.com/acme/fmt/blob/2.15/include/fmt/core.h#L314-L317), and again at `lib/x.py:12:5`.",
+    );
+    // A line's code spans are read before its words.
+    expect(a.locations).toEqual([
+      { path: "lib/x.py", line: 12 },
+      { path: "src/format/pad.c", line: 221 },
+      { path: "include/fmt/core.h", line: 314 },
+    ]);
+    expect(a.paths).toEqual(expect.arrayContaining(["src/format/pad.c", "include/fmt/core.h", "lib/x.py"]));
+  });
+
+  it("keeps a stack's frames in `frames`, not in `locations`", () => {
+    const a = analyzeQuery(["Traceback (most recent call last):", '  File "/srv/app/src/pkg/mod.py", line 42, in run', "    go()", "ValueError: bad"].join("\n"));
+    expect(a.frames.map((f) => f.line)).toEqual([42]);
+    expect(a.locations).toEqual([]);
+  });
+
+  it("a path without a line and a link without #L point at no line", () => {
+    const a = analyzeQuery("Compare src/format/pad.c with https://github.com/acme/fmt/blob/main/include/fmt/core.h please");
+    expect(a.locations).toEqual([]);
   });
 });

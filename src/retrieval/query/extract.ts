@@ -1,5 +1,5 @@
 /** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
-import { QUERY_WEIGHTS } from "./types.ts";
+import { QUERY_WEIGHTS, type SourceLocation } from "./types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
 import { toPath } from "./paths.ts";
@@ -69,7 +69,7 @@ export function addQuotedNames(ctx: Ctx, message: string): void {
     // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.
     if (inner.includes("::")) inner = inner.replace(/<[^<>]*>|\(\)$/g, "").split("::").pop() ?? "";
     const path = toPath(inner, false);
-    if (path) ctx.bag.add(path.path, "path", W.pathInText);
+    if (path) addPath(ctx, path, W.pathInText);
     else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);
     else if (IDENT.test(inner) && !PYTHON_BUILTIN_TYPES.has(inner) && !CODE_KEYWORDS.has(inner) && !(compiled && COMPILED_KEYWORDS.has(inner))) {
       ctx.bag.add(inner, "identifier", W.identifierQuotedInError);
@@ -179,7 +179,7 @@ export function extractFromCodeLine(ctx: Ctx, raw: string, factor: number): void
   for (const token of line.split(/[\s"'`(),=;[\]{}<>]+/)) {
     if (token.length < 4 || !/[./\\]/.test(token)) continue;
     const path = toPath(token.replace(/[.:]+$/, ""), false);
-    if (path && path.path.includes("/")) ctx.bag.add(path.path, "path", W.pathInCode * factor);
+    if (path && path.path.includes("/")) addPath(ctx, path, W.pathInCode * factor);
   }
 
   // String literals: single-name contents (column names, keys) are kept weakly, the rest dropped.
@@ -244,7 +244,7 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
     if (/^[@#]\w/.test(token)) continue; // @mentions, #123
     const path = /[/\\.]/.test(token) ? toPath(token, false) : null;
     if (path) {
-      ctx.bag.add(path.path, "path", W.pathInText);
+      addPath(ctx, path, W.pathInText);
       continue;
     }
     if (isProduct(token) || isProduct(token.replace(/\.$/, ""))) {
@@ -277,7 +277,7 @@ function extractFromSpan(ctx: Ctx, inner: string): void {
   if (inner === "") return;
   const path = toPath(inner, true);
   if (path) {
-    ctx.bag.add(path.path, "path", W.pathInText);
+    addPath(ctx, path, W.pathInText);
     return;
   }
   const name = inner.replace(/\(.*\)$/, "");
@@ -298,10 +298,21 @@ function extractFromSpan(ctx: Ctx, inner: string): void {
 
 function addUrl(ctx: Ctx, url: string): void {
   // https://github.com/org/repo/blob/<ref>/src/x.py#L10 (GitHub, GitLab "/-/blob/")
-  const m = /\/(?:-\/)?(?:blob|tree|raw)\/[^/]+\/([^?#\s]+)/.exec(url);
+  const m = /\/(?:-\/)?(?:blob|tree|raw)\/[^/]+\/([^?#\s]+)(?:\?[^#\s]*)?(?:#L(\d+))?/.exec(url);
   if (!m) return;
   const path = toPath(decodeURIComponentSafe(m[1] ?? ""), true);
-  if (path) ctx.bag.add(path.path, "path", QUERY_WEIGHTS.pathInText);
+  if (path) addPath(ctx, { path: path.path, line: m[2] ? Number(m[2]) : null }, QUERY_WEIGHTS.pathInText);
+}
+
+/** A path the text mentions, as a term, and the line it points at when it gives one (`x.c:12`, `#L12`). */
+export function addPath(ctx: Ctx, mention: { path: string; line: number | null }, weight: number): void {
+  ctx.bag.add(mention.path, "path", weight);
+  if (mention.line !== null) addLocation(ctx, { path: mention.path, line: mention.line });
+}
+
+function addLocation(ctx: Ctx, location: SourceLocation): void {
+  if (location.line < 1 || ctx.locations.length >= LIMITS.locations) return;
+  if (!ctx.locations.some((l) => l.path === location.path && l.line === location.line)) ctx.locations.push(location);
 }
 
 function decodeURIComponentSafe(s: string): string {

@@ -1,6 +1,6 @@
 /** Word lists and token shapes the query analysis uses to tell code from prose (../query-analysis.ts). */
 
-export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, messageChars: 200, tokenChars: 300, frameLineChars: 2000 } as const;
+export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, messageChars: 200, tokenChars: 300, frameLineChars: 2000, locations: 20 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Vocabularies.

@@ -1,5 +1,5 @@
 /** Accumulating weighted query terms, and the context the extractors share (../query-analysis.ts). */
-import { QUERY_WEIGHTS, type QueryTerm, type QueryTermKind, type ReportLanguage } from "./types.ts";
+import { QUERY_WEIGHTS, type QueryTerm, type QueryTermKind, type ReportLanguage, type SourceLocation } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Term accumulation.
@@ -41,6 +41,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export type Ctx = {
   bag: TermBag;
   errors: Map<string, string | null>;
+  /** Lines the text points at in a file (`src/x.c:221`, `#L10-L20`), in the order written. */
+  locations: SourceLocation[];
   language: ReportLanguage | null;
   long: boolean;
 };

@@ -34,6 +34,12 @@ export type FrameMatch = {
   diagnostic?: boolean;
 };
 
+/**
+ * A line of a file the writer of the query points at: `path:line` in the text or its code, a
+ * `blob/<ref>/x.js#L12` link. (Stack frames and diagnostics keep theirs in `frames`.)
+ */
+export type SourceLocation = { path: string; line: number };
+
 export type QueryAnalysis = {
   /** Unique by text, highest weight first. */
   terms: QueryTerm[];
@@ -44,6 +50,11 @@ export type QueryAnalysis = {
   /** Exception classes seen, with the message when one was printed. */
   errors: { type: string; message: string | null }[];
   frames: StackFrame[];
+  /**
+   * Lines the writer points at, in the order the analysis reads them (code blocks, then each prose line's
+   * code spans before its words); unique, at most LIMITS.locations.
+   */
+  locations: SourceLocation[];
   /** The language the report seems to be about, when there are signals. */
   language: ReportLanguage | null;
   /** A bug report rather than a short question: long, or with a stack trace or a code block. */

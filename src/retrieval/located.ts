@@ -1,0 +1,57 @@
+/**
+ * References at the lines a query's writer points at. A `src/x.c:221` in the text or a
+ * `blob/<ref>/x.js#L98` link says where to read: the smallest chunk holding that line of the file leads
+ * the file's references, ahead of the spans the words chose. The line may come from another version of
+ * the file than the indexed one; the chunk holding it is still the nearest code to read.
+ *
+ * Stack frames and diagnostics are not taken here: they say where a fault showed, often a caller of the
+ * code at fault, and their function names already rank the definitions (measured on the eval's reports:
+ * their chunks put first or second pushed the fixed code down more often than they brought it up).
+ */
+import type { ChunkDocument } from "../codeindex/port.ts";
+import type { SourceLocation } from "./query/types.ts";
+import { pathMatches } from "./ranking.ts";
+
+type Reference = { linestart: number; lineend: number; score: number };
+
+export const LOCATED = {
+  /** Located spans leading a file's references, at most. */
+  perFile: 2,
+} as const;
+
+/** The lines `locations` point at in the file at `path`, in their order, unique. */
+export function linesIn(path: string, locations: readonly SourceLocation[]): number[] {
+  const lines: number[] = [];
+  for (const l of locations) if (pathMatches(path, l.path) && !lines.includes(l.line)) lines.push(l.line);
+  return lines;
+}
+
+/**
+ * `references` (best first) led by the spans of the chunks holding `lines` (each line's smallest chunk,
+ * at most LOCATED.perFile of them), at most `cap` in all. A reference overlapping a located span is
+ * dropped; a located span takes the best reference's score (it comes first).
+ */
+export function withLocatedSpans(references: readonly Reference[], lines: readonly number[], chunks: readonly ChunkDocument[], cap: number): Reference[] {
+  const best = references[0]?.score ?? 0;
+  const located: Reference[] = [];
+  for (const line of lines) {
+    if (located.length >= Math.min(LOCATED.perFile, cap)) break;
+    const holder = smallestHolding(chunks, line);
+    if (!holder || located.some((r) => overlaps(r, holder.startLine, holder.endLine))) continue;
+    located.push({ linestart: holder.startLine, lineend: holder.endLine, score: best });
+  }
+  if (located.length === 0) return [...references];
+  const rest = references.filter((r) => !located.some((l) => overlaps(l, r.linestart, r.lineend)));
+  return [...located, ...rest].slice(0, cap);
+}
+
+function smallestHolding(chunks: readonly ChunkDocument[], line: number): ChunkDocument | undefined {
+  let found: ChunkDocument | undefined;
+  for (const c of chunks) {
+    if (c.startLine > line || c.endLine < line) continue;
+    if (!found || c.endLine - c.startLine < found.endLine - found.startLine) found = c;
+  }
+  return found;
+}
+
+const overlaps = (r: { linestart: number; lineend: number }, start: number, end: number) => r.linestart <= end && start <= r.lineend;
