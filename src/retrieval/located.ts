@@ -11,8 +11,7 @@
 import type { ChunkDocument } from "../codeindex/port.ts";
 import type { SourceLocation } from "./query/types.ts";
 import { pathMatches } from "./ranking.ts";
-
-type Reference = { linestart: number; lineend: number; score: number };
+import type { Reference } from "./references.ts";
 
 export const LOCATED = {
   /** Located spans leading a file's references, at most. */

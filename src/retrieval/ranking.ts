@@ -43,7 +43,8 @@ export type RankInput = {
   limit: number;
 };
 
-export type RankedChunk = { doc: ChunkDocument; score: number };
+/** `definition`: the part of the score for defining a name the query mentions (RANKING.definitionBonus). */
+export type RankedChunk = { doc: ChunkDocument; score: number; definition?: number };
 
 export type RankedFile = {
   repoId: string;
@@ -198,7 +199,7 @@ function mentionsWord(text: string, word: string): boolean {
 }
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
-type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean };
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number };
 
 /** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
 export function queryNames(analysis: QueryAnalysis): Map<string, number> {
@@ -236,7 +237,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (!byId) chunksByBranch.set(branch, (byId = new Map()));
     let a = byId.get(doc.id);
     if (!a) {
-      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false }));
+      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false, definition: 0 }));
       chunks.push(a);
     }
     return a;
@@ -267,8 +268,11 @@ export function rankFiles(input: RankInput): RankedFile[] {
       const prefixed = unprefixed ? (lowerNames.get(unprefixed) ?? 0) : 0;
       const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * OTHER_SPELLING : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * OTHER_SPELLING : 0);
       if (w > 0) {
-        const kindFactor = doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
-        a.bonus += RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
+        // A constructor is named like its class but does not define it: the class's own chunk comes first.
+        const constructor = doc.symbol === doc.parent && (doc.kind === "method" || doc.kind === "function");
+        const kindFactor = constructor || doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
+        a.definition = RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
+        a.bonus += a.definition;
         a.defines = true;
       }
     }

@@ -12,7 +12,6 @@ import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/p
 import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
-import { definitionSpan } from "./definition-span.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
@@ -20,7 +19,7 @@ import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
 import { linesIn, withLocatedSpans } from "./located.ts";
-import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
+import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -71,65 +70,6 @@ export type Searcher = {
 };
 
 const MAX_QUERY_CHARS = 20_000;
-
-/** How many spans a file contributes to a search's references, and how close to its best each must score. */
-export const REFERENCES = {
-  perFile: 3,
-  /** The first file's: where a reader starts, and the likeliest home of what is asked. */
-  firstFile: 4,
-  minShare: 0.5,
-  /** A span this close (lines between) to one already given extends it instead of taking a place of its own... */
-  adjacentGap: 2,
-  /** ...while the joined span stays this short (the longest definition a chunk keeps whole). */
-  joinedMaxLines: MAX_DEFINITION_LINES,
-  /** The file's chunks read for its references, at most. */
-  chunksRead: 8,
-} as const;
-
-/**
- * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
- * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
- * function merged into a block) gives that definition's lines instead of its own.
- */
-export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false, perFile: number = REFERENCES.perFile): SearchHitFile["references"] {
-  const best = chunks[0]?.score ?? 0;
-  const out: (SearchHitFile["references"][number] & { narrowed: boolean })[] = [];
-  for (const c of chunks.slice(0, REFERENCES.chunksRead)) {
-    if (out.length >= perFile) break;
-    if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
-    const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
-    const { startLine: linestart, endLine: lineend } = named ?? c.doc;
-    if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
-    // For a report, neighbouring definitions that both carry evidence (small functions side by side, a
-    // method and the next) are one place to read: their spans join, up to the size of a long definition.
-    // A question keeps each definition apart (its answer names one), as does a definition narrowed to a
-    // name the query asks for.
-    const neighbour = named || !joinNeighbours ? undefined : out.find((r) => !r.narrowed && joinable(r, linestart, lineend));
-    if (neighbour) {
-      neighbour.linestart = Math.min(neighbour.linestart, linestart);
-      neighbour.lineend = Math.max(neighbour.lineend, lineend);
-      continue;
-    }
-    out.push({ linestart, lineend, score: c.score, narrowed: named !== null });
-  }
-  return out.map(({ linestart, lineend, score }) => ({ linestart, lineend, score }));
-}
-
-/** Whether lines `start`-`end` lie within REFERENCES.adjacentGap lines of `span` and joined stay under REFERENCES.joinedMaxLines. */
-function joinable(span: { linestart: number; lineend: number }, start: number, end: number): boolean {
-  const gap = Math.max(start - span.lineend, span.linestart - end) - 1;
-  return gap <= REFERENCES.adjacentGap && Math.max(span.lineend, end) - Math.min(span.linestart, start) < REFERENCES.joinedMaxLines;
-}
-
-/** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
-function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startLine: number; endLine: number } | null {
-  for (const name of names) {
-    if (!doc.text.includes(name)) continue;
-    const span = definitionSpan(doc.text, doc.startLine, name, doc.language);
-    if (span) return span;
-  }
-  return null;
-}
 
 /**
  * Names a question or a search mentions strongly enough that a span narrows to their definition
@@ -319,7 +259,8 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
         const perFile = rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile;
-        let references = referencesOf(f.chunks, named, analysis.isLongReport, perFile);
+        // A report's references follow each chunk's own evidence (./references.ts, byOwnEvidence).
+        let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : f.chunks, named, analysis.isLongReport, perFile);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);

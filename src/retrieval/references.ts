@@ -1,0 +1,90 @@
+/**
+ * A file's references: the spans of its chunks that carry a query's evidence, best first (see
+ * docs/search.md, "A report's references").
+ */
+import type { ChunkDocument } from "../codeindex/port.ts";
+import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
+import { definitionSpan } from "./definition-span.ts";
+import type { RankedChunk } from "./ranking.ts";
+
+export type Reference = { linestart: number; lineend: number; score: number };
+
+/** How many spans a file contributes to a search's references, and how close to its best each must score. */
+export const REFERENCES = {
+  perFile: 3,
+  /** The first file's: where a reader starts, and the likeliest home of what is asked. */
+  firstFile: 4,
+  minShare: 0.5,
+  /** A span this close (lines between) to one already given extends it instead of taking a place of its own... */
+  adjacentGap: 2,
+  /** ...while the joined span stays this short (the longest definition a chunk keeps whole). */
+  joinedMaxLines: MAX_DEFINITION_LINES,
+  /** The file's chunks read for its references, at most. */
+  chunksRead: 8,
+} as const;
+
+/**
+ * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
+ * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
+ * function merged into a block) gives that definition's lines instead of its own.
+ */
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false, perFile: number = REFERENCES.perFile): Reference[] {
+  const best = chunks[0]?.score ?? 0;
+  const out: (Reference & { narrowed: boolean })[] = [];
+  for (const c of chunks.slice(0, REFERENCES.chunksRead)) {
+    if (out.length >= perFile) break;
+    if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
+    const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
+    const { startLine: linestart, endLine: lineend } = named ?? c.doc;
+    if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
+    // For a report, neighbouring definitions that both carry evidence (small functions side by side, a
+    // method and the next) are one place to read: their spans join, up to the size of a long definition.
+    // A question keeps each definition apart (its answer names one), as does a definition narrowed to a
+    // name the query asks for.
+    const neighbour = named || !joinNeighbours ? undefined : out.find((r) => !r.narrowed && joinable(r, linestart, lineend));
+    if (neighbour) {
+      neighbour.linestart = Math.min(neighbour.linestart, linestart);
+      neighbour.lineend = Math.max(neighbour.lineend, lineend);
+      continue;
+    }
+    out.push({ linestart, lineend, score: c.score, narrowed: named !== null });
+  }
+  return out.map(({ linestart, lineend, score }) => ({ linestart, lineend, score }));
+}
+
+/** Whether lines `start`-`end` lie within REFERENCES.adjacentGap lines of `span` and joined stay under REFERENCES.joinedMaxLines. */
+function joinable(span: { linestart: number; lineend: number }, start: number, end: number): boolean {
+  const gap = Math.max(start - span.lineend, span.linestart - end) - 1;
+  return gap <= REFERENCES.adjacentGap && Math.max(span.lineend, end) - Math.min(span.linestart, start) < REFERENCES.joinedMaxLines;
+}
+
+/** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
+function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startLine: number; endLine: number } | null {
+  for (const name of names) {
+    if (!doc.text.includes(name)) continue;
+    const span = definitionSpan(doc.text, doc.startLine, name, doc.language);
+    if (span) return span;
+  }
+  return null;
+}
+
+/** Kinds whose chunk is a container's own lines (header, fields) when its members are chunks of their own. */
+const CONTAINERS = new Set(["class", "interface", "enum", "type", "module"]);
+
+/**
+ * A report's order of a file's chunks by their own evidence: the score a chunk takes for defining a name
+ * the report mentions does not count for a constructor (named like its class: it does not define the
+ * class) nor for a container whose members are chunks of their own (its header and fields; the members
+ * hold the code). Across files that bonus still ranks the file; within it, every member shares it.
+ */
+export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
+  const parents = new Set<string>();
+  for (const c of chunks) if (c.doc.parent) parents.add(c.doc.parent);
+  const own = (c: RankedChunk): number => {
+    const { kind, symbol, parent } = c.doc;
+    const constructor = symbol !== null && symbol === parent && (kind === "method" || kind === "function");
+    const header = symbol !== null && CONTAINERS.has(kind) && parents.has(symbol);
+    return constructor || header ? c.score - (c.definition ?? 0) : c.score;
+  };
+  return chunks.map((c) => ({ doc: c.doc, score: own(c) })).sort((a, b) => b.score - a.score);
+}
