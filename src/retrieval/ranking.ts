@@ -171,6 +171,13 @@ export function namesAFile(mention: string, lists: Iterable<readonly string[]>):
   return false;
 }
 
+/** How many files of `paths` a path mention names (as the ranking matches mentions). */
+export function filesNamedBy(mention: string, paths: readonly string[]): number {
+  const m = mention.toLowerCase().replace(/^\/+/, "");
+  const { lower, byBase } = pathFacts(paths);
+  return (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m)).length;
+}
+
 function goPackageDir(path: string): string | null {
   const parts = path.split("/");
   return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;

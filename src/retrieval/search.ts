@@ -18,7 +18,7 @@ import { classifyPath, distances, namesAFile, queryNames, withExtraPaths, rankFi
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
-import { linesIn, withLocatedSpans } from "./located.ts";
+import { linesIn, specificLocations, withLocatedSpans } from "./located.ts";
 import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
 
 export type SearchTarget = {
@@ -251,6 +251,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       ranked = withWholeFileRanking(ranked, wholeFiles, analysis).slice(0, limit);
       const named = spanNames(analysis);
+      const locations = specificLocations(analysis.locations, fileMap.values());
       const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));
       const ds = distances(ranked);
       files.forEach((f, i) => (f.distance = ds[i]!));
@@ -269,7 +270,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
         }
         // The lines the query points at in this file lead its references (./located.ts).
-        const lines = linesIn(f.path, analysis.locations);
+        const lines = linesIn(f.path, locations);
         if (lines.length > 0) references = withLocatedSpans(references, lines, await codeIndex.getFileChunks(f.repoId, f.branch, f.path), perFile);
         const best = chunks[0];
         return {

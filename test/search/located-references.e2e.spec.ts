@@ -38,6 +38,8 @@ describe("references start at the line a report's writer points at (e2e)", () =>
   const { search: searchAll } = withIndexedRepository("acme/layout", {
     "lib/layout.js": LAYOUT,
     "lib/other.js": "function other() {\n  return 1;\n}\n",
+    // Three more files named layout.js: a mention of `layout.js` alone names four files.
+    ...Object.fromEntries(["a", "b", "c"].map((d) => [`lib/${d}/layout.js`, `function layout${d}(items) {\n  return items.length;\n}\n`])),
   });
   const first = async (query: string) => (await searchAll(query)).find((s) => s.filepath === "lib/layout.js");
 
@@ -55,6 +57,10 @@ describe("references start at the line a report's writer points at (e2e)", () =>
 
   it("so does `lib/layout.js:14` in the text", async () => {
     expect(await first(`${words}\nThe clamp at \`lib/layout.js:14\` looks inverted.\n`)).toMatchObject({ linestart: 11, lineend: 15 });
+  });
+
+  it("a line of a name that four files share changes nothing", async () => {
+    expect(await first(`${words}\nThe clamp at layout.js:14 looks inverted.\n`)).toMatchObject({ linestart: 3, lineend: 9 });
   });
 
   it("a line of a file the results do not hold changes nothing", async () => {
