@@ -7,6 +7,8 @@
  * vectors when an embedder is configured. They are fused and re-ranked in ./ranking.ts, and the files
  * fused with a whole-file lexical ranking of the same text (./whole-file.ts). `genius` searches deeper:
  * larger candidate lists, and the definitions of identifiers that the best chunks call are pulled in too.
+ * Each file's references (spans) come from its ranked chunks (./references.ts), led by the lines the
+ * query points at in it (./located.ts).
  */
 import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/port.ts";
 import type { Embedder } from "../models/embedder.ts";
