@@ -10,7 +10,7 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import type { SourceLocation } from "./query/types.ts";
-import { filesNamedBy, pathMatches } from "./ranking.ts";
+import { filesNamedBy, pathMatches } from "./path-mentions.ts";
 import type { Reference } from "./references.ts";
 
 export const LOCATED = {

@@ -20,6 +20,7 @@ import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
+import { baseName, lowerPathMatches, pathFacts } from "./path-mentions.ts";
 
 export type CandidateList = {
   name: string;
@@ -111,86 +112,9 @@ export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boo
   return { tests, docs, declarations };
 }
 
-/** True when `path` ends with `mention` on segment boundaries (or vice versa for absolute mentions). */
-export function pathMatches(path: string, mention: string): boolean {
-  const p = path.toLowerCase();
-  const m = mention.toLowerCase().replace(/^\/+/, "");
-  if (m === "") return false;
-  if (p === m || p.endsWith("/" + m)) return true;
-  // Absolute project paths from traces (/home/u/proj/src/x.py): the indexed path is their suffix.
-  return m.endsWith("/" + p) && p.includes("/");
-}
-
-/** pathMatches with both sides already lowercased and the mention's leading slashes cut. */
-function lowerPathMatches(p: string, m: string): boolean {
-  if (m === "") return false;
-  if (p === m || (p.endsWith(m) && p.charCodeAt(p.length - m.length - 1) === 47)) return true;
-  return m.endsWith("/" + p) && p.includes("/");
-}
-
-/**
- * Facts of a file list, computed once per list: lowercased paths, and the files by lowercased base name
- * (every path a mention matches ends with the mention's base name) and by module stem (3+ characters).
- */
-type PathFacts = { lower: string[]; byBase: Map<string, number[]>; byStem: Map<string, number[]> };
-const pathFactsCache = new WeakMap<readonly string[], PathFacts>();
-function pathFacts(paths: readonly string[]): PathFacts {
-  let facts = pathFactsCache.get(paths);
-  if (!facts) {
-    const lower = paths.map((p) => p.toLowerCase());
-    const byBase = new Map<string, number[]>();
-    const byStem = new Map<string, number[]>();
-    const add = (map: Map<string, number[]>, key: string, i: number) => {
-      const list = map.get(key);
-      if (list) list.push(i);
-      else map.set(key, [i]);
-    };
-    lower.forEach((p, i) => {
-      add(byBase, baseName(p), i);
-      const stem = moduleStem(paths[i]!)?.toLowerCase();
-      if (stem && stem.length >= 3) add(byStem, stem, i);
-      // A Go package is its folder: `mapping.Unmarshal` names every file of `.../mapping/`.
-      const pkg = p.endsWith(".go") ? goPackageDir(p) : null;
-      if (pkg && pkg !== stem && pkg.length >= 3) add(byStem, pkg, i);
-    });
-    facts = { lower, byBase, byStem };
-    pathFactsCache.set(paths, facts);
-  }
-  return facts;
-}
-
-const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
-
-/** Whether a path mention names a file of one of the lists (as the ranking matches mentions). */
-export function namesAFile(mention: string, lists: Iterable<readonly string[]>): boolean {
-  const m = mention.toLowerCase().replace(/^\/+/, "");
-  for (const paths of lists) {
-    const { lower, byBase } = pathFacts(paths);
-    if ((byBase.get(baseName(m)) ?? []).some((i) => lowerPathMatches(lower[i]!, m))) return true;
-  }
-  return false;
-}
-
-/** How many files of `paths` a path mention names (as the ranking matches mentions). */
-export function filesNamedBy(mention: string, paths: readonly string[]): number {
-  const m = mention.toLowerCase().replace(/^\/+/, "");
-  const { lower, byBase } = pathFacts(paths);
-  return (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m)).length;
-}
-
-function goPackageDir(path: string): string | null {
-  const parts = path.split("/");
-  return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
-}
-
-/** Stem used for module-name mentions: `a/b/irradiance.py` -> irradiance; `a/b/__init__.py` -> b. */
-export function moduleStem(path: string): string | null {
-  const parts = path.split("/");
-  const base = parts[parts.length - 1] ?? "";
-  const stem = base.replace(/\.[^.]+$/, "");
-  if (/^(__init__|index|mod|main|__main__)$/.test(stem)) return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
-  return stem || null;
-}
+/** A constructor: a method or function named like the class it belongs to (Java, C++, C#). */
+export const isConstructor = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind">): boolean =>
+  doc.symbol !== null && doc.symbol === doc.parent && (doc.kind === "method" || doc.kind === "function");
 
 /** [A-Za-z0-9_$] (NaN, past either end of the text, is not). */
 function isWordChar(c: number): boolean {
@@ -276,8 +200,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
       const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * OTHER_SPELLING : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * OTHER_SPELLING : 0);
       if (w > 0) {
         // A constructor is named like its class but does not define it: the class's own chunk comes first.
-        const constructor = doc.symbol === doc.parent && (doc.kind === "method" || doc.kind === "function");
-        const kindFactor = constructor || doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
+        const kindFactor = isConstructor(doc) || doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.definition = RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
         a.bonus += a.definition;
         a.defines = true;

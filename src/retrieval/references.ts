@@ -5,7 +5,7 @@
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
 import { definitionSpan } from "./definition-span.ts";
-import type { RankedChunk } from "./ranking.ts";
+import { isConstructor, type RankedChunk } from "./ranking.ts";
 
 export type Reference = { linestart: number; lineend: number; score: number };
 
@@ -81,10 +81,9 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   const parents = new Set<string>();
   for (const c of chunks) if (c.doc.parent) parents.add(c.doc.parent);
   const own = (c: RankedChunk): number => {
-    const { kind, symbol, parent } = c.doc;
-    const constructor = symbol !== null && symbol === parent && (kind === "method" || kind === "function");
+    const { kind, symbol } = c.doc;
     const header = symbol !== null && CONTAINERS.has(kind) && parents.has(symbol);
-    return constructor || header ? c.score - (c.definition ?? 0) : c.score;
+    return isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
   };
   return chunks.map((c) => ({ doc: c.doc, score: own(c) })).sort((a, b) => b.score - a.score);
 }

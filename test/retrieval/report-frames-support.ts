@@ -1,7 +1,7 @@
 /** Reading a query analysis in the report-frame tests. */
 import { expect } from "vitest";
 import type { QueryAnalysis, QueryTermKind } from "../../src/retrieval/query-analysis.ts";
-import { pathMatches } from "../../src/retrieval/ranking.ts";
+import { pathMatches } from "../../src/retrieval/path-mentions.ts";
 
 export function weight(a: QueryAnalysis, text: string, kind?: QueryTermKind): number {
   const t = a.terms.find((x) => x.text === text && (kind === undefined || x.kind === kind));

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { pathMatches } from "../../src/retrieval/ranking.ts";
+import { pathMatches } from "../../src/retrieval/path-mentions.ts";
 import { firstMatch, has, rows, weight, wellFormed } from "./report-frames-support.ts";
 
 describe("Go", () => {

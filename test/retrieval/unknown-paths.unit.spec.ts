@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { namesAFile } from "../../src/retrieval/ranking.ts";
+import { namesAFile } from "../../src/retrieval/path-mentions.ts";
 import { lexicalQueries } from "../../src/retrieval/search.ts";
 
 const FILES = ["package.json", "src/index.js", "src/plugin/zone/index.js", "src/plugin/relative/index.js", "lib/core/Clock.ts"];

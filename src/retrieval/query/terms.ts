@@ -41,7 +41,7 @@ const round = (n: number) => Math.round(n * 100) / 100;
 export type Ctx = {
   bag: TermBag;
   errors: Map<string, string | null>;
-  /** Lines the text points at in a file (`src/x.c:221`, `#L10-L20`), in the order written. */
+  /** Lines the text points at in a file (`src/x.c:221`, `#L10-L20`), in the order they are read. */
   locations: SourceLocation[];
   language: ReportLanguage | null;
   long: boolean;
