@@ -10,26 +10,24 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import type { SourceLocation } from "./query/types.ts";
-import { filesNamedBy, pathMatches } from "./path-mentions.ts";
+import { MAX_FILES_NAMED, namedFiles, pathMatches } from "./path-mentions.ts";
 import type { Reference } from "./references.ts";
 
 export const LOCATED = {
   /** Located spans leading a file's references, at most. */
   perFile: 2,
-  /** A location counts when its path names at most this many files of a target. */
-  maxFilesNamed: 3,
 } as const;
 
 /**
- * The locations whose path names one to three files of a target (`fileLists`), as the ranking counts a
- * path mention: `index.js:12` in a repository of forty `index.js` files points nowhere.
+ * The locations whose path names one to MAX_FILES_NAMED files of a target (`fileLists`), as the ranking
+ * counts a path mention: `index.js:12` in a repository of forty `index.js` files points nowhere.
  */
 export function specificLocations(locations: readonly SourceLocation[], fileLists: Iterable<readonly string[]>): SourceLocation[] {
   if (locations.length === 0) return [];
   const lists = [...fileLists];
   return locations.filter((l) => lists.some((paths) => {
-    const n = filesNamedBy(l.path, paths);
-    return n >= 1 && n <= LOCATED.maxFilesNamed;
+    const n = namedFiles(l.path, paths).length;
+    return n >= 1 && n <= MAX_FILES_NAMED;
   }));
 }
 

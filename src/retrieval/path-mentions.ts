@@ -13,7 +13,7 @@ export function pathMatches(path: string, mention: string): boolean {
 }
 
 /** pathMatches with both sides already lowercased and the mention's leading slashes cut. */
-export function lowerPathMatches(p: string, m: string): boolean {
+function lowerPathMatches(p: string, m: string): boolean {
   if (m === "") return false;
   if (p === m || (p.endsWith(m) && p.charCodeAt(p.length - m.length - 1) === 47)) return true;
   return m.endsWith("/" + p) && p.includes("/");
@@ -50,26 +50,25 @@ export function pathFacts(paths: readonly string[]): PathFacts {
   return facts;
 }
 
-export const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
+const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
-/** Whether a path mention names a file of one of the lists (as the ranking matches mentions). */
-export function namesAFile(mention: string, lists: Iterable<readonly string[]>): boolean {
+/** A path mention counts when it names at most this many files of a list: `__init__.py` names dozens. */
+export const MAX_FILES_NAMED = 3;
+
+/** The indices of the files of `paths` that a path mention names. */
+export function namedFiles(mention: string, paths: readonly string[]): number[] {
   const m = mention.toLowerCase().replace(/^\/+/, "");
-  for (const paths of lists) {
-    const { lower, byBase } = pathFacts(paths);
-    if ((byBase.get(baseName(m)) ?? []).some((i) => lowerPathMatches(lower[i]!, m))) return true;
-  }
+  const { lower, byBase } = pathFacts(paths);
+  return (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m));
+}
+
+/** Whether a path mention names a file of one of the lists. */
+export function namesAFile(mention: string, lists: Iterable<readonly string[]>): boolean {
+  for (const paths of lists) if (namedFiles(mention, paths).length > 0) return true;
   return false;
 }
 
-/** How many files of `paths` a path mention names (as the ranking matches mentions). */
-export function filesNamedBy(mention: string, paths: readonly string[]): number {
-  const m = mention.toLowerCase().replace(/^\/+/, "");
-  const { lower, byBase } = pathFacts(paths);
-  return (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m)).length;
-}
-
-export function goPackageDir(path: string): string | null {
+function goPackageDir(path: string): string | null {
   const parts = path.split("/");
   return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
 }

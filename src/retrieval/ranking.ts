@@ -20,7 +20,7 @@ import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
-import { baseName, lowerPathMatches, pathFacts } from "./path-mentions.ts";
+import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 
 export type CandidateList = {
   name: string;
@@ -268,15 +268,14 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }
   for (const [k, paths] of candidatesByTarget) {
     const [repoId, branch] = k.split("\u0000") as [string, string];
-    const { lower, byBase, byStem } = pathFacts(paths);
+    const { byStem } = pathFacts(paths);
     // A mention counts in proportion to how specific it is: `__init__.py` names dozens of files.
-    const mentions = pathTerms.map((t) => t.text.toLowerCase().replace(/^\/+/, ""));
-    const matched = mentions.map((m) => (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m)));
-    // Files worth a look: those a path mention names (at most 3 per mention) or whose stem is a query name.
+    const matched = pathTerms.map((t) => namedFiles(t.text, paths));
+    // Files worth a look: those a path mention names (at most MAX_FILES_NAMED) or whose stem is a query name.
     const hits = new Set<number>();
     const stemOf = new Map<number, string>();
     matched.forEach((at) => {
-      if (at.length > 0 && at.length <= 3) for (const i of at) hits.add(i);
+      if (at.length > 0 && at.length <= MAX_FILES_NAMED) for (const i of at) hits.add(i);
     });
     for (const stem of stemNames.keys()) {
       for (const i of byStem.get(stem) ?? []) {
@@ -289,7 +288,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
       let pathW = 0;
       pathTerms.forEach((t, j) => {
         const count = matched[j]!.length;
-        if (count === 0 || count > 3) return;
+        if (count === 0 || count > MAX_FILES_NAMED) return;
         const w = t.weight / count;
         if (w > pathW && matched[j]!.includes(i)) pathW = w;
       });

@@ -262,19 +262,21 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
         let chunks = f.chunks.map((c) => c.doc);
+        // The file's chunks, read once when a step needs them all.
+        let all: ChunkDocument[] | undefined;
+        const allChunks = async () => (all ??= await codeIndex.getFileChunks(f.repoId, f.branch, f.path));
         const perFile = rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile;
         // A report's references follow each chunk's own evidence (./references.ts, byOwnEvidence).
         let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : f.chunks, named, analysis.isLongReport, perFile);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
-          const all = await codeIndex.getFileChunks(f.repoId, f.branch, f.path);
-          const local = bestLocalChunks(all, analysis);
+          const local = bestLocalChunks(await allChunks(), analysis);
           chunks = local.map((c) => c.doc);
           references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
         }
         // The lines the query points at in this file lead its references (./located.ts).
         const lines = linesIn(f.path, locations);
-        if (lines.length > 0) references = withLocatedSpans(references, lines, await codeIndex.getFileChunks(f.repoId, f.branch, f.path), perFile);
+        if (lines.length > 0) references = withLocatedSpans(references, lines, await allChunks(), perFile);
         const best = chunks[0];
         return {
           repoId: f.repoId,

@@ -305,7 +305,7 @@ function addUrl(ctx: Ctx, url: string): void {
 }
 
 /** A path the text mentions, as a term, and the line it points at when it gives one (`x.c:12`, `#L12`). */
-export function addPath(ctx: Ctx, mention: { path: string; line: number | null }, weight: number): void {
+function addPath(ctx: Ctx, mention: { path: string; line: number | null }, weight: number): void {
   ctx.bag.add(mention.path, "path", weight);
   if (mention.line !== null) addLocation(ctx, { path: mention.path, line: mention.line });
 }
