@@ -72,10 +72,20 @@ function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startL
 const CONTAINERS = new Set(["class", "interface", "enum", "type", "module"]);
 
 /**
- * A report's order of a file's chunks by their own evidence: the score a chunk takes for defining a name
- * the report mentions does not count for a constructor (named like its class: it does not define the
- * class) nor for a container whose members are chunks of their own (its header and fields; the members
- * hold the code). Across files that bonus still ranks the file; within it, every member shares it.
+ * Within a file, a report's chunk weighs its length to this power: a longer definition holds more of the
+ * code a fix may land in. Its evidence is lexical and length-normalised (BM25), which suits telling what a
+ * chunk is about, not where in a file a defect sits; bug localisation work finds larger code more often
+ * at fault (BugLocator's length prior, Zhou et al., ICSE 2012). Kept gentle: 10 lines weigh 1.26, 100
+ * lines 1.58. Across files it is not applied (it lowered file ranks in three languages).
+ */
+export const LENGTH_PRIOR = 0.1;
+
+/**
+ * A report's order of a file's chunks by their own evidence, their length weighed (LENGTH_PRIOR): the
+ * score a chunk takes for defining a name the report mentions does not count for a constructor (named
+ * like its class: it does not define the class) nor for a container whose members are chunks of their own
+ * (its header and fields; the members hold the code). Across files that bonus still ranks the file;
+ * within it, every member shares it.
  */
 export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   const parents = new Set<string>();
@@ -83,7 +93,8 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   const own = (c: RankedChunk): number => {
     const { kind, symbol } = c.doc;
     const header = symbol !== null && CONTAINERS.has(kind) && parents.has(symbol);
-    return isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
+    const base = isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
+    return base * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
   };
   return chunks.map((c) => ({ doc: c.doc, score: own(c) })).sort((a, b) => b.score - a.score);
 }
