@@ -68,6 +68,34 @@ describe("extractive answers", () => {
     expect(prose).toContain("see `ip` (lines 340–343)");
   });
 
+  it("does not name a helper inside the span that holds few of the words the span's own lines hold", () => {
+    const configure = [
+      "app.defaultConfiguration = function defaultConfiguration() {",
+      "  var env = process.env.NODE_ENV || 'development';",
+      "  // default settings",
+      "  this.enable('x-powered-by');",
+      "  this.set('etag', 'weak');",
+      "  this.set('env', env);",
+      "  this.on('mount', function onmount(parent) {",
+      "    if (this.settings[trustProxyDefaultSymbol] === true) {",
+      "      delete this.settings['trust proxy'];",
+      "    }",
+      "    this.request = Object.create(parent.request);",
+      "    this.response = Object.create(parent.response);",
+      "  });",
+      "  this.locals = Object.create(null);",
+      "  this.mountpath = '/';",
+      "};",
+    ].join("\n");
+    const method = chunk({ path: "lib/application.js", language: "javascript", kind: "method", symbol: "defaultConfiguration", parent: "app", doc: null, startLine: 90, endLine: 105, text: configure });
+    const answer = extractiveAnswer("Where are the default settings such as etag and x-powered-by configured?", [source(method)]);
+    const prose = answer.split("```")[0]!;
+    expect(prose).toContain("Best match: **`app.defaultConfiguration`** (method) in `lib/application.js`, lines 90–105.");
+    expect(prose).not.toContain("onmount");
+    // The code quoted is the method's own, where the settings are.
+    expect(answer).toContain("`lib/application.js:90-105`\n```javascript\napp.defaultConfiguration = function");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

@@ -26,7 +26,7 @@ export type AnswerSpan = {
   code: string;
   /** Share of the question's words the span holds (its path and name included). */
   coverage: number;
-  /** Definitions inside the span that hold more of the question's words than the rest of it, best first. */
+  /** Definitions inside the span that hold the question's words (at least half the share the span holds), best first. */
   members: NamedLines[];
 };
 
@@ -55,6 +55,8 @@ const qualified = (c: ChunkDocument) => (c.symbol ? (c.parent ? `${c.parent}.${c
 
 /** How many of a span's inner definitions an answer names. */
 const MEMBERS = 2;
+/** A named member holds at least this share of the question's words its span holds. */
+const MEMBER_SHARE = 0.5;
 
 export function answerSpans(terms: readonly string[], sources: readonly AnswerSource[], limit: number): AnswerSpan[] {
   const out: AnswerSpan[] = [];
@@ -80,7 +82,9 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
         // Not the span's own definition again (after its doc comment or decorators).
         .filter((d) => d.name !== chunk.symbol && (d.endLine - d.startLine + 1) / lines.length < 0.8)
         .map((d) => ({ d, c: coverage(terms, stemsOf(`${d.name} ${d.name} ${lines.slice(d.startLine - ref.linestart, d.endLine - ref.linestart + 1).join("\n")}`)) }))
-        .filter((m) => m.c > 0)
+        // A member that holds few of the words its span holds is not where the span answers (a helper
+        // closure of a method whose own body has the words).
+        .filter((m) => m.c > 0 && m.c >= spanCoverage * MEMBER_SHARE)
         .sort((a, b) => b.c - a.c || a.d.startLine - b.d.startLine)
         .slice(0, MEMBERS)
         .filter((m, i, all) => m.c >= all[0]!.c * 0.75)
