@@ -96,6 +96,46 @@ describe("extractive answers", () => {
     expect(answer).toContain("`lib/application.js:90-105`\n```javascript\napp.defaultConfiguration = function");
   });
 
+  it("lists one definition written again in each file of a folder once, with how many more, and keeps same-named different code apart", () => {
+    const localeOf = (name: string, weekStart: number, months: string) =>
+      [
+        "const locale = {",
+        `  name: '${name}',`,
+        `  months: '${months}'.split('_'),`,
+        `  weekStart: ${weekStart},`,
+        "  formats: { LT: 'HH:mm', L: 'DD/MM/YYYY' },",
+        "  ordinal: n => n,",
+        "}",
+      ].join("\n");
+    const locales = ["de", "fr", "it"].map((name, i) =>
+      source(chunk({ path: `src/locale/${name}.js`, language: "javascript", kind: "variable", symbol: "locale", doc: null, startLine: 4, endLine: 10, text: localeOf(name, 1, `m${i}_n${i}`) })),
+    );
+    const week = [
+      "function startOfWeek(date, locale) {",
+      "  const weekStart = locale.weekStart || 0",
+      "  const day = date.getDay()",
+      "  const gap = (day < weekStart ? day + 7 : day) - weekStart",
+      "  return addDays(date, -gap)",
+      "}",
+    ].join("\n");
+    const start = source(chunk({ path: "src/week.js", language: "javascript", kind: "function", symbol: "startOfWeek", doc: null, startLine: 1, endLine: 6, text: week }));
+    // A type of another module named like one listed, written differently.
+    const other = [
+      "const locale = {",
+      "  resolve(tag) { return registry.lookup(normalise(tag)) },",
+      "  fallback: defaultTag,",
+      "}",
+    ].join("\n");
+    const registry = source(chunk({ path: "src/locale/registry.js", language: "javascript", kind: "variable", symbol: "locale", doc: null, startLine: 1, endLine: 4, text: other }));
+    const answer = extractiveAnswer("Where does the start of a week use the locale's weekStart?", [start, ...locales, registry]);
+    const prose = answer.split("```")[0]!;
+    expect(prose).toContain("**`locale`** (variable) in `src/locale/de.js`, lines 4–10 (2 more files in `src/locale/` too)");
+    expect(prose).not.toContain("src/locale/fr.js");
+    expect(prose).not.toContain("src/locale/it.js");
+    expect(prose).toContain("`src/locale/registry.js`, lines 1–4");
+    expect(prose).not.toContain("registry.js`, lines 1–4 (");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

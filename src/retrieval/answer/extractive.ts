@@ -16,8 +16,61 @@ const WELL_MATCHED = 0.5;
 
 const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–${b}`);
 
-function what(span: AnswerSpan, withRepository: boolean, docChars: number): string {
-  const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${range(span.linestart, span.lineend)}`;
+const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
+
+/** A span listed, with how many files of its folder have a span like it among the results (their code in `codes`). */
+type Listed = { span: AnswerSpan; alike: number; codes: string[] };
+
+/** The identifiers of a span's code, string literals left out: what its code is made of, not what it says. */
+function shapeOf(code: string): Set<string> {
+  const bare = code.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`/g, " ");
+  return new Set(bare.match(/[A-Za-z_$][\w$]*/g) ?? []);
+}
+
+/** Share of identifiers two spans' code has in common (Jaccard). */
+function alikeShare(a: string, b: string): number {
+  const x = shapeOf(a);
+  const y = shapeOf(b);
+  let common = 0;
+  for (const w of x) if (y.has(w)) common++;
+  return common / Math.max(1, x.size + y.size - common);
+}
+
+/** Two spans are the same thing written again when this share of their identifiers is common. */
+const ALIKE = 0.5;
+
+/**
+ * The spans to list, at most `limit`: a span in another file of the same folder, named and kinded like
+ * one already listed (or folded into it) and written with mostly the same identifiers (each locale's
+ * `locale` object, each migration's `up`), counts as one more like it instead of taking a place, so the
+ * list shows different code. Two different types that share a name (`Glob` in two modules) stay apart.
+ */
+export function distinctSpans(spans: readonly AnswerSpan[], limit: number): Listed[] {
+  const out: Listed[] = [];
+  for (const span of spans) {
+    const twin = span.name
+      ? out.find(
+          (o) =>
+            o.span.name === span.name &&
+            o.span.kind === span.kind &&
+            o.span.source.path !== span.source.path &&
+            o.span.source.repository === span.source.repository &&
+            folderOf(o.span.source.path) === folderOf(span.source.path) &&
+            o.codes.some((code) => alikeShare(code, span.code) >= ALIKE),
+        )
+      : undefined;
+    if (twin) {
+      twin.alike++;
+      twin.codes.push(span.code);
+    } else if (out.length < limit) out.push({ span, alike: 0, codes: [span.code] });
+  }
+  return out;
+}
+
+function what({ span, alike }: Listed, withRepository: boolean, docChars: number): string {
+  const folder = folderOf(span.source.path);
+  const more = alike > 0 ? ` (${alike} more file${alike === 1 ? "" : "s"} in \`${folder || "./"}\` too)` : "";
+  const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${range(span.linestart, span.lineend)}${more}`;
   const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.kind}) `}in ${where}` : where;
   const members = span.members.length ? `; see ${span.members.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
   return `${head}${members}${span.doc ? `: ${firstSentence(span.doc, docChars)}` : ""}`;
@@ -37,7 +90,9 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   const out: string[] = notes.map((n) => `> **Note:** ${n}`);
   if (notes.length) out.push("");
   const terms = questionTerms(question);
-  const spans = answerSpans(terms, sources, ANSWER_SHAPE.listed);
+  // More spans than are listed: repeats of one definition across a folder's files are folded.
+  const listed = distinctSpans(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3), ANSWER_SHAPE.listed);
+  const spans = listed.map((l) => l.span);
   if (spans.length === 0) {
     out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");
     return out.join("\n");
@@ -47,13 +102,13 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   if (best.coverage < WELL_MATCHED) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");
-    for (const s of spans) out.push(`- ${what(s, withRepository, 110)}`);
+    for (const l of listed) out.push(`- ${what(l, withRepository, 110)}`);
   } else {
-    out.push(`Best match: ${sentence(what(best, withRepository, 200))}`);
+    out.push(`Best match: ${sentence(what(listed[0]!, withRepository, 200))}`);
     if (others.length) {
       out.push("");
       out.push("Also relevant:");
-      for (const s of others) out.push(`- ${what(s, withRepository, 110)}`);
+      for (const l of listed.slice(1)) out.push(`- ${what(l, withRepository, 110)}`);
     }
   }
   // The code of the best span (its best-matching inner definition when it has one), then the next one.
