@@ -3,16 +3,19 @@
  * with the definitions that answer it at a pinned commit), asked through POST /v2/query of the real
  * service with no chat model configured.
  *
- *   npx tsx scripts/answer-quality.ts [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]
+ *   npx tsx scripts/answer-quality.ts [--questions <file>] [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]
  *
  * Mirrors as for `npm run eval` (../.mirror/<owner>+<name>/repo, relative to the project root). Reports the
  * share of answers that name an answering definition with lines overlapping it (answer-quality/score.ts),
  * and the median length of the prose before the first code block and of the whole answer; writes
- * scripts/results/answer-quality.json. --show prints every answer.
+ * scripts/results/answer-quality.json. --show prints every answer. --questions takes another set in the same
+ * shape (default scripts/answer-quality/questions.jsonl; scripts/answer-quality/heldout.jsonl holds questions
+ * about six more repositories and languages that no ranking change was tuned on) and writes its results to
+ * scripts/results/answer-quality-<name>.json.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { projectRoot, writeResults } from "./results.ts";
 import type { Case } from "./eval/cases.ts";
@@ -22,9 +25,10 @@ import { median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
 
 type Question = { repo: string; commit: string; question: string; answers: Expected[] };
 
-const USAGE = "npx tsx scripts/answer-quality.ts [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]";
+const USAGE = "npx tsx scripts/answer-quality.ts [--questions <file>] [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]";
 const { values: args } = parseArgs({
   options: {
+    questions: { type: "string" },
     repo: { type: "string" },
     mirrors: { type: "string" },
     "data-dir": { type: "string" },
@@ -38,7 +42,10 @@ if (args.help) {
   process.exit(0);
 }
 
-const questions = readFileSync(join(projectRoot, "scripts", "answer-quality", "questions.jsonl"), "utf8")
+const questionsFile = args.questions ? resolve(args.questions) : join(projectRoot, "scripts", "answer-quality", "questions.jsonl");
+/** Results of another set go to their own file: answer-quality-<set>.json. */
+const resultsName = args.questions ? `answer-quality-${basename(questionsFile).replace(/\.jsonl?$/, "")}` : "answer-quality";
+const questions = readFileSync(questionsFile, "utf8")
   .split("\n")
   .filter((l) => l.trim())
   .map((l) => JSON.parse(l) as Question)
@@ -96,7 +103,7 @@ async function main() {
   const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
   for (const r of table) process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ") + "\n");
   for (const r of rows.filter((r) => !r.named)) process.stdout.write(`not named: ${r.repo}: ${r.question}\n`);
-  const path = writeResults("answer-quality", { overall, perRepo, questions: rows }, args.out ? { path: resolve(args.out) } : {});
+  const path = writeResults(resultsName, { overall, perRepo, questions: rows }, args.out ? { path: resolve(args.out) } : {});
   log(`results: ${path}`);
 }
 

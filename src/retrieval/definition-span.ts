@@ -3,7 +3,8 @@
  * into a block. A query that names a function should get that function's lines, not its class's.
  *
  * Found from the chunk's text by the shapes definitions take across languages (`def name(`, `function
- * name(`, `name(...) {` for methods, `func (r T) name(`, `fn name(`, `name = (...) =>`); the end is the
+ * name(`, `name(...) {` for methods, `func (r T) name(`, `fn name(`, `name = (...) =>`, and in C and C++ a
+ * header over several lines, `SPEC type name(a,` ... `) {`); the end is the
  * matching closing brace, or for indentation languages the last line indented deeper than the definition.
  * Strings and comments are not parsed: an unbalanced brace inside one can only widen the span to the chunk.
  */
@@ -99,6 +100,28 @@ const DEFINITION_LINES: RegExp[] = [
   /\b(?:[\w$]+\.)*_*define\w*\s*\(\s*[\w$.]+\s*,\s*['"]([A-Za-z_$][\w$]*)['"]\s*,.*\{\s*$/,
 ];
 
+/**
+ * A C or C++ function whose header spans lines (`FMT_FUNC void format_error_code(buffer& out,` then its
+ * other parameters, then `{`): a return type (and any specifier or macro) before `name(`, no `=` and no
+ * `;` before the body's `{` within C_HEADER_LINES lines; an all-capitals name is a macro, not a function.
+ */
+const C_HEADER = /^[ \t]*(?:[\w:<>,*&[\]]+\s+)+[*&]*(~?[A-Za-z_]\w*)\s*\(/;
+const C_STATEMENT = /^\s*(?:return|if|else|while|for|switch|case|new|delete|throw|goto|using|typedef|co_return|co_yield|sizeof)\b/;
+const C_LANGUAGES = new Set(["c", "cpp"]);
+const C_HEADER_LINES = 8;
+/** An all-capitals name in C or C++ is a macro's use (`TEST(suite, name) {`, `FMT_PRAGMA_GCC(...)`), by convention. */
+const MACRO = /^[A-Z][A-Z0-9_]*$/;
+
+function cHeaderName(lines: readonly string[], i: number): string | undefined {
+  const line = lines[i]!;
+  const m = C_HEADER.exec(line);
+  if (!m || MACRO.test(m[1]!) || C_STATEMENT.test(line) || line.slice(0, m.index + m[0].length).includes("=")) return undefined;
+  const rest = lines.slice(i, i + C_HEADER_LINES).join("\n").slice(m.index + m[0].length);
+  const brace = rest.indexOf("{");
+  const semi = rest.indexOf(";");
+  return brace >= 0 && (semi < 0 || brace < semi) ? m[1] : undefined;
+}
+
 const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);
 
 /**
@@ -112,6 +135,8 @@ export function definitionsIn(text: string, startLine: number, language: string)
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (/^\s*(?:\/\/|#(?!\[)|\*|\/\*)/.test(line)) continue;
+    // A statement (`if FMT_CONSTEXPR20 (x) {`, `} else if (y) {`) is not a definition, whatever follows.
+    if (/^[\s}]*(?:if|else|while|for|switch|return|case|catch|do|try)\b/.test(line)) continue;
     let name: string | undefined;
     const shapes = INDENTED_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
     for (let k = 0; k < shapes.length && !name; k++) {
@@ -119,6 +144,7 @@ export function definitionsIn(text: string, startLine: number, language: string)
       // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
+    if (C_LANGUAGES.has(language)) name = name && !MACRO.test(name) ? name : cHeaderName(lines, i);
     if (!name || NOT_NAMES.has(name) || seen.has(name)) continue;
     const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
     if (last === null) continue;

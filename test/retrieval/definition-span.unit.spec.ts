@@ -136,3 +136,45 @@ describe("definitionsIn: named function expressions", () => {
     expect(definitionsIn(at(["", "register(app, 'fresh', function(){", "});"]), 0, "javascript")).toEqual([]);
   });
 });
+
+describe("definitionsIn: C and C++ functions whose header spans lines", () => {
+  it("finds a function after its specifier macros and return type, its parameters on the next lines", () => {
+    const text = at([
+      "",
+      "FMT_FUNC void format_error_code(detail::buffer<char>& out, int error_code,",
+      "                                string_view message) noexcept {",
+      "  out.try_resize(0);",
+      "}",
+      "",
+      "template <typename Char>",
+      "FMT_CONSTEXPR auto parse_align(const Char* begin, const Char* end,",
+      "                               format_specs& specs) -> const Char* {",
+      "  return begin;",
+      "}",
+    ]);
+    expect(definitionsIn(text, 90, "cpp")).toEqual([
+      { name: "format_error_code", startLine: 91, endLine: 94 },
+      { name: "parse_align", startLine: 97, endLine: 100 },
+    ]);
+  });
+
+  it("takes no declaration, call, macro use or statement for a definition", () => {
+    const text = at([
+      "",
+      "void report_error(const char* message,", // a declaration: `;` before any `{`
+      "                  int code);",
+      "static int width = compute(a,", // an initialisation
+      "                           b) + 1;",
+      "FMT_PRAGMA_GCC(optimize(\"-O3\"))", // an all-capitals name is a macro's use
+      "TEST(chrono_test, units) {",
+      "}",
+      "int main(void) {",
+      "  if FMT_CONSTEXPR20 (factor::num != 1) {",
+      "    return write(out,",
+      "                 value);",
+      "  }",
+      "}",
+    ]);
+    expect(definitionsIn(text, 0, "c").map((d) => d.name)).toEqual(["main"]);
+  });
+});
