@@ -112,6 +112,10 @@ export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boo
   return { tests, docs, declarations };
 }
 
+/** A chunk of Rust's test module inside a source file (`#[cfg(test)] mod tests`, by convention `tests` or `test`). */
+const isInlineTest = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind" | "language">): boolean =>
+  doc.language === "rust" && (doc.parent === "tests" || doc.parent === "test" || (doc.kind === "module" && (doc.symbol === "tests" || doc.symbol === "test")));
+
 /** A constructor: a method or function named like the class it belongs to (Java, C++, C#). */
 export const isConstructor = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind">): boolean =>
   doc.symbol !== null && doc.symbol === doc.parent && (doc.kind === "method" || doc.kind === "function");
@@ -241,6 +245,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
   for (const a of chunks) {
     const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
     a.score = a.retrieval + a.bonus;
+    // Tests inside a source file weigh like a test file's, unless the query asks for tests.
+    if (!wants.tests && isInlineTest(a.doc)) a.score *= RANKING.auxiliaryFactor;
     f.chunks.push(a);
   }
 
