@@ -43,8 +43,8 @@ function braceEnd(lines: readonly string[], from: number): number | null {
         if (opened && depth === 0) return i;
       }
     }
-    // A declaration without a body (`int f(void);`) or an expression-bodied arrow on one line.
-    if (!opened && /[;,]\s*$/.test(line) && i > from) return i;
+    // A declaration without a body (`int f(void);`, `type Output = Stats;`) or an expression-bodied arrow on one line.
+    if (!opened && (/[;,]\s*$/.test(line) && i > from || /;\s*$/.test(line))) return i;
     if (!opened && i === from && /=>\s*[^{\s]/.test(line) && /[;,)]\s*$/.test(line)) return i;
   }
   return null;
@@ -144,6 +144,8 @@ export function definitionsIn(text: string, startLine: number, language: string)
       // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
+    // In C and C++ `struct entry* e = ...` uses a type: a definition's name is followed by its body or bases.
+    if (name && C_LANGUAGES.has(language) && new RegExp(`\\b(?:struct|enum|union|class)\\s+${name}\\s*[*&A-Za-z_]`).test(line)) name = undefined;
     if (C_LANGUAGES.has(language)) name = name && !MACRO.test(name) ? name : cHeaderName(lines, i);
     if (!name || NOT_NAMES.has(name) || seen.has(name)) continue;
     const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);

@@ -136,6 +136,29 @@ describe("extractive answers", () => {
     expect(prose).not.toContain("registry.js`, lines 1–4 (");
   });
 
+  it("names the method of a class span even when the method is most of the span", () => {
+    const impl = [
+      "impl MatchDebug {",
+      "    /// Whether a value's Debug output equals the pattern, written without allocating.",
+      "    fn debug_matches(&self, value: &impl fmt::Debug) -> bool {",
+      "        struct Matcher<'a> { pattern: &'a str }",
+      "        impl fmt::Write for Matcher<'_> {",
+      "            fn write_str(&mut self, s: &str) -> fmt::Result {",
+      "                if !self.pattern.starts_with(s) { return Err(fmt::Error); }",
+      "                self.pattern = &self.pattern[s.len()..];",
+      "                Ok(())",
+      "            }",
+      "        }",
+      "        let mut output = Matcher { pattern: &self.pattern };",
+      "        write!(&mut output, \"{:?}\", value).is_ok() && output.pattern.is_empty()",
+      "    }",
+      "}",
+    ].join("\n");
+    const span = chunk({ path: "src/filter/field.rs", language: "rust", kind: "class", symbol: "MatchDebug", doc: null, startLine: 354, endLine: 368, text: impl });
+    const prose = extractiveAnswer("How does the filter check that a value's Debug output equals a pattern without allocating?", [source(span)]).split("```")[0]!;
+    expect(prose).toContain("see `debug_matches` (lines 356–367)");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

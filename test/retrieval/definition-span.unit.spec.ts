@@ -178,3 +178,15 @@ describe("definitionsIn: C and C++ functions whose header spans lines", () => {
     expect(definitionsIn(text, 0, "c").map((d) => d.name)).toEqual(["main"]);
   });
 });
+
+describe("definitionsIn: one-line declarations and uses of a type", () => {
+  it("ends a one-line type alias on its line, and takes a C variable of a struct type for no definition", () => {
+    const rust = at(["impl Add for Stats {", "    type Output = Stats;", "", "    fn add(self, rhs: Stats) -> Stats {", "        rhs", "    }", "}"]);
+    expect(definitionsIn(rust, 114, "rust")).toEqual([
+      { name: "Output", startLine: 115, endLine: 115 },
+      { name: "add", startLine: 117, endLine: 119 },
+    ]);
+    const c = at(["", "jv jv_sort(jv objects, jv keys) {", "  struct sort_entry* entries = sort_items(objects, keys);", "  return objects;", "}", "struct sort_entry {", "  int index;", "};"]);
+    expect(definitionsIn(c, 0, "c").map((d) => d.name)).toEqual(["jv_sort", "sort_entry"]);
+  });
+});

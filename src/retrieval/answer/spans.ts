@@ -55,6 +55,8 @@ const qualified = (c: ChunkDocument) => (c.symbol ? (c.parent ? `${c.parent}.${c
 
 /** How many of a span's inner definitions an answer names. */
 const MEMBERS = 2;
+/** Kinds of chunk whose inner definitions are its members (methods), however much of it they take. */
+const CONTAINER_KINDS = new Set(["class", "interface", "enum", "type", "module", "impl", "struct", "trait"]);
 /** A named member holds at least this share of the question's words its span holds. */
 const MEMBER_SHARE = 0.5;
 
@@ -79,8 +81,9 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
       const spanCoverage = coverage(terms, stemsOf(`${source.path} ${name ?? ""} ${code}`));
       const lines = code.split("\n");
       const members = inner
-        // Not the span's own definition again (after its doc comment or decorators).
-        .filter((d) => d.name !== chunk.symbol && (d.endLine - d.startLine + 1) / lines.length < 0.8)
+        // Not the span's own definition again (after its doc comment or decorators). In a container's span
+        // (a class, an impl) a member is a method even when it is most of the span.
+        .filter((d) => d.name !== chunk.symbol && (CONTAINER_KINDS.has(chunk.kind) || (d.endLine - d.startLine + 1) / lines.length < 0.8))
         .map((d) => ({ d, c: coverage(terms, stemsOf(`${d.name} ${d.name} ${lines.slice(d.startLine - ref.linestart, d.endLine - ref.linestart + 1).join("\n")}`)) }))
         // A member that holds few of the words its span holds is not where the span answers (a helper
         // closure of a method whose own body has the words).
