@@ -28,6 +28,7 @@ import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isPro
 import { type Ctx, createTermBag } from "./query/terms.ts";
 import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
 import { type Line, splitLines } from "./query/markdown.ts";
+import { usageNames } from "./query/usages.ts";
 import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
@@ -148,6 +149,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
     locations: ctx.locations,
     language,
     isLongReport: long,
+    usages: long ? [] : usageNames(text, symbols),
   };
 }
 

@@ -19,6 +19,7 @@
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
+import { usesName } from "./query/usages.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 
@@ -74,6 +75,10 @@ export const RANKING = {
   stemBonus: 0.35,
   /** Multiplier for test, docs and example files when the query does not ask for them. */
   auxiliaryFactor: 0.35,
+  /** A question asking where a name is used: a chunk that uses it gains a definition's bonus... */
+  usageBonus: 0.9,
+  /** ...and the name's own definition keeps this share of its score (./query/usages.ts). */
+  usageDefinerFactor: 0.3,
   /** Multiplier for files that are not source code at all (text, data, config) in a code query. */
   nonCodeFactor: 0.6,
 } as const;
@@ -134,7 +139,7 @@ function mentionsWord(text: string, word: string): boolean {
 }
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
-type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number };
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean };
 
 /** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
 export function queryNames(analysis: QueryAnalysis): Map<string, number> {
@@ -160,6 +165,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   const wants = queryWants(analysis);
   const names = queryNames(analysis);
   const maxNameWeight = Math.max(1, ...names.values());
+  const usages = analysis.usages ?? [];
   const lowerNames = new Map<string, number>();
   for (const [n, w] of names) if ((lowerNames.get(n.toLowerCase()) ?? 0) < w) lowerNames.set(n.toLowerCase(), w);
 
@@ -172,7 +178,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (!byId) chunksByBranch.set(branch, (byId = new Map()));
     let a = byId.get(doc.id);
     if (!a) {
-      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false, definition: 0 }));
+      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false, definition: 0, uses: null, usedName: false }));
       chunks.push(a);
     }
     return a;
@@ -202,13 +208,21 @@ export function rankFiles(input: RankInput): RankedFile[] {
       const unprefixed = cUnprefixed(doc.symbol, doc.language);
       const prefixed = unprefixed ? (lowerNames.get(unprefixed) ?? 0) : 0;
       const w = (names.get(doc.symbol) ?? (lowerLengths.has(doc.symbol.length) ? (lowerNames.get(doc.symbol.toLowerCase()) ?? 0) * OTHER_SPELLING : 0)) || (prefixed >= STRONG_NAME_WEIGHT ? prefixed * OTHER_SPELLING : 0);
-      if (w > 0) {
+      if (w > 0 && usages.includes(doc.symbol)) a.usedName = true;
+      else if (w > 0) {
         // A constructor is named like its class but does not define it: the class's own chunk comes first.
         const kindFactor = isConstructor(doc) || doc.kind === "variable" || doc.kind === "block" || doc.kind === "section" ? 0.5 : 1;
         a.definition = RANKING.definitionBonus * kindFactor * (w / maxNameWeight);
         a.bonus += a.definition;
         a.defines = true;
       }
+    }
+    // A question asking where a name is used: the chunks that use it, not its definition.
+    for (const name of usages) {
+      if (!usesName(doc.text, name, doc.symbol === name)) continue;
+      a.bonus += RANKING.usageBonus * ((names.get(name) ?? 0) / maxNameWeight);
+      a.uses = name;
+      break;
     }
     if (doc.parent) {
       const w = names.get(doc.parent) ?? 0;
@@ -244,7 +258,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   };
   for (const a of chunks) {
     const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
-    a.score = a.retrieval + a.bonus;
+    a.score = (a.retrieval + a.bonus) * (a.usedName ? RANKING.usageDefinerFactor : 1);
     // Tests inside a source file weigh like a test file's, unless the query asks for tests.
     if (!wants.tests && isInlineTest(a.doc)) a.score *= RANKING.auxiliaryFactor;
     f.chunks.push(a);
@@ -344,6 +358,7 @@ function chunkReasons(chunks: readonly ChunkAcc[]): string[] {
   for (const c of chunks) {
     if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
     if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
+    if (c.uses && !reasons.includes(`uses ${c.uses}`)) reasons.push(`uses ${c.uses}`);
   }
   return reasons;
 }

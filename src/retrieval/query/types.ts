@@ -59,6 +59,8 @@ export type QueryAnalysis = {
   language: ReportLanguage | null;
   /** A bug report rather than a short question: long, or with a stack trace or a code block. */
   isLongReport: boolean;
+  /** Names a short question asks the uses of ("where is `parseDate` called?": ./usages.ts); none for a report. */
+  usages?: string[];
 };
 
 // ---------------------------------------------------------------------------------------------
