@@ -7,6 +7,7 @@ describe("questions about where a name is used", () => {
   it("takes the shapes of a usage question, with the code names it writes", () => {
     expect(usagesOf("Where is parseDate called?")).toEqual(["parseDate"]);
     expect(usagesOf("Who calls parse_config?")).toEqual(["parse_config"]);
+    expect(usagesOf("Which functions call parse_config?")).toEqual(["parse_config"]);
     expect(usagesOf("Where is `get_signing_serializer` used?")).toEqual(["get_signing_serializer"]);
     expect(usagesOf("Find all callers of jv_cmp")).toEqual(["jv_cmp"]);
     expect(usagesOf("usages of FooBar")).toEqual(["FooBar"]);

@@ -1,6 +1,6 @@
 /**
  * A question that asks where a named function or value is used, not where it is defined: "Where is
- * `parseDate` called?", "Who calls parse_config?", "Which handlers use Router?", "callers of jv_cmp",
+ * `parseDate` called?", "Who calls parse_config?", "Which functions call parse_config?", "callers of jv_cmp",
  * "usages of FooBar". Its answer is the code that calls or uses the name (the ranking puts the chunks that
  * call it before the one that defines it: ../ranking.ts). "What does parseDate call?" asks the opposite
  * (what the name calls) and is not a usage question. A question about a thing with no code name ("where
