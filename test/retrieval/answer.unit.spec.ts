@@ -159,6 +159,34 @@ describe("extractive answers", () => {
     expect(prose).toContain("see `debug_matches` (lines 356–367)");
   });
 
+  it("answers a question about where a name is used with its uses and the lines of each use", () => {
+    const server = [
+      "def start_server(path):", // 10
+      "    if not path:",
+      "        path = default_path()",
+      "    log('reading', path)",
+      "    with open(path) as f:",
+      "        text = f.read()", // 15
+      "    check(text)",
+      "    settings = parse_config(text)", // 17
+      "    port = int(settings.get('port', 8080))",
+      "    host = settings.get('host', 'localhost')",
+      "    log('serving', host, port)", // 20
+      "    server = serve(host, port)",
+      "    return server", // 22
+    ].join("\n");
+    const caller = chunk({ path: "app/server.py", kind: "function", symbol: "start_server", doc: null, startLine: 10, endLine: 22, text: server });
+    const used = { ...source(caller), reasons: ["uses parse_config"] };
+    const answer = extractiveAnswer("Where is parse_config called?", [used]);
+    expect(answer.startsWith("`parse_config` is used here (best first):")).toBe(true);
+    expect(answer).toContain("- **`start_server`** (function) in `app/server.py`, lines 10–22");
+    // The lines around the use (three before, six after), not the whole function from its first line.
+    expect(answer).toContain("`app/server.py:14-22` (uses `parse_config`)\n```python\n    with open(path) as f:");
+    expect(answer).toContain("    settings = parse_config(text)");
+    // Without the search's reason it is an ordinary answer.
+    expect(extractiveAnswer("Where is parse_config called?", [source(caller)]).startsWith("`parse_config` is used here")).toBe(false);
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

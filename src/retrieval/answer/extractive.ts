@@ -78,12 +78,38 @@ function what({ span, alike }: Listed, withRepository: boolean, docChars: number
 
 const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
 
-function quote(span: AnswerSpan, part: NamedLines | null): string {
+function quote(span: AnswerSpan, part: NamedLines | null, label = part ? `(\`${part.name}\`)` : ""): string {
   const [start, end] = part ? [part.linestart, part.lineend] : [span.linestart, span.lineend];
   const lines = span.code.split("\n").slice(start - span.linestart, end - span.linestart + 1);
   const shown = lines.slice(0, ANSWER_SHAPE.quotedLines).join("\n").replace(/```/g, "`\u200b``");
   const more = lines.length > ANSWER_SHAPE.quotedLines ? `\n… ${lines.length - ANSWER_SHAPE.quotedLines} more lines` : "";
-  return `\`${span.source.path}:${start}-${end}\`${part ? ` (\`${part.name}\`)` : ""}\n\`\`\`${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n\`\`\``;
+  return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n\`\`\`${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n\`\`\``;
+}
+
+/** Lines around a span's first use of `name` (USE_CONTEXT before, twice that after), or null. A line that defines a name of its own so called (`const name = (`, `function name(`) is no use. */
+function useLines(span: AnswerSpan, name: string): NamedLines | null {
+  const n = name.replace(/[$]/g, "\\$");
+  const uses = new RegExp(`(^|[^\\w$])${n}($|[^\\w$])`);
+  const defines = new RegExp(`\\b(?:const|let|var|function|def|fn|func)\\s+${n}\\b|^\\s*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\()`);
+  const at = span.code.split("\n").findIndex((l) => uses.test(l) && !defines.test(l));
+  if (at < 0) return null;
+  const line = span.linestart + at;
+  return { name, linestart: Math.max(span.linestart, line - USE_CONTEXT), lineend: Math.min(span.lineend, line + 2 * USE_CONTEXT) };
+}
+const USE_CONTEXT = 3;
+
+/** The answer to "where is X used?": the spans that use it, best first, and the lines of the first two uses. */
+function usesAnswer(name: string, listed: readonly Listed[], withRepository: boolean): string[] {
+  const out = [`\`${name}\` is used here (best first):`, ""];
+  for (const l of listed) out.push(`- ${what(l, withRepository, 110)}`);
+  const quotes = listed
+    .map((l) => ({ span: l.span, part: useLines(l.span, name) }))
+    .filter((q): q is { span: AnswerSpan; part: NamedLines } => q.part !== null)
+    .slice(0, ANSWER_SHAPE.quoted)
+    .map((q) => quote(q.span, q.part, `(uses \`${name}\`)`));
+  if (quotes.length) out.push("", quotes.join("\n\n"));
+  out.push("", "_No language model is configured: this answer lists the code that matches the question best._");
+  return out;
 }
 
 export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
@@ -99,6 +125,9 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   }
   const withRepository = new Set(sources.map((s) => s.repository)).size > 1;
   const [best, ...others] = spans as [AnswerSpan, ...AnswerSpan[]];
+  // A question about where a name is used (the search's reason `uses <name>`): its uses, and their lines.
+  const used = /^uses (.+)$/.exec(sources[0]?.reasons.find((r) => r.startsWith("uses ")) ?? "")?.[1];
+  if (used) return [...out, ...usesAnswer(used, listed, withRepository)].join("\n");
   if (best.coverage < WELL_MATCHED) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");
