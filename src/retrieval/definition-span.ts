@@ -106,11 +106,23 @@ const DEFINITION_LINES: RegExp[] = [
  * `;` before the body's `{` within C_HEADER_LINES lines; an all-capitals name is a macro, not a function.
  */
 const C_HEADER = /^[ \t]*(?:[\w:<>,*&[\]]+\s+)+[*&]*(~?[A-Za-z_]\w*)\s*\(/;
-const C_STATEMENT = /^\s*(?:return|if|else|while|for|switch|case|new|delete|throw|goto|using|typedef|co_return|co_yield|sizeof)\b/;
+/** C and C++ statements a header shape could take for one (the control-flow ones are left out earlier: STATEMENT). */
+const C_STATEMENT = /^\s*(?:new|delete|throw|goto|using|typedef|co_return|co_yield|sizeof)\b/;
 const C_LANGUAGES = new Set(["c", "cpp"]);
 const C_HEADER_LINES = 8;
 /** An all-capitals name in C or C++ is a macro's use (`TEST(suite, name) {`, `FMT_PRAGMA_GCC(...)`), by convention. */
 const MACRO = /^[A-Z][A-Z0-9_]*$/;
+
+/**
+ * A C or C++ line's defined name: the shape found on the line unless it is a macro's use or a use of a
+ * type (`struct entry* e = ...`: a definition's name is followed by its body or bases), else the name of
+ * a header spanning lines (`static struct foo *make_foo(int a,`).
+ */
+function cDefinitionName(shaped: string | undefined, lines: readonly string[], i: number): string | undefined {
+  const line = lines[i]!;
+  if (shaped && !MACRO.test(shaped) && !new RegExp(`\\b(?:struct|enum|union|class)\\s+${shaped}\\s*[*&A-Za-z_]`).test(line)) return shaped;
+  return cHeaderName(lines, i);
+}
 
 function cHeaderName(lines: readonly string[], i: number): string | undefined {
   const line = lines[i]!;
@@ -121,6 +133,9 @@ function cHeaderName(lines: readonly string[], i: number): string | undefined {
   const semi = rest.indexOf(";");
   return brace >= 0 && (semi < 0 || brace < semi) ? m[1] : undefined;
 }
+
+/** A line opening with a statement keyword (after any closing braces). */
+const STATEMENT = /^[\s}]*(?:if|else|while|for|switch|return|case|catch|do|try)\b/;
 
 const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);
 
@@ -136,7 +151,7 @@ export function definitionsIn(text: string, startLine: number, language: string)
     const line = lines[i]!;
     if (/^\s*(?:\/\/|#(?!\[)|\*|\/\*)/.test(line)) continue;
     // A statement (`if FMT_CONSTEXPR20 (x) {`, `} else if (y) {`) is not a definition, whatever follows.
-    if (/^[\s}]*(?:if|else|while|for|switch|return|case|catch|do|try)\b/.test(line)) continue;
+    if (STATEMENT.test(line)) continue;
     let name: string | undefined;
     const shapes = INDENTED_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
     for (let k = 0; k < shapes.length && !name; k++) {
@@ -144,9 +159,7 @@ export function definitionsIn(text: string, startLine: number, language: string)
       // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
-    // In C and C++ `struct entry* e = ...` uses a type: a definition's name is followed by its body or bases.
-    if (name && C_LANGUAGES.has(language) && new RegExp(`\\b(?:struct|enum|union|class)\\s+${name}\\s*[*&A-Za-z_]`).test(line)) name = undefined;
-    if (C_LANGUAGES.has(language)) name = name && !MACRO.test(name) ? name : cHeaderName(lines, i);
+    if (C_LANGUAGES.has(language)) name = cDefinitionName(name, lines, i);
     if (!name || NOT_NAMES.has(name) || seen.has(name)) continue;
     const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
     if (last === null) continue;

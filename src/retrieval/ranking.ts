@@ -19,7 +19,6 @@
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
-import { usesName } from "./query/usages.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 
@@ -129,7 +128,8 @@ export const isConstructor = (doc: Pick<ChunkDocument, "symbol" | "parent" | "ki
 function isWordChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }
-function mentionsWord(text: string, word: string): boolean {
+/** Whether `text` holds `word` as a whole word (no word character on either side). */
+export function mentionsWord(text: string, word: string): boolean {
   let at = text.indexOf(word);
   while (at !== -1) {
     if (!isWordChar(text.charCodeAt(at - 1)) && !isWordChar(text.charCodeAt(at + word.length))) return true;
@@ -219,7 +219,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     }
     // A question asking where a name is used: the chunks that use it, not its definition.
     for (const name of usages) {
-      if (!usesName(doc.text, name, doc.symbol === name)) continue;
+      if (doc.symbol === name || !mentionsWord(doc.text, name)) continue;
       a.bonus += RANKING.usageBonus * ((names.get(name) ?? 0) / maxNameWeight);
       a.uses = name;
       break;

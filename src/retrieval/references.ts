@@ -68,8 +68,8 @@ function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startL
   return null;
 }
 
-/** Kinds whose chunk is a container's own lines (header, fields) when its members are chunks of their own. */
-const CONTAINERS = new Set(["class", "interface", "enum", "type", "module"]);
+/** Kinds of chunk that contain definitions (a class, an interface, an impl, a module: the chunker's kinds, its labels aside). */
+export const CONTAINER_KINDS: ReadonlySet<string> = new Set(["class", "interface", "enum", "type", "module"]);
 
 /**
  * Within a file, a report's chunk weighs its length to this power: a longer definition holds more of the
@@ -92,7 +92,7 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   for (const c of chunks) if (c.doc.parent) parents.add(c.doc.parent);
   const own = (c: RankedChunk): number => {
     const { kind, symbol } = c.doc;
-    const header = symbol !== null && CONTAINERS.has(kind) && parents.has(symbol);
+    const header = symbol !== null && CONTAINER_KINDS.has(kind) && parents.has(symbol);
     const base = isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
     return base * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
   };

@@ -5,6 +5,7 @@
  */
 import { answerSpans, firstSentence, type AnswerSource, type AnswerSpan, type NamedLines } from "./spans.ts";
 import { questionTerms } from "./terms.ts";
+import { mentionsWord } from "../ranking.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
 
@@ -89,9 +90,8 @@ function quote(span: AnswerSpan, part: NamedLines | null, label = part ? `(\`${p
 /** Lines around a span's first use of `name` (USE_CONTEXT before, twice that after), or null. A line that defines a name of its own so called (`const name = (`, `function name(`) is no use. */
 function useLines(span: AnswerSpan, name: string): NamedLines | null {
   const n = name.replace(/[$]/g, "\\$");
-  const uses = new RegExp(`(^|[^\\w$])${n}($|[^\\w$])`);
   const defines = new RegExp(`\\b(?:const|let|var|function|def|fn|func)\\s+${n}\\b|^\\s*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\()`);
-  const at = span.code.split("\n").findIndex((l) => uses.test(l) && !defines.test(l));
+  const at = span.code.split("\n").findIndex((l) => mentionsWord(l, name) && !defines.test(l));
   if (at < 0) return null;
   const line = span.linestart + at;
   return { name, linestart: Math.max(span.linestart, line - USE_CONTEXT), lineend: Math.min(span.lineend, line + 2 * USE_CONTEXT) };

@@ -5,6 +5,7 @@
  */
 import type { ChunkDocument } from "../../codeindex/port.ts";
 import { definitionsIn } from "../definition-span.ts";
+import { CONTAINER_KINDS } from "../references.ts";
 import type { SearchHitFile } from "../search.ts";
 import { coverage, stemsOf } from "./terms.ts";
 
@@ -55,8 +56,6 @@ const qualified = (c: ChunkDocument) => (c.symbol ? (c.parent ? `${c.parent}.${c
 
 /** How many of a span's inner definitions an answer names. */
 const MEMBERS = 2;
-/** Kinds of chunk whose inner definitions are its members (methods), however much of it they take. */
-const CONTAINER_KINDS = new Set(["class", "interface", "enum", "type", "module", "impl", "struct", "trait"]);
 /** A named member holds at least this share of the question's words its span holds. */
 const MEMBER_SHARE = 0.5;
 

@@ -32,10 +32,3 @@ export function usageNames(question: string, symbols: readonly string[]): string
   if (symbols.length === 0 || !USAGE_QUESTIONS.some((q) => q.test(question)) || CALLEES.test(question) || PURPOSE.test(question)) return [];
   return symbols.filter((s) => question.includes(s)).slice(0, 3);
 }
-
-/** Whether `text` calls or uses `name` (as a whole word) other than where it defines it. */
-export function usesName(text: string, name: string, definesIt: boolean): boolean {
-  if (definesIt) return false;
-  const escaped = name.replace(/[$]/g, "\\$");
-  return new RegExp(`(^|[^\\w$])${escaped}($|[^\\w$])`).test(text);
-}
