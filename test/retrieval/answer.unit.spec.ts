@@ -187,6 +187,20 @@ describe("extractive answers", () => {
     expect(extractiveAnswer("Where is parse_config called?", [source(caller)]).startsWith("`parse_config` is used here")).toBe(false);
   });
 
+  it("lists the windows of one long definition side by side once, with the lines of both", () => {
+    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `    evict_step(${from + i}); /* evict keys until memory is under maxmemory */`);
+    const first = ["int performEvictions(void) {", ...lines(1, 79)].join("\n");
+    const second = [...lines(80, 79), "}"].join("\n");
+    const head = chunk({ path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: "Evicts keys while memory is over the limit.", startLine: 496, endLine: 575, text: first });
+    const tail = chunk({ id: "y", path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: null, startLine: 576, endLine: 655, text: second });
+    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: lines(1, 24).join("\n") });
+    const src: AnswerSource = { ...source(head), chunks: [head, tail, other], references: [{ linestart: 496, lineend: 575, score: 3 }, { linestart: 117, lineend: 140, score: 2 }, { linestart: 576, lineend: 655, score: 1 }] };
+    const prose = extractiveAnswer("How are keys evicted when memory is over maxmemory?", [src]).split("```")[0]!;
+    expect(prose).toContain("Best match: **`performEvictions`** (function) in `src/evict.c`, lines 496–655: Evicts keys while memory is over the limit.");
+    expect(prose.match(/performEvictions/g)).toHaveLength(1);
+    expect(prose).toContain("**`evictionPoolPopulate`** (function) in `src/evict.c`, lines 117–140");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

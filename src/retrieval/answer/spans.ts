@@ -91,7 +91,7 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
         .slice(0, MEMBERS)
         .filter((m, i, all) => m.c >= all[0]!.c * 0.75)
         .map(({ d }) => ({ name: d.name, linestart: d.startLine, lineend: d.endLine }));
-      out.push({
+      const span: AnswerSpan = {
         source,
         linestart: ref.linestart,
         lineend: ref.lineend,
@@ -103,8 +103,34 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
         code,
         coverage: spanCoverage,
         members: lines.length > 12 ? members : [],
-      });
+      };
+      const part = out.findIndex((o) => isOtherPart(o, span));
+      if (part >= 0) out[part] = joined(terms, out[part]!, span);
+      else out.push(span);
     }
   }
   return out;
+}
+
+/**
+ * Whether two spans are parts of one definition: a definition too long for one chunk is cut into
+ * windows that keep its name, and two windows side by side are one place to read, listed once.
+ */
+const isOtherPart = (a: AnswerSpan, b: AnswerSpan): boolean =>
+  a.source === b.source && a.name !== null && a.name === b.name && a.kind === b.kind && (a.lineend + 1 === b.linestart || b.lineend + 1 === a.linestart);
+
+/** Two parts of one definition as one span (where the first part is, with the better score). */
+function joined(terms: readonly string[], a: AnswerSpan, b: AnswerSpan): AnswerSpan {
+  const [first, second] = a.linestart < b.linestart ? [a, b] : [b, a];
+  const code = `${first.code}\n${second.code}`;
+  return {
+    ...a,
+    linestart: first.linestart,
+    lineend: second.lineend,
+    score: Math.max(a.score, b.score),
+    doc: first.doc ?? second.doc,
+    code,
+    coverage: coverage(terms, stemsOf(`${a.source.path} ${a.name ?? ""} ${code}`)),
+    members: [...a.members, ...b.members].slice(0, MEMBERS),
+  };
 }
