@@ -3,7 +3,7 @@
  * tree freed whatever happens, and the file's lines and row offsets handed to the reader.
  */
 import type { Tree } from "web-tree-sitter";
-import { detectLanguage, type LanguageInfo } from "../indexing/chunking/languages.ts";
+import { detectLanguageOf, type LanguageInfo } from "../indexing/chunking/languages.ts";
 import { parserFor } from "../indexing/chunking/parsers.ts";
 import type { FileContext } from "../indexing/chunking/definitions.ts";
 import { splitLines } from "../indexing/chunking/line-windows.ts";
@@ -36,7 +36,7 @@ export async function readParsed<T>(
   read: (tree: Tree, ctx: FileContext, language: LanguageInfo) => T | null,
   accept: (language: LanguageInfo) => boolean = () => true,
 ): Promise<T | null> {
-  const language = detectLanguage(path);
+  const language = detectLanguageOf(path, content);
   if (!language || language.chunking !== "syntax" || !accept(language) || content.length > MAX_PARSED_CHARS) return null;
   let tree: Tree | null = null;
   try {

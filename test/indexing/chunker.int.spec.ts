@@ -492,6 +492,72 @@ int Circle::sides() const { return 0; }
     expect(symbolOf(cpp, "sides")).toMatchObject({ kind: "method", parent: "Circle" });
   });
 
+  it("C and C++ headers: definitions inside an include guard or #ifdef, a .h written in C++, template classes' out-of-class methods", async () => {
+    const header = `#ifndef UTIL_QUEUE_H
+#define UTIL_QUEUE_H
+
+#include <stddef.h>
+
+/* Pushes a value. */
+static inline int queue_push(struct queue *q, int v) {
+    q->items[q->len++] = v;
+    return 0;
+}
+
+#ifdef QUEUE_DEBUG
+static void queue_dump(const struct queue *q) {
+    for (size_t i = 0; i < q->len; i++)
+        printf("%d\\n", q->items[i]);
+}
+#endif
+
+#endif
+`;
+    const c = await chunk("util/queue.h", header);
+    expect(c.language).toBe("c");
+    expect(chunkOf(c, "queue_push")).toMatchObject({ kind: "function", startLine: 6, endLine: 10, doc: "Pushes a value." });
+    expect(chunkOf(c, "queue_dump")).toMatchObject({ kind: "function", startLine: 13, endLine: 16 });
+
+    const cpp = await chunk(
+      "db/skiplist.h",
+      `#ifndef DB_SKIPLIST_H_
+#define DB_SKIPLIST_H_
+
+namespace store {
+
+template <typename Key, class Comparator>
+class SkipList {
+ public:
+  void Insert(const Key& key);
+
+ private:
+  int RandomHeight();
+};
+
+template <typename Key, class Comparator>
+int SkipList<Key, Comparator>::RandomHeight() {
+  int height = 1;
+  while (height < 12 && rnd_.OneIn(4)) height++;
+  return height;
+}
+
+template <typename Key, class Comparator>
+void SkipList<Key, Comparator>::Insert(const Key& key) {
+  int height = RandomHeight();
+  Link(key, height);
+}
+
+}  // namespace store
+
+#endif  // DB_SKIPLIST_H_
+`,
+    );
+    expect(cpp.language).toBe("cpp");
+    expect(symbolOf(cpp, "SkipList")).toMatchObject({ kind: "class", parent: "store" });
+    expect(symbolOf(cpp, "RandomHeight")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 15, endLine: 20 });
+    expect(symbolOf(cpp, "Insert")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 22, endLine: 26 });
+  });
+
   it("C#: namespaces, XML doc comments, attributes", async () => {
     const file = await chunk(
       "Orders/OrderService.cs",

@@ -1,5 +1,5 @@
 import type { ChunkedFile } from "../chunk.ts";
-import { detectLanguage, type LanguageInfo } from "./languages.ts";
+import { detectLanguageOf, type LanguageInfo } from "./languages.ts";
 import { createSyntaxChunker, type SyntaxChunkerOptions } from "./syntax-chunker.ts";
 import { chunkScript } from "./script-chunker.ts";
 import { chunkText } from "./text-chunker.ts";
@@ -9,9 +9,10 @@ import { chunkText } from "./text-chunker.ts";
  * whenever chunk boundaries, fields, summaries or the graph change, so stored chunks and graphs made by
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
  * submitted again even at the same commit. 2: the code graph. 4: code in languages with no grammar here
- * (script chunking, ./script-chunker.ts).
+ * (script chunking, ./script-chunker.ts). 6: C and C++ definitions inside preprocessor conditionals (an
+ * include guard holds a whole header) are definitions; a `.h` header written in C++ is read as C++.
  */
-export const CHUNKER_VERSION = "4";
+export const CHUNKER_VERSION = "6";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
@@ -24,7 +25,7 @@ export const createChunker = (options: ChunkerOptions = {}): Chunker => {
   const syntax = createSyntaxChunker(options);
   return {
     async chunkFile(path, content) {
-      const language = detectLanguage(path) ?? PLAIN_TEXT;
+      const language = detectLanguageOf(path, content) ?? PLAIN_TEXT;
       if (language.chunking === "syntax") return syntax.chunk(path, content, language);
       return language.chunking === "script" ? chunkScript(path, content, language) : chunkText(path, content, language);
     },

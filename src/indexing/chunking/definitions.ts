@@ -5,7 +5,7 @@
 import { type Node } from "web-tree-sitter";
 import type { ChunkKind } from "../chunk.ts";
 import { truncate } from "../summary.ts";
-import { bodyOf, definitionTypeOf, implTraitOf, importTargetsOf, isComment, isCommentType, nameOf, namedChildrenOf, PREFIX_TYPES, receiverTypeOf, unwrapDefinition } from "./syntax-rules.ts";
+import { bodyOf, definitionTypeOf, implTraitOf, importTargetsOf, isComment, isCommentType, nameOf, namedChildrenOf, PREFIX_TYPES, receiverTypeOf, unwrapDefinition, withoutConditionals } from "./syntax-rules.ts";
 import { DOC_MAX_CHARS, SIGNATURE_MAX_CHARS } from "./chunk-bounds.ts";
 
 export type Definition = {
@@ -120,6 +120,16 @@ const signatureOf = (ctx: FileContext, outer: Node, outerType: string, defNode: 
   return sig ? truncate(sig, SIGNATURE_MAX_CHARS) : null;
 };
 
+/** `SkipList<Key, Comparator>::Iterator` -> `SkipList::Iterator` (nested arguments too). */
+const withoutTemplateArguments = (name: string): string => {
+  let out = name;
+  for (let before = ""; before !== out; ) {
+    before = out;
+    out = out.replace(/<[^<>]*>/g, "");
+  }
+  return out.replace(/\s+/g, "");
+};
+
 const CLASS_LIKE: ReadonlySet<ChunkKind> = new Set(["class", "interface", "enum"]);
 
 const definitionOf = (ctx: FileContext, outer: Node, outerType: string, defNode: Node, parent: Definition | null, comments: Node[]): Definition | null => {
@@ -136,10 +146,11 @@ const definitionOf = (ctx: FileContext, outer: Node, outerType: string, defNode:
     parentName = receiver;
     parentLabel = "type";
   }
-  // C++ out-of-class definitions: `int Parser::parse()`.
-  const qualified = /^(.*\w)::(~?\w+)$/.exec(name);
+  // C++ out-of-class definitions: `int Parser::parse()`, `SkipList<Key, Cmp>::Insert(...)` (the class
+  // named without its template arguments).
+  const qualified = /^(.*[\w>])::(~?\w+)$/.exec(name);
   if (qualified && kind === "function" && !(parent && CLASS_LIKE.has(parent.kind))) {
-    parentName = qualified[1]!;
+    parentName = withoutTemplateArguments(qualified[1]!);
     parentLabel = "class";
     name = qualified[2]!;
   }
@@ -207,7 +218,7 @@ export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Defini
     pendingComment = [];
   };
 
-  for (const node of nodes) {
+  for (const node of withoutConditionals(nodes)) {
     const type = node.type;
     const comment = isCommentType(type);
     if (comment || PREFIX_TYPES.has(type)) {

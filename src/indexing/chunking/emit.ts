@@ -6,7 +6,7 @@ import { type Node } from "web-tree-sitter";
 import type { Chunk, ChunkedFile } from "../chunk.ts";
 import { summarizeChunk, type ChunkSummaryInput } from "../summary.ts";
 import { isBlank, lineWindows, trimBlankRows, type RowRange } from "./line-windows.ts";
-import { childrenOf, isComment, namedChildrenOf, unwrapDefinition } from "./syntax-rules.ts";
+import { childrenOf, CONDITIONAL_TYPES, isComment, namedChildrenOf, unwrapDefinition } from "./syntax-rules.ts";
 import { BLOCK_MAX_CHARS, BLOCK_MAX_LINES, FUNCTION_WINDOW, MAX_DEFINITION_CHARS, MAX_DEFINITION_LINES, SMALL_DEFINITION_LINES } from "./chunk-bounds.ts";
 import { type Definition, type FileContext, type Unit, cleanComment, docstringOf, endRowOf } from "./definitions.ts";
 
@@ -183,7 +183,11 @@ export const errorRows = (root: Node): number => {
   if (root.type === "ERROR") return root.endPosition.row - root.startPosition.row + 1;
   if (!root.hasError) return 0;
   let rows = 0;
-  for (const child of childrenOf(root)) if (child.type === "ERROR") rows += endRowOf(child) - child.startPosition.row + 1;
+  for (const child of childrenOf(root)) {
+    if (child.type === "ERROR") rows += endRowOf(child) - child.startPosition.row + 1;
+    // A preprocessor conditional's contents are top level too (an include guard holds a whole header).
+    else if (child.hasError && CONDITIONAL_TYPES.test(child.type)) rows += errorRows(child);
+  }
   return rows;
 };
 

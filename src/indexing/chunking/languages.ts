@@ -200,6 +200,21 @@ export const detectLanguage = (filePath: string): LanguageInfo | null => {
   return null;
 };
 
+/**
+ * Lines only C++ has: a namespace or template, a class with a body or a base, a struct with a base, an
+ * access label, `using`. A `.h` header is shared by C and C++; the C grammar reads `namespace x {` as a
+ * function and a template as errors, so a header with one of these lines is C++.
+ */
+const CPP_ONLY =
+  /^[ \t]*(?:(?:inline[ \t]+)?namespace(?:[ \t]+[\w:]+)?[ \t]*\{|template[ \t]*<|class[ \t]+\w+(?:[ \t]+final)?[ \t]*(?::[ \t]*(?:public|private|protected)\b|\{[ \t]*$)|struct[ \t]+\w+(?:[ \t]+final)?[ \t]*:[ \t]*(?:public|private|protected)\b|(?:public|private|protected)[ \t]*:[ \t]*$|using[ \t]+(?:namespace[ \t]+)?\w+(?:::\w+)*[ \t]*[;=])/m;
+
+/** The language of a file given its text too: as `detectLanguage`, except that a `.h` header written in C++ is C++. */
+export const detectLanguageOf = (filePath: string, content: string): LanguageInfo | null => {
+  const language = detectLanguage(filePath);
+  if (language?.id === "c" && /\.h$/i.test(filePath) && CPP_ONLY.test(content)) return languageById("cpp") ?? language;
+  return language;
+};
+
 const require = createRequire(import.meta.url);
 const packageDirs = new Map<GrammarPackage, string>();
 

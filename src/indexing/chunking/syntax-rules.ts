@@ -151,6 +151,19 @@ const stripQuotes = (text: string): string => text.replace(/^["'`]|["'`]$/g, "")
 export const namedChildrenOf = (node: Node): Node[] => node.namedChildren.filter((c): c is Node => c !== null);
 export const childrenOf = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
 
+/** A preprocessor conditional (C, C++, C#): its contents are code of the enclosing scope. */
+export const CONDITIONAL_TYPES = /^preproc_(?:if|ifdef|elif|elifdef|else)$/;
+
+/**
+ * Sibling nodes with every preprocessor conditional replaced by what it holds (its directive lines become
+ * statements of their own): the functions inside an include guard (every header has one) or a
+ * `#ifdef FEATURE ... #endif` are definitions like any other, not one block cut into line windows.
+ */
+export const withoutConditionals = (nodes: readonly Node[]): Node[] =>
+  nodes.some((n) => CONDITIONAL_TYPES.test(n.type))
+    ? nodes.flatMap((node) => (CONDITIONAL_TYPES.test(node.type) ? withoutConditionals(childrenOf(node)) : [node]))
+    : [...nodes];
+
 /** The first named child whose type is in `types`, or null (children are read one at a time up to it). */
 const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null => {
   for (let i = 0, count = node.namedChildCount; i < count; i++) {
