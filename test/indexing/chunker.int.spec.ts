@@ -554,41 +554,8 @@ void SkipList<Key, Comparator>::Insert(const Key& key) {
     );
     expect(cpp.language).toBe("cpp");
     expect(symbolOf(cpp, "SkipList")).toMatchObject({ kind: "class", parent: "store" });
-    // A namespace is where definitions live: its members are chunks of their own, however small the file.
-    expect(cpp.chunks.some((c) => c.symbol === "store" && c.endLine > 20)).toBe(false);
-    expect(chunkOf(cpp, "RandomHeight")).toMatchObject({ startLine: 15, endLine: 20 });
     expect(symbolOf(cpp, "RandomHeight")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 15, endLine: 20 });
     expect(symbolOf(cpp, "Insert")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 22, endLine: 26 });
-  });
-
-  it("C++: the definitions of an anonymous namespace are definitions of the file", async () => {
-    const file = await chunk(
-      "util/bloom.cc",
-      `#include "filter_policy.h"
-
-namespace store {
-
-namespace {
-static uint32_t BloomHash(const Slice& key) {
-  uint32_t h = Hash(key.data(), key.size(), 0xbc9f1d34);
-  return h;
-}
-
-class BloomFilterPolicy : public FilterPolicy {
- public:
-  bool KeyMayMatch(const Slice& key, const Slice& filter) const override {
-    const uint32_t h = BloomHash(key);
-    return (filter[h % filter.size()] & 1) != 0;
-  }
-};
-}  // namespace
-
-}  // namespace store
-`,
-    );
-    expect(chunkOf(file, "BloomHash")).toMatchObject({ kind: "function", parent: "store", startLine: 6, endLine: 9 });
-    expect(chunkOf(file, "BloomFilterPolicy")).toMatchObject({ kind: "class", parent: "store", startLine: 11, endLine: 17 });
-    expect(symbolOf(file, "KeyMayMatch")).toMatchObject({ kind: "method", parent: "BloomFilterPolicy" });
   });
 
   it("C#: namespaces, XML doc comments, attributes", async () => {

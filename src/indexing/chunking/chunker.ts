@@ -10,10 +10,9 @@ import { chunkText } from "./text-chunker.ts";
  * an older version are recomputed, and a repository indexed by an older version is re-indexed when
  * submitted again even at the same commit. 2: the code graph. 4: code in languages with no grammar here
  * (script chunking, ./script-chunker.ts). 6: C and C++ definitions inside preprocessor conditionals (an
- * include guard holds a whole header) are definitions; a `.h` header written in C++ is read as C++. 7: a
- * namespace's members are chunks of their own at any size.
+ * include guard holds a whole header) are definitions; a `.h` header written in C++ is read as C++.
  */
-export const CHUNKER_VERSION = "7";
+export const CHUNKER_VERSION = "6";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

@@ -63,10 +63,7 @@ const blockDraft = (range: RowRange, units: readonly Unit[], parent: Definition 
 const emitDefinition = (em: Emitter, unit: Unit, parent: Definition | null): void => {
   const def = unit.def!;
   const range = { start: unit.start, end: unit.end };
-  // A namespace is where its definitions live, not one of them: its members are chunks of their own
-  // at any size (a small C++ file is one `namespace x { ... }`, and was one chunk named `x`).
-  const namespace = def.label === "namespace" && def.members.some((m) => m.def);
-  if (!namespace && !tooBig(em, range, MAX_DEFINITION_LINES, MAX_DEFINITION_CHARS)) {
+  if (!tooBig(em, range, MAX_DEFINITION_LINES, MAX_DEFINITION_CHARS)) {
     em.drafts.push(defDraft(range, def));
     return;
   }
