@@ -59,6 +59,9 @@ const MEMBERS = 2;
 /** A named member holds at least this share of the question's words its span holds. */
 const MEMBER_SHARE = 0.5;
 
+/** Share of the question's words a span holds, its path and name included. */
+const spanCoverageOf = (terms: readonly string[], path: string, name: string | null, code: string): number => coverage(terms, stemsOf(`${path} ${name ?? ""} ${code}`));
+
 export function answerSpans(terms: readonly string[], sources: readonly AnswerSource[], limit: number): AnswerSpan[] {
   const out: AnswerSpan[] = [];
   for (const source of sources) {
@@ -77,7 +80,7 @@ export function answerSpans(terms: readonly string[], sources: readonly AnswerSo
       // narrowed span, or the chunk's own definition); in a run of statements it is one of its members.
       const firstIsSpan = found[0] !== undefined && found[0].startLine === ref.linestart && (!exact || found[0].name === chunk.symbol);
       const inner = found.filter((_, i) => i > 0 || !firstIsSpan);
-      const spanCoverage = coverage(terms, stemsOf(`${source.path} ${name ?? ""} ${code}`));
+      const spanCoverage = spanCoverageOf(terms, source.path, name, code);
       const lines = code.split("\n");
       const members = inner
         // Not the span's own definition again (after its doc comment or decorators). In a container's span
@@ -130,7 +133,7 @@ function joined(terms: readonly string[], a: AnswerSpan, b: AnswerSpan): AnswerS
     score: Math.max(a.score, b.score),
     doc: first.doc ?? second.doc,
     code,
-    coverage: coverage(terms, stemsOf(`${a.source.path} ${a.name ?? ""} ${code}`)),
+    coverage: spanCoverageOf(terms, a.source.path, a.name, code),
     members: [...a.members, ...b.members].slice(0, MEMBERS),
   };
 }
