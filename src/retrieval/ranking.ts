@@ -12,6 +12,8 @@
  *    dotted module names turned into paths) gets a bonus scaled by the mention's weight;
  *  - module names: a file whose stem (or package directory, for `__init__`/`index` files) is an
  *    identifier of the query gets a smaller bonus;
+ *  - quoted output: a chunk whose string literal the report repeats (what the program printed) gains
+ *    (./quoted-messages.ts);
  *  - source over tests, docs and examples: those files are demoted unless the query asks for them;
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win).
@@ -21,6 +23,7 @@ import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
+import { quotedMessageScores } from "./quoted-messages.ts";
 
 export type CandidateList = {
   name: string;
@@ -42,6 +45,8 @@ export type RankInput = {
   files?: Map<TargetKey, string[]>;
   /** Max files returned. */
   limit: number;
+  /** The report's text (./quoted-messages.ts `normalized`): a chunk whose string literal it quotes gains. */
+  report?: string;
 };
 
 /** `definition`: the part of the score for defining a name the query mentions (RANKING.definitionBonus). */
@@ -80,6 +85,8 @@ export const RANKING = {
   usageDefinerFactor: 0.3,
   /** Multiplier for files that are not source code at all (text, data, config) in a code query. */
   nonCodeFactor: 0.6,
+  /** A chunk whose string literal the report quotes (the output it prints; ./quoted-messages.ts). */
+  quotedMessageBonus: 0.6,
 } as const;
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)(test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)\.[^/.]+|conftest\.py)$/i;
@@ -139,7 +146,7 @@ export function mentionsWord(text: string, word: string): boolean {
 }
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
-type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean };
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean };
 
 /** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
 export function queryNames(analysis: QueryAnalysis): Map<string, number> {
@@ -178,7 +185,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (!byId) chunksByBranch.set(branch, (byId = new Map()));
     let a = byId.get(doc.id);
     if (!a) {
-      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false, definition: 0, uses: null, usedName: false }));
+      byId.set(doc.id, (a = { doc, branch, retrieval: 0, bonus: 0, score: 0, defines: false, memberOf: false, definition: 0, uses: null, usedName: false, quoted: false }));
       chunks.push(a);
     }
     return a;
@@ -238,6 +245,19 @@ export function rankFiles(input: RankInput): RankedFile[] {
       break;
     }
     a.bonus += RANKING.mentionBonus * mentioned;
+  }
+
+  // Output the report quotes: the chunks whose literals print it.
+  if (input.report) {
+    const quoted = quotedMessageScores(input.report, chunks.map((a) => a.doc));
+    if (quoted.size > 0) {
+      for (const a of chunks) {
+        const strength = quoted.get(a.doc) ?? 0;
+        if (strength <= 0) continue;
+        a.bonus += RANKING.quotedMessageBonus * strength;
+        a.quoted = true;
+      }
+    }
   }
 
   // 3. Aggregate per file.
@@ -350,6 +370,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
   }));
 }
 
+const QUOTED_REASON = "prints a message the query quotes";
+
 const byScore = (a: { score: number }, b: { score: number }): number => b.score - a.score;
 
 /** Why a returned file ranks: the structure its chunks matched, best chunk first (then its path, added by the caller). */
@@ -359,6 +381,7 @@ function chunkReasons(chunks: readonly ChunkAcc[]): string[] {
     if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
     if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
     if (c.uses && !reasons.includes(`uses ${c.uses}`)) reasons.push(`uses ${c.uses}`);
+    if (c.quoted && !reasons.includes(QUOTED_REASON)) reasons.push(QUOTED_REASON);
   }
   return reasons;
 }

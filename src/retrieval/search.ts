@@ -17,6 +17,7 @@ import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { namesAFile } from "./path-mentions.ts";
+import { normalized } from "./quoted-messages.ts";
 import { classifyPath, distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
@@ -145,6 +146,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const query = request.query.slice(0, MAX_QUERY_CHARS);
       const contextText = (request.context ?? []).join("\n").slice(0, MAX_QUERY_CHARS / 2);
       const analysis = withSourcesOfTests(withExtraPaths(analyzeQuery(query), query));
+      const report = normalized(query);
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
       const deep = request.genius === true;
       const chunkLimit = deep ? 400 : 150;
@@ -238,7 +240,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
+      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report });
 
       if (deep && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
@@ -248,7 +250,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           const wanted = new Set([...followed].map((n) => n.toLowerCase()));
           const [hits = []] = await codeIndex.searchLexicalMany([{ text: [...followed].join(" "), limit: 300, wholeWords: true }], filter);
           for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
-          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30) });
+          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report });
         }
       }
 
