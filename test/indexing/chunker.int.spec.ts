@@ -558,6 +558,59 @@ void SkipList<Key, Comparator>::Insert(const Key& key) {
     expect(symbolOf(cpp, "Insert")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 22, endLine: 26 });
   });
 
+  it("C++: a namespace around the whole file is its scope (its functions are chunks), a small one among other code stays one unit", async () => {
+    // A small file wrapped in its library's namespace, with an anonymous namespace around most of it.
+    const wrapped = await chunk(
+      "util/hash.cc",
+      `#include "util/hash.h"
+
+namespace store {
+namespace {
+
+// Mixes the bits of a 32-bit word.
+uint32_t Mix(uint32_t h) {
+  h ^= h >> 16;
+  return h * 0x85ebca6b;
+}
+
+// Rotates a word left by r bits.
+uint32_t Rotate(uint32_t x, int r) {
+  return (x << r) | (x >> (32 - r));
+}
+
+}  // namespace
+
+// Hashes n bytes of data with a seed.
+uint32_t Hash(const char* data, size_t n, uint32_t seed) {
+  uint32_t h = seed ^ n;
+  for (size_t i = 0; i < n; i++) h = Mix(h + data[i]);
+  return h;
+}
+
+}  // namespace store
+`,
+    );
+    expect(wrapped.chunks.some((c) => c.kind === "module" && c.symbol === "store" && c.endLine >= 20)).toBe(false);
+    expect(chunkOf(wrapped, "Mix")).toMatchObject({ kind: "function", startLine: 6, endLine: 10, doc: "Mixes the bits of a 32-bit word." });
+    expect(chunkOf(wrapped, "Rotate")).toMatchObject({ kind: "function", startLine: 12, endLine: 15 });
+    expect(chunkOf(wrapped, "Hash")).toMatchObject({ kind: "function", parent: "store", startLine: 19 });
+
+    // A small namespace that groups a few helpers of a larger file stays one unit named after it.
+    const helpers = Array.from({ length: 8 }, (_, i) => `int Format${i}(int v) {\n  int out = v * ${i + 2};\n  out += Offset(v);\n  return out;\n}\n`).join("\n");
+    const grouped = await chunk(
+      "include/fmt/format.h",
+      `#include <string>
+
+namespace detail {
+inline int Twice(int v) { return v * 2; }
+inline int Half(int v) { return v / 2; }
+}  // namespace detail
+
+${helpers}`,
+    );
+    expect(chunkOf(grouped, "detail")).toMatchObject({ kind: "module", startLine: 3, endLine: 6 });
+  });
+
   it("C#: namespaces, XML doc comments, attributes", async () => {
     const file = await chunk(
       "Orders/OrderService.cs",

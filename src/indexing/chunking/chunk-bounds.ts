@@ -20,3 +20,11 @@ export const DOC_MAX_CHARS = 1_200;
 export const DEFAULT_PARSE_TIMEOUT_MS = 5_000;
 /** When syntax errors cover more than this share of the file, it is chunked by lines. */
 export const MAX_ERROR_SHARE = 0.5;
+
+/**
+ * A namespace this share of its file's lines or more is the file's scope (`namespace leveldb { ... }`
+ * around a whole C++ or C# file, an anonymous namespace around a file's local code), like an include
+ * guard: its members are chunks of their own at any size (./emit.ts, ./syntax-rules.ts). A namespace
+ * that groups part of a file (`namespace detail { ... }` among other code) stays one unit while small.
+ */
+export const SCOPE_NAMESPACE_SHARE = 0.5;

@@ -7,7 +7,7 @@ import type { Chunk, ChunkedFile } from "../chunk.ts";
 import { summarizeChunk, type ChunkSummaryInput } from "../summary.ts";
 import { isBlank, lineWindows, trimBlankRows, type RowRange } from "./line-windows.ts";
 import { childrenOf, CONDITIONAL_TYPES, isComment, namedChildrenOf, unwrapDefinition } from "./syntax-rules.ts";
-import { BLOCK_MAX_CHARS, BLOCK_MAX_LINES, FUNCTION_WINDOW, MAX_DEFINITION_CHARS, MAX_DEFINITION_LINES, SMALL_DEFINITION_LINES } from "./chunk-bounds.ts";
+import { BLOCK_MAX_CHARS, BLOCK_MAX_LINES, FUNCTION_WINDOW, MAX_DEFINITION_CHARS, MAX_DEFINITION_LINES, SCOPE_NAMESPACE_SHARE, SMALL_DEFINITION_LINES } from "./chunk-bounds.ts";
 import { type Definition, type FileContext, type Unit, cleanComment, docstringOf, endRowOf } from "./definitions.ts";
 
 type Draft = RowRange & { summaryInput: ChunkSummaryInput };
@@ -60,10 +60,14 @@ const blockDraft = (range: RowRange, units: readonly Unit[], parent: Definition 
   },
 });
 
+/** A namespace that is the file's scope (SCOPE_NAMESPACE_SHARE): its members are chunks, not the namespace. */
+const isFileScope = (em: Emitter, def: Definition, range: RowRange): boolean =>
+  def.label === "namespace" && def.members.some((m) => m.def) && range.end - range.start + 1 >= SCOPE_NAMESPACE_SHARE * em.ctx.lines.length;
+
 const emitDefinition = (em: Emitter, unit: Unit, parent: Definition | null): void => {
   const def = unit.def!;
   const range = { start: unit.start, end: unit.end };
-  if (!tooBig(em, range, MAX_DEFINITION_LINES, MAX_DEFINITION_CHARS)) {
+  if (!isFileScope(em, def, range) && !tooBig(em, range, MAX_DEFINITION_LINES, MAX_DEFINITION_CHARS)) {
     em.drafts.push(defDraft(range, def));
     return;
   }

@@ -1,5 +1,6 @@
 import type { Node } from "web-tree-sitter";
 import type { ChunkKind } from "../chunk.ts";
+import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -154,15 +155,30 @@ export const childrenOf = (node: Node): Node[] => node.children.filter((c): c is
 /** A preprocessor conditional (C, C++, C#): its contents are code of the enclosing scope. */
 export const CONDITIONAL_TYPES = /^preproc_(?:if|ifdef|elif|elifdef|else)$/;
 
+/** A C++ anonymous namespace (`namespace { ... }`) that is most of its file: file-local definitions, named by nothing. */
+const isScopeAnonymousNamespace = (node: Node): boolean =>
+  node.type === "namespace_definition" &&
+  node.childForFieldName("name") === null &&
+  node.endPosition.row - node.startPosition.row + 1 >= SCOPE_NAMESPACE_SHARE * (node.tree.rootNode.endPosition.row + 1);
+
+const isWrapper = (node: Node): boolean => CONDITIONAL_TYPES.test(node.type) || isScopeAnonymousNamespace(node);
+
+/** What a wrapper holds: a conditional's children (its directives too), an anonymous namespace's body and braces. */
+const wrapped = (node: Node): Node[] => {
+  if (node.type !== "namespace_definition") return childrenOf(node);
+  const body = node.childForFieldName("body");
+  // Nodes are new objects on every access: the body is told by its position.
+  return [...childrenOf(node).filter((c) => !body || c.startIndex !== body.startIndex), ...(body ? childrenOf(body) : [])];
+};
+
 /**
- * Sibling nodes with every preprocessor conditional replaced by what it holds (its directive lines become
- * statements of their own): the functions inside an include guard (every header has one) or a
- * `#ifdef FEATURE ... #endif` are definitions like any other, not one block cut into line windows.
+ * Sibling nodes with every preprocessor conditional, and an anonymous namespace that is most of its file,
+ * replaced by what it holds (directive lines, `namespace {` and its braces become statements of their
+ * own): the functions inside an include guard (every header has one), a `#ifdef FEATURE ... #endif` or a
+ * C++ file's anonymous namespace are definitions like any other, not one block cut into line windows.
  */
 export const withoutConditionals = (nodes: readonly Node[]): Node[] =>
-  nodes.some((n) => CONDITIONAL_TYPES.test(n.type))
-    ? nodes.flatMap((node) => (CONDITIONAL_TYPES.test(node.type) ? withoutConditionals(childrenOf(node)) : [node]))
-    : [...nodes];
+  nodes.some(isWrapper) ? nodes.flatMap((node) => (isWrapper(node) ? withoutConditionals(wrapped(node)) : [node])) : [...nodes];
 
 /** The first named child whose type is in `types`, or null (children are read one at a time up to it). */
 const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null => {
