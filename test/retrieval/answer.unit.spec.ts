@@ -201,6 +201,33 @@ describe("extractive answers", () => {
     expect(prose).toContain("**`evictionPoolPopulate`** (function) in `src/evict.c`, lines 117–140");
   });
 
+  it("leads with code, not with a file's opening comment (its licence and description)", () => {
+    const opening = [
+      "// Copyright (c) 2012 The Authors. All rights reserved.",
+      "// A bloom filter policy: a small filter made from a set of keys tells",
+      "// whether a key may match before the block is read.",
+      "",
+      "#include \"filter_policy.h\"",
+    ].join("\n");
+    const policy = [
+      "class BloomFilterPolicy : public FilterPolicy {",
+      " public:",
+      "  bool KeyMayMatch(const Slice& key, const Slice& bloom_filter) const override {",
+      "    const size_t bits = bloom_filter.size() * 8;",
+      "    return (bloom_filter[bits % 8] & 1) != 0;",
+      "  }",
+      "};",
+    ].join("\n");
+    const head = chunk({ path: "util/bloom.cc", language: "cpp", kind: "block", symbol: null, doc: null, startLine: 1, endLine: 5, text: opening });
+    const cls = chunk({ id: "y", path: "util/bloom.cc", language: "cpp", kind: "class", symbol: "BloomFilterPolicy", doc: null, startLine: 7, endLine: 13, text: policy });
+    const src: AnswerSource = { ...source(head), chunks: [head, cls], references: [{ linestart: 1, lineend: 5, score: 3 }, { linestart: 7, lineend: 13, score: 2 }] };
+    const answer = extractiveAnswer("How does the bloom filter decide whether a key may match?", [src]);
+    const prose = answer.split("```")[0]!;
+    expect(prose).toContain("Best match: **`BloomFilterPolicy`** (class) in `util/bloom.cc`, lines 7–13");
+    expect(prose).toContain("- `util/bloom.cc`, lines 1–5");
+    expect(answer.indexOf("class BloomFilterPolicy")).toBeLessThan(answer.indexOf("Copyright"));
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

@@ -112,12 +112,37 @@ function usesAnswer(name: string, listed: readonly Listed[], withRepository: boo
   return out;
 }
 
+/** A comment line, or a preprocessor directive line (`#include`, an include guard). */
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*|#|--|;;)/;
+
+/**
+ * A file's opening run of comments (its licence and description, with its includes), no code: it says
+ * what the file is about, not where anything is done.
+ */
+export function isOpeningComment(span: AnswerSpan): boolean {
+  if (span.linestart !== 1 || span.name !== null) return false;
+  let inBlock = false;
+  let comments = 0;
+  for (const line of span.code.split("\n")) {
+    const t = line.trim();
+    if (t === "") continue;
+    if (!inBlock && !COMMENT_LINE.test(t)) return false;
+    comments++;
+    if (inBlock) inBlock = !t.includes("*/");
+    else if (t.startsWith("/*") && !t.includes("*/", 2)) inBlock = true;
+  }
+  return comments > 0;
+}
+
+/** The spans with files' opening comments after the code: an answer leads with where things are done. */
+const codeFirst = (spans: readonly AnswerSpan[]): AnswerSpan[] => [...spans.filter((s) => !isOpeningComment(s)), ...spans.filter(isOpeningComment)];
+
 export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
   const out: string[] = notes.map((n) => `> **Note:** ${n}`);
   if (notes.length) out.push("");
   const terms = questionTerms(question);
   // More spans than are listed: repeats of one definition across a folder's files are folded.
-  const listed = distinctSpans(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3), ANSWER_SHAPE.listed);
+  const listed = distinctSpans(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3)), ANSWER_SHAPE.listed);
   const spans = listed.map((l) => l.span);
   if (spans.length === 0) {
     out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");
