@@ -228,6 +228,19 @@ describe("extractive answers", () => {
     expect(answer.indexOf("class BloomFilterPolicy")).toBeLessThan(answer.indexOf("Copyright"));
   });
 
+  it("reads a question's inflected and phrasal verbs as code names them (looked up ~ lookup, parsing ~ parse)", () => {
+    const lookup = [
+      "struct command *lookupCommand(struct dict *table, const char *name) {",
+      "    return dictFetchValue(table, name);",
+      "}",
+    ].join("\n");
+    const fn = chunk({ path: "src/server.c", language: "c", kind: "function", symbol: "lookupCommand", doc: null, startLine: 40, endLine: 42, text: lookup });
+    const prose = extractiveAnswer("How is a command looked up in the table by its name?", [source(fn)]).split("```")[0]!;
+    expect(prose).toContain("Best match: **`lookupCommand`** (function) in `src/server.c`, lines 40–42");
+    const parser = chunk({ path: "src/args.c", language: "c", kind: "function", symbol: "parseArgs", doc: null, startLine: 3, endLine: 5, text: "int parseArgs(int argc, char **argv) {\n    return parse_options(argc, argv);\n}" });
+    expect(extractiveAnswer("Where is the parsing of arguments done?", [source(parser)])).toContain("Best match: **`parseArgs`**");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

@@ -7,7 +7,7 @@ import type { ChunkDocument } from "../../codeindex/port.ts";
 import { definitionsIn } from "../definition-span.ts";
 import { CONTAINER_KINDS } from "../references.ts";
 import type { SearchHitFile } from "../search.ts";
-import { coverage, stemsOf } from "./terms.ts";
+import { coverage, stemsOf, type QuestionTerm } from "./terms.ts";
 
 export type AnswerSource = SearchHitFile & { repository: string; remote: string };
 
@@ -60,9 +60,9 @@ const MEMBERS = 2;
 const MEMBER_SHARE = 0.5;
 
 /** Share of the question's words a span holds, its path and name included. */
-const spanCoverageOf = (terms: readonly string[], path: string, name: string | null, code: string): number => coverage(terms, stemsOf(`${path} ${name ?? ""} ${code}`));
+const spanCoverageOf = (terms: readonly QuestionTerm[], path: string, name: string | null, code: string): number => coverage(terms, stemsOf(`${path} ${name ?? ""} ${code}`));
 
-export function answerSpans(terms: readonly string[], sources: readonly AnswerSource[], limit: number): AnswerSpan[] {
+export function answerSpans(terms: readonly QuestionTerm[], sources: readonly AnswerSource[], limit: number): AnswerSpan[] {
   const out: AnswerSpan[] = [];
   for (const source of sources) {
     const refs = source.references.length > 0 ? [...source.references].sort((a, b) => b.score - a.score) : source.linestart !== null ? [{ linestart: source.linestart, lineend: source.lineend ?? source.linestart, score: source.score }] : [];
@@ -123,7 +123,7 @@ const isOtherPart = (a: AnswerSpan, b: AnswerSpan): boolean =>
   a.source === b.source && a.name !== null && a.name === b.name && a.kind === b.kind && (a.lineend + 1 === b.linestart || b.lineend + 1 === a.linestart);
 
 /** Two parts of one definition as one span (where the first part is, with the better score). */
-function joined(terms: readonly string[], a: AnswerSpan, b: AnswerSpan): AnswerSpan {
+function joined(terms: readonly QuestionTerm[], a: AnswerSpan, b: AnswerSpan): AnswerSpan {
   const [first, second] = a.linestart < b.linestart ? [a, b] : [b, a];
   const code = `${first.code}\n${second.code}`;
   return {

@@ -4,6 +4,8 @@
  * out; a word matches another that shares its first letters (`signs` ~ `signing`, `cookie` ~ `cookies`).
  */
 
+import { phrasalVerbs, verbBaseForms } from "../query/base-forms.ts";
+
 const FUNCTION_WORDS = new Set(
   ("a about above after again all also am an and any are as at be been before being below between both but by can could did do does doing done down during each else " +
     "for from further get gets got had has have having he her here hers him his how i if in into is it its itself just like make makes me more most my no nor not now " +
@@ -21,13 +23,29 @@ export function wordsOf(text: string): string[] {
     .filter(Boolean);
 }
 
+/** A question's content word with the stems it matches by: its own, and those of its verb forms. */
+export type QuestionTerm = { word: string; stems: readonly string[] };
+
 /**
  * The question's content words (distinct, in order): words of 3+ letters, and acronyms of two capitals
- * (`IP`, `ID`, `OS`, `DB`), which name things in code as much as longer words do.
+ * (`IP`, `ID`, `OS`), which name things in code as much as longer words do. An inflected verb also
+ * matches its base forms and a phrasal verb its one-word form as code writes them ("looked up" ~
+ * `lookup`, "parsing" ~ `parse`: ../query/base-forms.ts), which share no first five letters with it.
  */
-export function questionTerms(question: string): string[] {
+export function questionTerms(question: string): QuestionTerm[] {
   const acronyms = new Set([...question.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2}(?![\p{L}\p{N}])/gu)].map((m) => m[0].toLowerCase()));
-  return [...new Set(wordsOf(question).filter((w) => (w.length >= 3 || acronyms.has(w)) && !FUNCTION_WORDS.has(w)))];
+  const words = wordsOf(question);
+  const forms = new Map<string, Set<string>>();
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    const set = forms.get(word) ?? new Set([stem(word)]);
+    for (const base of verbBaseForms(word)) set.add(stem(base));
+    const next = words[i + 1];
+    if (next !== undefined) for (const compound of phrasalVerbs([word, next], (w) => FUNCTION_WORDS.has(w))) set.add(stem(compound));
+    forms.set(word, set);
+  }
+  const kept = [...new Set(words.filter((w) => (w.length >= 3 || acronyms.has(w)) && !FUNCTION_WORDS.has(w)))];
+  return kept.map((word) => ({ word, stems: [...(forms.get(word) ?? [stem(word)])] }));
 }
 
 const STEM = 5;
@@ -37,7 +55,7 @@ const stem = (w: string) => w.slice(0, STEM);
 export const stemsOf = (text: string): Set<string> => new Set(wordsOf(text).map(stem));
 
 /** The share of `terms` a text's stems hold (1 when there are no terms). */
-export function coverage(terms: readonly string[], stems: ReadonlySet<string>): number {
+export function coverage(terms: readonly QuestionTerm[], stems: ReadonlySet<string>): number {
   if (terms.length === 0) return 1;
-  return terms.filter((t) => stems.has(stem(t))).length / terms.length;
+  return terms.filter((t) => t.stems.some((s) => stems.has(s))).length / terms.length;
 }
