@@ -1,5 +1,4 @@
 import type { Chunk, ChunkKind } from "./chunk.ts";
-import { SCOPE_NAMESPACE_SHARE } from "./chunking/chunk-bounds.ts";
 
 /**
  * Deterministic, model-free summaries. They are shown as `summary` in search results, so they say
@@ -32,7 +31,7 @@ export type FileSummaryInput = {
   path: string;
   languageName: string;
   chunking: "syntax" | "text";
-  symbols: { name: string; kind: ChunkKind; parent: string | null; label?: string | null; startLine?: number; endLine?: number }[];
+  symbols: { name: string; kind: ChunkKind; parent: string | null; label?: string | null }[];
   /** Module docstring / package comment / first heading. */
   moduleDoc: string | null;
   /** Extra text facts, e.g. "top-level keys: name, version" or "sections: Install, Usage". */
@@ -155,17 +154,8 @@ const LABEL_PLURAL: Record<string, string> = {
 
 const pluralOf = (label: string): string => LABEL_PLURAL[label] ?? (label.endsWith("s") ? `${label}es` : `${label}s`);
 
-/** Top-level namespaces that are their file's scope (SCOPE_NAMESPACE_SHARE): their members are the file's. */
-const scopeNamespaces = (input: FileSummaryInput): Set<string> =>
-  new Set(
-    input.symbols
-      .filter((s) => s.parent === null && s.label === "namespace" && s.startLine !== undefined && s.endLine !== undefined && s.endLine - s.startLine + 1 >= SCOPE_NAMESPACE_SHARE * input.lineCount)
-      .map((s) => s.name),
-  );
-
 export const summarizeFile = (input: FileSummaryInput): string => {
-  const scopes = scopeNamespaces(input);
-  const topLevel = input.symbols.filter((s) => s.parent === null || (scopes.has(s.parent) && s.kind !== "method"));
+  const topLevel = input.symbols.filter((s) => s.parent === null);
   const groups: string[] = [];
   const grouped = (names: string[], singular: string, plural: string): string =>
     `${new Set(names).size === 1 ? singular : plural} ${listNames(names)}`;

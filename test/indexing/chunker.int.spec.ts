@@ -594,8 +594,6 @@ uint32_t Hash(const char* data, size_t n, uint32_t seed) {
     expect(chunkOf(wrapped, "Mix")).toMatchObject({ kind: "function", startLine: 6, endLine: 10, doc: "Mixes the bits of a 32-bit word." });
     expect(chunkOf(wrapped, "Rotate")).toMatchObject({ kind: "function", startLine: 12, endLine: 15 });
     expect(chunkOf(wrapped, "Hash")).toMatchObject({ kind: "function", parent: "store", startLine: 19 });
-    // The file's summary names what the namespace holds, as it would at the top level.
-    expect(wrapped.summary).toBe("C++ source file defining namespace store; functions Mix, Rotate, Hash.");
 
     // A small namespace that groups a few helpers of a larger file stays one unit named after it.
     const helpers = Array.from({ length: 8 }, (_, i) => `int Format${i}(int v) {\n  int out = v * ${i + 2};\n  out += Offset(v);\n  return out;\n}\n`).join("\n");

@@ -12,10 +12,9 @@ import { chunkText } from "./text-chunker.ts";
  * (script chunking, ./script-chunker.ts). 6: C and C++ definitions inside preprocessor conditionals (an
  * include guard holds a whole header) are definitions; a `.h` header written in C++ is read as C++. 9: a
  * namespace that is most of its file is its scope: its members are chunks at any size (7 and 8 were
- * namespace readings measured and not kept). 10: such a namespace's members are named in the file's
- * summary like top-level definitions.
+ * namespace readings measured and not kept).
  */
-export const CHUNKER_VERSION = "10";
+export const CHUNKER_VERSION = "9";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
