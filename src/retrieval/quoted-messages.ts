@@ -3,7 +3,8 @@
  * field uid`, a log line, a panic's text), and the code that prints it holds the same words in a string
  * literal (`"error: type mismatch for field %s"`). A chunk whose literal text the report repeats is where
  * that output comes from, in any language: the literal is cut at its format placeholders (`%s`, `{}`,
- * `{name}`, `${x}`), at escapes and at clause marks (`error: `), and each piece long enough to be specific is looked for in the report.
+ * `{name}`, `${x}`), at escapes and at clause marks (`error: `), and each piece long enough to be
+ * specific is looked for in the report.
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 
@@ -70,9 +71,9 @@ function quotes(report: string, piece: string): boolean {
 }
 
 /**
- * For each chunk, the strength (0..1) of the literal of its that the report quotes most: the words of the
- * literal's pieces the report repeats (at least QUOTED.minWords) over QUOTED.fullWords, shared among the
- * candidate chunks that hold the same literal (a message printed from five places says less about each).
+ * For each chunk, the strength (0..1) of the literal it holds that the report quotes most: the words of
+ * the literal's pieces the report repeats (at least QUOTED.minWords) over QUOTED.fullWords, shared among
+ * the candidate chunks that hold the same literal (a message printed from five places says less about each).
  */
 export function quotedMessageScores(report: string, docs: readonly ChunkDocument[]): Map<ChunkDocument, number> {
   const out = new Map<ChunkDocument, number>();

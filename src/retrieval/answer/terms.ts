@@ -28,7 +28,7 @@ export type QuestionTerm = { word: string; stems: readonly string[] };
 
 /**
  * The question's content words (distinct, in order): words of 3+ letters, and acronyms of two capitals
- * (`IP`, `ID`, `OS`), which name things in code as much as longer words do. An inflected verb also
+ * (`IP`, `ID`, `OS`, `DB`), which name things in code as much as longer words do. An inflected verb also
  * matches its base forms and a phrasal verb its one-word form as code writes them ("looked up" ~
  * `lookup`, "parsing" ~ `parse`: ../query/base-forms.ts), which share no first five letters with it.
  */
