@@ -8,7 +8,7 @@ import { SEVERITIES, severityRank, type Finding, type Severity } from "./finding
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
-import { declaredSameBehaviour, untestedSection, type UntestedChange } from "./graph/untested-change.ts";
+import { declaredSameBehaviour, untestedSection, type UntestedChange, type UntestedReport } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
 
 export { confidenceFor, type Confidence } from "./confidence.ts";
@@ -34,6 +34,8 @@ export type SummaryInput = {
   openEarlier?: number;
   /** Changed public functions whose tests the change does not touch (./graph/untested-change.ts): one note, never inline. */
   untested?: readonly UntestedChange[];
+  /** Changed functions with untouched tests left out of that note as one mechanical edit they repeat (./graph/repeated-edit.ts). */
+  mechanical?: UntestedReport["mechanical"];
   /** Reviewed files held to another strictness by a `.loupe/config.json` over them: the folder that set it and the level. */
   folderStrictness?: readonly { path: string; folder: string; strictness: number }[];
 };
@@ -164,12 +166,19 @@ export function renderSummary(input: SummaryInput): string {
   // Tests not updated: not for a pull request whose title declares it keeps behaviour (a refactoring).
   const declared = declaredSameBehaviour(input.title);
   const untested = input.untested ?? [];
+  const mechanical = input.mechanical ?? null;
   out.push(...untestedSection(declared ? [] : untested));
 
   const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
   out.push("", "### What was checked", "", ...checksSection(checks, input.outline));
-  if (declared && untested.length > 0) {
-    out.push(`- Tests of ${untested.length} changed function${untested.length === 1 ? "" : "s"} left untouched: not listed, as the title declares a change that keeps behaviour (\`${declared}\`).`);
+  const functions = (n: number) => `${n} changed function${n === 1 ? "" : "s"}`;
+  const leftOut = untested.length + (mechanical?.functions ?? 0);
+  if (declared && leftOut > 0) {
+    out.push(`- Tests of ${functions(leftOut)} left untouched: not listed, as the title declares a change that keeps behaviour (\`${declared}\`).`);
+  } else if (mechanical) {
+    const names = (list: readonly string[]) => list.map(code).join(", ");
+    const edit = [mechanical.removed.length > 0 ? `removes ${names(mechanical.removed)}` : "", mechanical.added.length > 0 ? `adds ${names(mechanical.added)}` : ""].filter(Boolean).join(" and ");
+    out.push(`- Tests of ${functions(mechanical.functions)} left untouched: not listed, as each makes the same edit as another changed function (${edit}), a mechanical change.`);
   }
 
   const human = input.humanChecks ?? [];

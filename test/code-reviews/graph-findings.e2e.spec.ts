@@ -122,6 +122,19 @@ def fetch(url, retries=3):
     return attempt(retries)
 `;
 
+/** Conversions whose unused keyword parameters a change drops: the same edit in two functions. */
+const UNITS = `def to_cents(amount, **options):
+    return int(amount * 100)
+
+
+def to_grams(weight, **options):
+    return int(weight * 1000)
+
+
+def to_metres(length):
+    return round(length / 100, 2)
+`;
+
 /** A function over 150 lines: indexed as several windows of one definition. */
 const LONG = (name: string, v: string) =>
   `def ${name}(${v}, factor):\n    out = []\n` +
@@ -147,6 +160,8 @@ function seed(h: ReturnType<typeof createHostRepo>) {
   h.write("tests/test_pricing.py", 'from app.pricing import compute_total, format_amount\n\n\ndef test_total():\n    assert compute_total([{"price": 2, "qty": 3}]) == 6\n\n\ndef test_format():\n    assert format_amount(1) == "1.00"\n');
   // Tests place_order without following the naming convention: found through the code graph.
   h.write("tests/test_checkout.py", 'from app.orders import place_order\n\n\ndef test_place():\n    assert place_order(["a"], "c")["lines"] == ["a"]\n');
+  h.write("app/units.py", UNITS);
+  h.write("tests/test_units.py", 'from app.units import to_cents, to_grams, to_metres\n\n\ndef test_units():\n    assert (to_cents(1), to_grams(1), to_metres(150)) == (100, 1000, 1.5)\n');
   h.write("tests/test_other.py", 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("x") == "hello x"\n');
   return h.commit("initial");
 }
@@ -308,6 +323,23 @@ describe("untested change", () => {
     await openPullRequest(server, host, 10, "untested-category", { "app/legacy_api.py": LEGACY.replace("UserWarning", "DeprecationWarning") });
     const changed = server.loupe.services.reviews.record(orgId, await review(server, 10))!.body;
     expect(changed).toContain("- `fetch()` (`app/legacy_api.py:4`): tested in `tests/test_legacy_api.py`");
+  });
+
+  it("leaves out functions that make the same mechanical edit as another (an unused parameter dropped from each), and says so", async () => {
+    const units = UNITS.replace(/, \*\*options\)/g, ")").replace("round(length / 100, 2)", "round(length / 100, 3)");
+    await openPullRequest(server, host, 13, "untested-mechanical", { "app/units.py": units });
+    const body = server.loupe.services.reviews.record(orgId, await review(server, 13))!.body;
+    const note = body.slice(body.indexOf("### Tests not updated")).split("\n\n###")[0]!;
+    expect(note).toContain("- `to_metres()` (`app/units.py:9`): tested in `tests/test_units.py`");
+    expect(note).not.toContain("to_cents");
+    expect(note).not.toContain("to_grams");
+    expect(body).toContain("- Tests of 2 changed functions left untouched: not listed, as each makes the same edit as another changed function (removes `options`), a mechanical change.");
+    // The same call swapped for another in both is a change of behaviour: listed.
+    await openPullRequest(server, host, 14, "untested-swapped-call", { "app/units.py": UNITS.replace(/int\(/g, "round(") });
+    const swapped = server.loupe.services.reviews.record(orgId, await review(server, 14))!.body;
+    expect(swapped).toContain("- `to_cents()` (`app/units.py:1`): tested in `tests/test_units.py`");
+    expect(swapped).toContain("- `to_grams()` (`app/units.py:5`): tested in `tests/test_units.py`");
+    expect(swapped).not.toContain("a mechanical change");
   });
 
   it("is left out when the title declares a change that keeps behaviour (refactor:, perf:, chore: ...), and says so; not for a breaking one", async () => {

@@ -253,7 +253,7 @@ export function createReviewEngine(deps: EngineDeps) {
           const related = file && deps.chat && target ? await relatedCodeOf(target, file) : undefined;
           const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
           const graphFindings = file ? [...(callers.byPath.get(path) ?? []), ...(await helpers.existingHelpers(file))] : [];
-          const graphNotes = file && deps.chat ? untestedNotesFor(file.path, await helpers.untested([file])) : undefined;
+          const graphNotes = file && deps.chat ? untestedNotesFor(file.path, (await helpers.untested([file])).listed) : undefined;
           const { findings, model } = file
             ? await reviewFile({ file, repository: name, strictness: req.strictness, contexts, rules, chat: deps.chat, logger, pullRequest, baseContent, graphFindings, ...(graphNotes ? { graphNotes } : {}), ...(related ? { relatedCode: related } : {}) })
             : { findings: [], model: "none" as const };
@@ -318,6 +318,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
       const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
+      const untestedReport = await helpers.untested(fileStrictness.filter((f) => isShownAt("medium", f.strictness)).flatMap((f) => byPath.get(f.path) ?? []));
       const body = renderSummary({
         files,
         findings: state.findings,
@@ -329,7 +330,8 @@ export function createReviewEngine(deps: EngineDeps) {
         humanChecks,
         openEarlier,
         // Tests not updated: a summary note on the files reviewed at strictness 3 (medium) or above.
-        untested: await helpers.untested(fileStrictness.filter((f) => isShownAt("medium", f.strictness)).flatMap((f) => byPath.get(f.path) ?? [])),
+        untested: untestedReport.listed,
+        mechanical: untestedReport.mechanical,
         folderStrictness: fileStrictness.flatMap((f) => (f.folder === null ? [] : [{ path: f.path, folder: f.folder, strictness: f.strictness }])),
       });
       const summaryId = summaryCommentId(codeReviewId);

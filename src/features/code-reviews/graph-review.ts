@@ -10,11 +10,12 @@ import type { CodeIndex, GraphDefinition, IndexFilter } from "../../codeindex/po
 import type { Logger } from "../../logging.ts";
 import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
-import { compareDefinitions, definitionsOf, type OutlineDefinition } from "../../review/change-outline.ts";
+import { compareDefinitions, definitionsOf, type DefinitionChange, type OutlineDefinition } from "../../review/change-outline.ts";
 import { existingHelperFindings, newFunctionsOf, type HelperCandidate, type HelperLookup } from "../../review/graph/existing-helper.ts";
 import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
 import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
-import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange } from "../../review/graph/untested-change.ts";
+import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange, type UntestedReport } from "../../review/graph/untested-change.ts";
+import { repeatedEdits, type ChangedFunction } from "../../review/graph/repeated-edit.ts";
 import { isTestPath } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
 
@@ -34,6 +35,10 @@ export type GraphReviewDeps = {
 };
 
 const CANDIDATES = 15;
+
+const NOTHING_UNTESTED: UntestedReport = { listed: [], mechanical: null };
+/** A changed definition's identity within one review: its file, parent, name and line at head. */
+const keyOf = (d: Pick<DefinitionChange, "path" | "parent" | "name" | "line">) => `${d.path}\0${d.parent ?? ""}\0${d.name}\0${d.line}`;
 
 export function createGraphReview(deps: GraphReviewDeps) {
   const { codeIndex, target, base, head, logger } = deps;
@@ -164,10 +169,17 @@ export function createGraphReview(deps: GraphReviewDeps) {
     },
   };
 
-  /** Changed public functions of `files` whose code changed, with tests the change leaves untouched. */
-  async function untested(files: readonly DiffFile[]): Promise<UntestedChange[]> {
+  /**
+   * Changed public functions of `files` whose code changed, with tests the change leaves untouched; those
+   * whose edit another changed function repeats (a mechanical edit, ../../review/graph/repeated-edit.ts)
+   * apart.
+   */
+  async function untested(files: readonly DiffFile[]): Promise<UntestedReport> {
     try {
-      const changed = [];
+      const changed: DefinitionChange[] = [];
+      // Every changed function and method of the change's source files (private ones too): the edits they share.
+      const edits: ChangedFunction[] = [];
+      const removedDefinitions = new Set<string>();
       for (const file of files) {
         if (file.status === "deleted" || file.status === "added" || file.binary || !file.oldPath || isTestPath(file.path)) continue;
         const before = await versionOf(base, file.oldPath);
@@ -180,7 +192,8 @@ export function createGraphReview(deps: GraphReviewDeps) {
           return d ? [{ name: d.name, text: textOf(after.content, d) }] : [];
         });
         for (const c of changes) {
-          if (c.change !== "changed" || !isPublicDefinition(c)) continue;
+          if (c.change === "removed") removedDefinitions.add(c.name);
+          if (c.change !== "changed" || (c.kind !== "function" && c.kind !== "method")) continue;
           // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
           const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
           const a = after.defs.find((d) => d.startLine === c.line && same(d));
@@ -190,15 +203,22 @@ export function createGraphReview(deps: GraphReviewDeps) {
           // moved into a helper the change adds (../../review/graph/same-behaviour.ts).
           const [old, now] = [textOf(before.content, b), textOf(after.content, a)];
           if (codeWithoutAnnotations(old, file.path) === codeWithoutAnnotations(now, file.path)) continue;
-          if (!sameBehaviour(old, now, file.path, addedHelpers)) changed.push(c);
+          edits.push({ id: keyOf(c), path: file.path, name: c.name, before: old, after: now });
+          if (isPublicDefinition(c) && !sameBehaviour(old, now, file.path, addedHelpers)) changed.push(c);
         }
       }
-      if (changed.length === 0) return [];
+      if (changed.length === 0) return NOTHING_UNTESTED;
       headPaths ??= deps.paths(head);
-      return await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
+      const found = await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
+      const repeated = repeatedEdits(edits, removedDefinitions);
+      const mechanical = found.filter((u) => repeated.ids.has(keyOf(u)));
+      return {
+        listed: found.filter((u) => !repeated.ids.has(keyOf(u))),
+        mechanical: mechanical.length === 0 ? null : { functions: mechanical.length, removed: repeated.removed, added: repeated.added },
+      };
     } catch (error) {
       fail("the untested-change check", files.map((f) => f.path).join(", ").slice(0, 200), error);
-      return [];
+      return NOTHING_UNTESTED;
     }
   }
 

@@ -27,6 +27,15 @@ const MAX_READ = 20;
 
 export type UntestedChange = { path: string; name: string; parent: string | null; line: number; tests: string[] };
 
+/**
+ * The untested changes of a review: those listed in its note, and those left out as one mechanical edit
+ * that other changed functions repeat (./repeated-edit.ts), counted with the names the edit removes and adds.
+ */
+export type UntestedReport = {
+  listed: UntestedChange[];
+  mechanical: { functions: number; removed: string[]; added: string[] } | null;
+};
+
 export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind" | "signatureAfter" | "path">): boolean {
   if (change.kind !== "function" && change.kind !== "method") return false;
   const { name } = change;
