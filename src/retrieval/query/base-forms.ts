@@ -13,6 +13,7 @@
 
 import { forEachWord } from "../../codeindex/tokenize.ts";
 import { REPORT_NOISE, STOP_WORDS } from "./lexicon.ts";
+import { shortForms } from "./abbreviations.ts";
 
 const VOWEL = /[aeiou]/;
 
@@ -59,8 +60,9 @@ export function phrasalVerbs(words: readonly string[], isStop: (word: string) =>
 }
 
 /**
- * A short query's text with the base forms of its `-ed`/`-ing` words and the one-word forms of its
- * phrasal verbs added once each: "where is the view looked up" also asks for `look` and `lookup`.
+ * A short query's text with the base forms of its `-ed`/`-ing` words, the one-word forms of its
+ * phrasal verbs and the usual short forms of its words (./abbreviations.ts) added once each: "where is
+ * the view looked up" also asks for `look` and `lookup`, "how are two values compared" for `cmp`.
  */
 export function withVerbForms(text: string): string {
   const words: string[] = [];
@@ -79,5 +81,6 @@ export function withVerbForms(text: string): string {
   const filler = (w: string) => STOP_WORDS.has(w) || REPORT_NOISE.has(w);
   for (const w of words) if (w === w.toLowerCase() && !filler(w)) verbBaseForms(w).filter((f) => !filler(f)).forEach(add);
   phrasalVerbs(words, filler).forEach(add);
+  for (const w of words) if (w === w.toLowerCase() && !filler(w)) shortForms(w).forEach(add);
   return added.length > 0 ? `${text} ${added.join(" ")}` : text;
 }
