@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { withVerbForms } from "../../src/retrieval/query/base-forms.ts";
 import { shortForms } from "../../src/retrieval/query/abbreviations.ts";
+import { coverage, questionTerms, stemsOf } from "../../src/retrieval/answer/terms.ts";
 
 /**
  * Code says `value_cmp` and `dup_key`; a question says "compared" and "duplicate". The distractors hold
@@ -49,6 +50,13 @@ describe("questions in plain words find code named by the usual short forms (e2e
 
   it("'duplicate' finds dup_key()", async () => {
     expect(await first("Where is a duplicate key in a table noticed?")).toMatchObject({ filepath: "store/keys.py", linestart: 1, lineend: 2 });
+  });
+
+  it("counts a span that writes the short form as holding the question's word (the answer's coverage)", () => {
+    const terms = questionTerms("How are values compared?");
+    expect(terms.map((t) => t.word)).toEqual(["values", "compared"]);
+    expect(coverage(terms, stemsOf(STORE["store/order.c"]))).toBe(1);
+    expect(coverage(terms, stemsOf(STORE["store/value.c"]))).toBeLessThan(1);
   });
 
   it("adds the short forms of a question's words once each, and none for other words", () => {

@@ -5,6 +5,7 @@
  */
 
 import { phrasalVerbs, verbBaseForms } from "../query/base-forms.ts";
+import { shortForms } from "../query/abbreviations.ts";
 
 const FUNCTION_WORDS = new Set(
   ("a about above after again all also am an and any are as at be been before being below between both but by can could did do does doing done down during each else " +
@@ -30,7 +31,8 @@ export type QuestionTerm = { word: string; stems: readonly string[] };
  * The question's content words (distinct, in order): words of 3+ letters, and acronyms of two capitals
  * (`IP`, `ID`, `OS`, `DB`), which name things in code as much as longer words do. An inflected verb also
  * matches its base forms and a phrasal verb its one-word form as code writes them ("looked up" ~
- * `lookup`, "parsing" ~ `parse`: ../query/base-forms.ts), which share no first five letters with it.
+ * `lookup`, "parsing" ~ `parse`: ../query/base-forms.ts), which share no first five letters with it,
+ * and a word its usual short forms ("compared" ~ `cmp`, "directory" ~ `dir`: ../query/abbreviations.ts).
  */
 export function questionTerms(question: string): QuestionTerm[] {
   const acronyms = new Set([...question.matchAll(/(?<![\p{L}\p{N}])\p{Lu}{2}(?![\p{L}\p{N}])/gu)].map((m) => m[0].toLowerCase()));
@@ -40,6 +42,7 @@ export function questionTerms(question: string): QuestionTerm[] {
     const word = words[i]!;
     const set = forms.get(word) ?? new Set([stem(word)]);
     for (const base of verbBaseForms(word)) set.add(stem(base));
+    for (const form of [word, ...verbBaseForms(word)]) for (const short of shortForms(form)) set.add(stem(short));
     const next = words[i + 1];
     if (next !== undefined) for (const compound of phrasalVerbs([word, next], (w) => FUNCTION_WORDS.has(w))) set.add(stem(compound));
     forms.set(word, set);
