@@ -3,7 +3,7 @@
  * through the public API, and how many comments the reviews make per 100 changed lines.
  *
  *   npx tsx scripts/bench-review-noise.ts [--mirrors <dir>] [--commits 50 (e.g. 400)] [--repos a/b,c/d] [--strictness 3] [--out <file>]
- *                                        [--judgements <file>] [--data-dir <dir>]
+ *                                        [--judgements <file>] [--data-dir <dir>] [--index-at head|base]
  *   npx tsx scripts/bench-review-noise.ts --rejudge scripts/results/bench-review-noise.json   (judgements merged again)
  *
  * Commits, by a fixed rule: from each repository's default branch (the mirror's HEAD), walking the
@@ -13,7 +13,10 @@
  * expressjs/express, tokio-rs/tracing by default (mirrors `<mirrors>/<owner>+<name>/repo`, default ../.mirror).
  *
  * Each repository is served from a file:// git host (its objects borrowed from the mirror), its default
- * branch indexed through POST /v2/repositories (the findings that use the code graph need it); each
+ * branch indexed through POST /v2/repositories (the findings that use the code graph need it); with
+ * `--index-at base`, each pull request's base branch is indexed too before its review, so the review reads
+ * the code graph of the commit's parent (as a service that indexes the target branch would) instead of
+ * the mirror's newest commit, which may be years later; each
  * commit becomes a pull request from a branch at the commit into a branch at its parent (a signed
  * GitHub webhook), reviewed through POST /v2/code-reviews and read back with the MCP tool
  * list_merge_request_comments. Comments are the inline ones (summaries are one per review and not
@@ -49,8 +52,11 @@ const { values: args } = parseArgs({
     out: { type: "string" },
     judgements: { type: "string" },
     "data-dir": { type: "string" },
+    "index-at": { type: "string", default: "head" },
   },
 });
+if (args["index-at"] !== "head" && args["index-at"] !== "base") throw new Error("--index-at takes head or base");
+const indexAtBase = args["index-at"] === "base";
 const REPOS = args.repos!.split(",").map((r) => r.trim()).filter(Boolean);
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
 const total = Number(args.commits);
@@ -169,6 +175,7 @@ async function main() {
   const client = await mcpClient(service);
   const indexing: Record<string, { seconds: number; files: number }> = {};
   const skippedRepos: { repo: string; reason: string }[] = [];
+  const baseIndexSeconds: number[] = [];
   const rows: {
     repo: string; commit: string; subject: string; status: string; reason: string | null; seconds: number; added: number; deleted: number; sourceAdded: number; sourceDeleted: number;
     comments: { file: string; line: number; lineEnd: number; text: string }[]; untestedNote: string | null;
@@ -196,6 +203,10 @@ async function main() {
       let number = 0;
       for (const c of mine) {
         number += 1;
+        if (indexAtBase) {
+          const base = await indexBranch(service, repo, `base-${c.sha.slice(0, 12)}`);
+          baseIndexSeconds.push(base.seconds);
+        }
         await openPullRequest(service, { repo, number, title: c.subject, body: "", head: `pr-${c.sha.slice(0, 12)}`, headSha: c.sha, base: `base-${c.sha.slice(0, 12)}`, baseSha: c.parent, defaultBranch: "main" });
         const outcome = await runReview(service, repo, number, strictness);
         const comments = (await serviceComments(client, repo, number)).filter((x) => x.filePath !== null);
@@ -229,6 +240,8 @@ async function main() {
     repositories: REPOS,
     leftOut: skippedRepos,
     indexing,
+    indexedAt: indexAtBase ? "each pull request's base (and the default branch)" : "the default branch (the mirror's newest commit)",
+    baseIndexSeconds: indexAtBase ? { median: median(baseIndexSeconds), max: Math.max(...baseIndexSeconds) } : null,
     overall: { allFiles: rate(rows, false), sourceFiles: rate(rows, true) },
     perRepository: Object.fromEntries(REPOS.map((repo) => [repo, { allFiles: rate(rows.filter((r) => r.repo === repo), false), sourceFiles: rate(rows.filter((r) => r.repo === repo), true) }])),
     failedOrSkipped: rows.filter((r) => r.status !== "COMPLETED").map((r) => ({ repo: r.repo, commit: r.commit, status: r.status, reason: r.reason })),
