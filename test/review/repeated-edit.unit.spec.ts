@@ -70,6 +70,19 @@ describe("repeated edits", () => {
     expect(repeatedEdits([route, use], NONE).ids.size).toBe(0);
   });
 
+  it("does not count a string's quotes where both mean the same string (Python, JavaScript, TypeScript)", () => {
+    const run = fn(
+      "run", "app/app.py", "run",
+      'def run(self, debug=None):\n    if debug is not None:\n        self._reconfigure(bool(debug))\n    name = self.config.get("SERVER_NAME")\n    return name\n',
+      "def run(self, debug=None):\n    if debug is not None:\n        self.debug = bool(debug)\n    name = self.config.get('SERVER_NAME')\n    return name\n",
+    );
+    const load = fn("load", "app/cli.py", "load_app", "def load_app(app, debug):\n    app._reconfigure(debug)\n    return app\n", "def load_app(app, debug):\n    app.debug = debug\n    return app\n");
+    expect([...repeatedEdits([run, load], new Set(["_reconfigure"])).ids].sort()).toEqual(["load", "run"]);
+    // In C a character in single quotes is no string: a literal changed.
+    const c = (id: string, from: string, to: string) => fn(id, `src/${id}.c`, id, `int ${id}(void) {\n  old_fill(${from});\n}\n`, `int ${id}(void) {\n  new_fill(${to});\n}\n`);
+    expect(repeatedEdits([c("a", '"x"', "'x'"), c("b", '"x"', "'x'")], new Set(["old_fill"])).ids.size).toBe(0);
+  });
+
   it("is not one edit: the same call swapped for another existing one, the same literal changed, or names swapped in opposite directions", () => {
     const cents = fn("cents", "app/units.py", "to_cents", "def to_cents(amount):\n    return int(amount * 100)\n", "def to_cents(amount):\n    return round(amount * 100)\n");
     const grams = fn("grams", "app/units.py", "to_grams", "def to_grams(weight):\n    return int(weight * 1000)\n", "def to_grams(weight):\n    return round(weight * 1000)\n");

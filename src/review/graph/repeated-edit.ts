@@ -6,7 +6,8 @@
  * behaviour (the change's point lies elsewhere), so the "untested change" note does not list them.
  *
  * Read from each changed function's tokens (comments, whitespace and annotations aside,
- * ./similarity.ts `tokensWithoutAnnotations`): how many more or fewer times each token occurs after the
+ * ./similarity.ts `tokensWithoutAnnotations`; in Python, JavaScript and TypeScript a string's quote marks
+ * too): how many more or fewer times each token occurs after the
  * change. A function's edit is mechanical when
  *   - every token whose count changed is a name (its own name aside) or plain punctuation
  *     (`( ) [ ] { } , ; . : * =`): no literal, no operator, no control-flow keyword came or went, and
@@ -36,11 +37,22 @@ const BEHAVIOUR_WORDS = new Set(
 /** Declaration words that come and go with the names they declare (not shown as the edit's names). */
 const DECLARATIONS = new Set(["var", "let", "const", "def", "function", "fn", "func"]);
 
-/** Token -> (count after) - (count before), zero counts left out; the function's own name is not counted. */
+/** Languages where a string in single quotes is the same string in double quotes. */
+const EITHER_QUOTE = new Set(["python", "javascript", "typescript"]);
+
+/** A string literal in single quotes written in double quotes, where that is the same string (`'a'` -> `"a"`). */
+const doubleQuoted = (token: string): string => (/^'[^'"\\]*'$/.test(token) ? `"${token.slice(1, -1)}"` : token);
+
+/**
+ * Token -> (count after) - (count before), zero counts left out; the function's own name is not
+ * counted, and in Python, JavaScript and TypeScript a string's quotes do not count (`'a'` is `"a"`).
+ */
 export function tokenDelta(change: Pick<ChangedFunction, "path" | "name" | "before" | "after">): Map<string, number> {
   const delta = new Map<string, number>();
-  for (const t of tokensWithoutAnnotations(change.before, change.path)) delta.set(t, (delta.get(t) ?? 0) - 1);
-  for (const t of tokensWithoutAnnotations(change.after, change.path)) delta.set(t, (delta.get(t) ?? 0) + 1);
+  const quotes = EITHER_QUOTE.has(languageOf(change.path) ?? "");
+  const tokens = (text: string) => (quotes ? tokensWithoutAnnotations(text, change.path).map(doubleQuoted) : tokensWithoutAnnotations(text, change.path));
+  for (const t of tokens(change.before)) delta.set(t, (delta.get(t) ?? 0) - 1);
+  for (const t of tokens(change.after)) delta.set(t, (delta.get(t) ?? 0) + 1);
   delta.delete(change.name);
   for (const [t, n] of delta) if (n === 0) delta.delete(t);
   return delta;
