@@ -1,6 +1,6 @@
 /** The same edit made to several functions by one change (src/review/graph/repeated-edit.ts). */
 import { describe, expect, it } from "vitest";
-import { boundNames, repeatedEdits, type ChangedFunction } from "../../src/review/graph/repeated-edit.ts";
+import { boundNames, namesOf, repeatedEdits, type ChangedFunction } from "../../src/review/graph/repeated-edit.ts";
 
 const fn = (id: string, path: string, name: string, before: string, after: string): ChangedFunction => ({ id, path, name, before, after });
 const NONE = new Set<string>();
@@ -38,13 +38,12 @@ const PARAM_AFTER = `app.param = function param(names, fn) {
 describe("repeated edits", () => {
   it("finds a local alias inlined the same way in two functions, with the names it removes and adds", () => {
     const found = repeatedEdits([fn("use", "lib/app.js", "use", USE_BEFORE, USE_AFTER), fn("param", "lib/app.js", "param", PARAM_BEFORE, PARAM_AFTER)], NONE);
-    expect([...found.ids].sort()).toEqual(["param", "use"]);
-    expect(found.removed).toEqual(["self"]);
-    expect(found.added).toEqual(["this"]);
+    expect([...found.keys()].sort()).toEqual(["param", "use"]);
+    expect(namesOf([...found.values()])).toEqual({ removed: ["self"], added: ["this"] });
   });
 
   it("needs a second function making the same edit", () => {
-    expect(repeatedEdits([fn("use", "lib/app.js", "use", USE_BEFORE, USE_AFTER)], NONE).ids.size).toBe(0);
+    expect(repeatedEdits([fn("use", "lib/app.js", "use", USE_BEFORE, USE_AFTER)], NONE).size).toBe(0);
   });
 
   it("finds a parameter nobody passed dropped from two signatures and the call that forwarded it", () => {
@@ -54,7 +53,7 @@ describe("repeated edits", () => {
       "def path_wrapper(func):\n    def wrapped(node, context=None, **kwargs):\n        for res in func(node, context, **kwargs):\n            yield res\n    return wrapped\n",
       "def path_wrapper(func):\n    def wrapped(node, context=None):\n        for res in func(node, context):\n            yield res\n    return wrapped\n",
     );
-    expect([...repeatedEdits([infer, wrapper], NONE).ids].sort()).toEqual(["infer", "wrap"]);
+    expect([...repeatedEdits([infer, wrapper], NONE).keys()].sort()).toEqual(["infer", "wrap"]);
   });
 
   it("finds callers moved off a helper the change removes, and not a caller whose edit does more", () => {
@@ -65,9 +64,9 @@ describe("repeated edits", () => {
       "function handle(req) {\n  this.lazyrouter();\n  if (!this._router) return;\n  this._router.handle(req);\n}",
       "function handle(req) {\n  this.router.handle(req);\n}",
     );
-    expect([...repeatedEdits([route, use, handle], new Set(["lazyrouter"])).ids].sort()).toEqual(["route", "use"]);
+    expect([...repeatedEdits([route, use, handle], new Set(["lazyrouter"])).keys()].sort()).toEqual(["route", "use"]);
     // Without the helper's removal, the callers merely call something else: a change of behaviour.
-    expect(repeatedEdits([route, use], NONE).ids.size).toBe(0);
+    expect(repeatedEdits([route, use], NONE).size).toBe(0);
   });
 
   it("does not count a string's quotes where both mean the same string (Python, JavaScript, TypeScript)", () => {
@@ -77,22 +76,22 @@ describe("repeated edits", () => {
       "def run(self, debug=None):\n    if debug is not None:\n        self.debug = bool(debug)\n    name = self.config.get('SERVER_NAME')\n    return name\n",
     );
     const load = fn("load", "app/cli.py", "load_app", "def load_app(app, debug):\n    app._reconfigure(debug)\n    return app\n", "def load_app(app, debug):\n    app.debug = debug\n    return app\n");
-    expect([...repeatedEdits([run, load], new Set(["_reconfigure"])).ids].sort()).toEqual(["load", "run"]);
+    expect([...repeatedEdits([run, load], new Set(["_reconfigure"])).keys()].sort()).toEqual(["load", "run"]);
     // In C a character in single quotes is no string: a literal changed.
     const c = (id: string, from: string, to: string) => fn(id, `src/${id}.c`, id, `int ${id}(void) {\n  old_fill(${from});\n}\n`, `int ${id}(void) {\n  new_fill(${to});\n}\n`);
-    expect(repeatedEdits([c("a", '"x"', "'x'"), c("b", '"x"', "'x'")], new Set(["old_fill"])).ids.size).toBe(0);
+    expect(repeatedEdits([c("a", '"x"', "'x'"), c("b", '"x"', "'x'")], new Set(["old_fill"])).size).toBe(0);
   });
 
   it("is not one edit: the same call swapped for another existing one, the same literal changed, or names swapped in opposite directions", () => {
     const cents = fn("cents", "app/units.py", "to_cents", "def to_cents(amount):\n    return int(amount * 100)\n", "def to_cents(amount):\n    return round(amount * 100)\n");
     const grams = fn("grams", "app/units.py", "to_grams", "def to_grams(weight):\n    return int(weight * 1000)\n", "def to_grams(weight):\n    return round(weight * 1000)\n");
-    expect(repeatedEdits([cents, grams], NONE).ids.size).toBe(0);
+    expect(repeatedEdits([cents, grams], NONE).size).toBe(0);
     const a = fn("a", "app/t.py", "a", "def a(x, timeout=30):\n    return x.get(timeout=timeout)\n", "def a(x, timeout=60):\n    return x.get(timeout=timeout)\n");
     const b = fn("b", "app/t.py", "b", "def b(y, timeout=30):\n    return y.put(timeout=timeout)\n", "def b(y, timeout=60):\n    return y.put(timeout=timeout)\n");
-    expect(repeatedEdits([a, b], NONE).ids.size).toBe(0);
+    expect(repeatedEdits([a, b], NONE).size).toBe(0);
     const request = fn("r", "app/ctx.py", "has_request_context", "def has_request_context():\n    ctx = _cv_app.get(None)\n    return ctx is not None\n", "def has_request_context():\n    ctx = _cv_request.get(None)\n    return ctx is not None\n");
     const app = fn("p", "app/ctx.py", "has_app_context", "def has_app_context():\n    ctx = _cv_request.get(None)\n    return ctx is not None\n", "def has_app_context():\n    ctx = _cv_app.get(None)\n    return ctx is not None\n");
-    expect(repeatedEdits([request, app], new Set(["_cv_app"])).ids.size).toBe(0);
+    expect(repeatedEdits([request, app], new Set(["_cv_app"])).size).toBe(0);
   });
 
   it("reads the names code binds: declarations, assignment targets, starred and header parameters", () => {

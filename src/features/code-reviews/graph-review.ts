@@ -15,7 +15,7 @@ import { existingHelperFindings, newFunctionsOf, type HelperCandidate, type Help
 import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
 import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange, type UntestedReport } from "../../review/graph/untested-change.ts";
-import { repeatedEdits, type ChangedFunction } from "../../review/graph/repeated-edit.ts";
+import { namesOf, repeatedEdits, type ChangedFunction } from "../../review/graph/repeated-edit.ts";
 import { isTestPath } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
 
@@ -211,10 +211,10 @@ export function createGraphReview(deps: GraphReviewDeps) {
       headPaths ??= deps.paths(head);
       const found = await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
       const repeated = repeatedEdits(edits, removedDefinitions);
-      const mechanical = found.filter((u) => repeated.ids.has(keyOf(u)));
+      const mechanical = found.filter((u) => repeated.has(keyOf(u)));
       return {
-        listed: found.filter((u) => !repeated.ids.has(keyOf(u))),
-        mechanical: mechanical.length === 0 ? null : { functions: mechanical.length, removed: repeated.removed, added: repeated.added },
+        listed: found.filter((u) => !repeated.has(keyOf(u))),
+        mechanical: mechanical.length === 0 ? null : { functions: mechanical.length, ...namesOf(mechanical.map((u) => repeated.get(keyOf(u))!)) },
       };
     } catch (error) {
       fail("the untested-change check", files.map((f) => f.path).join(", ").slice(0, 200), error);

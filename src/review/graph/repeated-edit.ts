@@ -6,9 +6,9 @@
  * behaviour (the change's point lies elsewhere), so the "untested change" note does not list them.
  *
  * Read from each changed function's tokens (comments, whitespace and annotations aside,
- * ./similarity.ts `tokensWithoutAnnotations`; in Python, JavaScript and TypeScript a string's quote marks
- * too): how many more or fewer times each token occurs after the
- * change. A function's edit is mechanical when
+ * ./similarity.ts `tokensWithoutAnnotations`, and in Python, JavaScript and TypeScript a string's
+ * quote marks): how many more or fewer times each token occurs after the change. A function's edit is
+ * mechanical when
  *   - every token whose count changed is a name (its own name aside) or plain punctuation
  *     (`( ) [ ] { } , ; . : * =`): no literal, no operator, no control-flow keyword came or went, and
  *     at least one name did;
@@ -105,13 +105,11 @@ function isStructural(delta: ReadonlyMap<string, number>): boolean {
 const sameWay = (edit: ReadonlyMap<string, number>, other: ReadonlyMap<string, number>): boolean =>
   [...edit].every(([t, n]) => Math.sign(other.get(t) ?? 0) === Math.sign(n));
 
-export type RepeatedEdit = {
-  /** The ids of the functions the edit is repeated in. */
-  ids: Set<string>;
-  /** Names the edit removes and adds, across those functions (a few of each, for the summary). */
-  removed: string[];
-  added: string[];
-};
+/** Names a function's mechanical edit removes and adds. */
+export type EditNames = { removed: string[]; added: string[] };
+
+/** The functions whose edit another changed function repeats, by id, with the names each edit removes and adds. */
+export type RepeatedEdit = Map<string, EditNames>;
 
 /**
  * The changed functions whose edit another changed function repeats (see above); `removedDefinitions`:
@@ -125,16 +123,21 @@ export function repeatedEdits(changes: readonly ChangedFunction[], removedDefini
     // Python's receiver is a parameter of every method: not the change's own (JavaScript's `var self = this` is).
     receivers: languageOf(c.path) === "python" ? RECEIVERS : NO_NAMES,
   }));
-  const ids = new Set<string>();
-  const removed = new Set<string>();
-  const added = new Set<string>();
+  const out: RepeatedEdit = new Map();
   for (const f of deltas) {
     if (!isStructural(f.delta)) continue;
     const owned = [...f.delta].some(([t, n]) => n < 0 && NAME.test(t) && !DECLARATIONS.has(t) && !f.receivers.has(t) && (f.bound.has(t) || removedDefinitions.has(t)));
     if (!owned) continue;
     if (!deltas.some((g) => g !== f && sameWay(f.delta, g.delta))) continue;
-    ids.add(f.id);
-    for (const [t, n] of f.delta) if (NAME.test(t) && !DECLARATIONS.has(t)) (n < 0 ? removed : added).add(t);
+    const names = [...f.delta].filter(([t]) => NAME.test(t) && !DECLARATIONS.has(t));
+    out.set(f.id, { removed: names.filter(([, n]) => n < 0).map(([t]) => t), added: names.filter(([, n]) => n > 0).map(([t]) => t) });
   }
-  return { ids, removed: [...removed].slice(0, 4), added: [...added].slice(0, 4) };
+  return out;
+}
+
+/** The names a set of mechanical edits removes and adds, a few of each (for the summary). */
+export function namesOf(edits: readonly EditNames[], limit = 4): EditNames {
+  const removed = [...new Set(edits.flatMap((e) => e.removed))];
+  const added = [...new Set(edits.flatMap((e) => e.added))];
+  return { removed: removed.slice(0, limit), added: added.slice(0, limit) };
 }
