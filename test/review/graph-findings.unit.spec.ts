@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, isTypeTest, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -177,6 +177,16 @@ describe("untested change", () => {
   it("names the test files named after the function first", async () => {
     const [u] = await untestedChanges({ changed: [change], touched: new Set(["lib/response.js"]), lookup: lookupOf(["test/Router.js", "test/app.js", "test/res.send.js"]) });
     expect(u!.tests).toEqual(["test/res.send.js", "test/Router.js"]);
+  });
+
+  it("a type test (index.d.test.ts, *.test-d.ts) is no function's test: it only checks types", async () => {
+    const typed: Record<string, string> = { "test/index.d.test.ts": "dayjs().add(1, 'day')", "test/display.test.js": "expect(dayjs().add(1, 'day').format()).toBe(x)" };
+    const lookup = { headPaths: Object.keys(typed), readHead: async (p: string) => typed[p] ?? null, graphTests: async () => Object.keys(typed) };
+    const add = { ...change, path: "src/index.js", name: "add", parent: "Dayjs" };
+    const [u] = await untestedChanges({ changed: [add], touched: new Set([add.path]), lookup });
+    expect(u!.tests).toEqual(["test/display.test.js"]);
+    for (const p of ["test/index.d.test.ts", "index.test-d.ts", "test-d/index.ts", "type-tests/api.ts"]) expect(isTypeTest(p)).toBe(true);
+    for (const p of ["test/display.test.js", "test/types.test.ts", "src/index.d.ts"]) expect(isTypeTest(p)).toBe(false);
   });
 
   it("a test helper's users are not its tests: only its own tests by convention count", async () => {

@@ -57,6 +57,15 @@ export function isTestSupportPath(path: string): boolean {
   return /(^|\/)([^/]*[-_])?(mocks?|fakes?)(\/|[-_.][^/]*$)/.test(p) || /(^|\/)test[-_]?(utils?|helpers?|support|kit)(\/|\.[^/]*$)/.test(p);
 }
 
+/**
+ * Type tests: files a type checker reads to check a library's declarations (`index.d.test.ts`,
+ * tsd's `*.test-d.ts`, `test-d/`, `type-tests/`, `dtslint/`). They call the functions only to see
+ * their types; nothing they run checks what a function does, so they are no function's tests here.
+ */
+export function isTypeTest(path: string): boolean {
+  return /\.d\.test\.[cm]?tsx?$|\.test-d\.[cm]?tsx?$/.test(path) || /(^|\/)(test-d|type-tests|types-tests|dtslint)\//.test(path);
+}
+
 /** True when `sourcePath` is (by suffix) one of the sources a test path tests by convention. */
 const testsSource = (testPath: string, sourcePath: string) =>
   sourcesOfTest(testPath).some((s) => s === sourcePath || sourcePath.endsWith(`/${s}`));
@@ -121,7 +130,7 @@ export async function untestedChanges(input: {
     const convention = conventionTestsOf(change.path, input.lookup.headPaths);
     // Tests that use a test helper (a mock, a fake, a test utility) are its users, not its tests.
     const users = isTestSupportPath(change.path) ? [] : await input.lookup.graphTests(change.name, change.path);
-    const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && p !== change.path);
+    const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && !isTypeTest(p) && p !== change.path);
     // Tests the pull request touches first: one of them naming the function is enough (any test file it
     // touches, found or not: the graph's references of a common name may be cut short).
     const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])];
