@@ -250,13 +250,11 @@ export function rankFiles(input: RankInput): RankedFile[] {
   // Output the report quotes: the chunks whose literals print it.
   if (input.report) {
     const quoted = quotedMessageScores(input.report, chunks.map((a) => a.doc));
-    if (quoted.size > 0) {
-      for (const a of chunks) {
-        const strength = quoted.get(a.doc) ?? 0;
-        if (strength <= 0) continue;
-        a.bonus += RANKING.quotedMessageBonus * strength;
-        a.quoted = true;
-      }
+    for (const a of chunks) {
+      const strength = quoted.get(a.doc) ?? 0;
+      if (strength <= 0) continue;
+      a.bonus += RANKING.quotedMessageBonus * strength;
+      a.quoted = true;
     }
   }
 

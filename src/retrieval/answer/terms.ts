@@ -40,9 +40,11 @@ export function questionTerms(question: string): QuestionTerm[] {
   const forms = new Map<string, Set<string>>();
   for (let i = 0; i < words.length; i++) {
     const word = words[i]!;
-    const set = forms.get(word) ?? new Set([stem(word)]);
-    for (const base of verbBaseForms(word)) set.add(stem(base));
-    for (const form of [word, ...verbBaseForms(word)]) for (const short of shortForms(form)) set.add(stem(short));
+    const set = forms.get(word) ?? new Set<string>();
+    for (const form of [word, ...verbBaseForms(word)]) {
+      set.add(stem(form));
+      for (const short of shortForms(form)) set.add(stem(short));
+    }
     const next = words[i + 1];
     if (next !== undefined) for (const compound of phrasalVerbs([word, next], (w) => FUNCTION_WORDS.has(w))) set.add(stem(compound));
     forms.set(word, set);

@@ -43,17 +43,18 @@ const EITHER_QUOTE = new Set(["python", "javascript", "typescript"]);
 /** A string literal in single quotes written in double quotes, where that is the same string (`'a'` -> `"a"`). */
 const doubleQuoted = (token: string): string => (/^'[^'"\\]*'$/.test(token) ? `"${token.slice(1, -1)}"` : token);
 
-/**
- * Token -> (count after) - (count before), zero counts left out; the function's own name is not
- * counted, and in Python, JavaScript and TypeScript a string's quotes do not count (`'a'` is `"a"`).
- */
-export function tokenDelta(change: Pick<ChangedFunction, "path" | "name" | "before" | "after">): Map<string, number> {
+/** A version's tokens; in Python, JavaScript and TypeScript a string's quotes do not count (`'a'` is `"a"`). */
+function tokensOf(text: string, path: string): string[] {
+  const tokens = tokensWithoutAnnotations(text, path);
+  return EITHER_QUOTE.has(languageOf(path) ?? "") ? tokens.map(doubleQuoted) : tokens;
+}
+
+/** Token -> (count after) - (count before), zero counts left out; the function's own name is not counted. */
+function tokenDelta(before: readonly string[], after: readonly string[], name: string): Map<string, number> {
   const delta = new Map<string, number>();
-  const quotes = EITHER_QUOTE.has(languageOf(change.path) ?? "");
-  const tokens = (text: string) => (quotes ? tokensWithoutAnnotations(text, change.path).map(doubleQuoted) : tokensWithoutAnnotations(text, change.path));
-  for (const t of tokens(change.before)) delta.set(t, (delta.get(t) ?? 0) - 1);
-  for (const t of tokens(change.after)) delta.set(t, (delta.get(t) ?? 0) + 1);
-  delta.delete(change.name);
+  for (const t of before) delta.set(t, (delta.get(t) ?? 0) - 1);
+  for (const t of after) delta.set(t, (delta.get(t) ?? 0) + 1);
+  delta.delete(name);
   for (const [t, n] of delta) if (n === 0) delta.delete(t);
   return delta;
 }
@@ -116,13 +117,16 @@ export type RepeatedEdit = Map<string, EditNames>;
  * the names of the definitions the change removes.
  */
 export function repeatedEdits(changes: readonly ChangedFunction[], removedDefinitions: ReadonlySet<string>): RepeatedEdit {
-  const deltas = changes.map((c) => ({
-    id: c.id,
-    delta: tokenDelta(c),
-    bound: boundNames(tokensWithoutAnnotations(c.before, c.path)),
-    // Python's receiver is a parameter of every method: not the change's own (JavaScript's `var self = this` is).
-    receivers: languageOf(c.path) === "python" ? RECEIVERS : NO_NAMES,
-  }));
+  const deltas = changes.map((c) => {
+    const before = tokensOf(c.before, c.path);
+    return {
+      id: c.id,
+      delta: tokenDelta(before, tokensOf(c.after, c.path), c.name),
+      bound: boundNames(before),
+      // Python's receiver is a parameter of every method: not the change's own (JavaScript's `var self = this` is).
+      receivers: languageOf(c.path) === "python" ? RECEIVERS : NO_NAMES,
+    };
+  });
   const out: RepeatedEdit = new Map();
   for (const f of deltas) {
     if (!isStructural(f.delta)) continue;
