@@ -28,7 +28,8 @@
  * judgement of the comments (right or wrong, and why) is kept in --judgements (default
  * scripts/results/bench-review-noise-judgements.json, written by a person who read them) and merged
  * into the results by (repository, commit, file, line), the notes' functions by (repository, commit,
- * function); the right share is given for comments, note findings and both together, and what nobody
+ * function); the right share is given for comments, note findings and both together, and for the notes
+ * as the summary comments they are (right when every function a note names is), and what nobody
  * judged yet is counted as unjudged. Results: scripts/results/bench-review-noise.json.
  */
 import { mkdtempSync, readFileSync, rmSync, existsSync, writeFileSync } from "node:fs";
@@ -139,10 +140,28 @@ function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; co
   });
   const commentsRight = judged.filter((j) => j.right).length;
   const notesRight = judgedNotes.filter((j) => j.right).length;
+  // Each note is one summary comment: right when every function it names is, partly right when some are.
+  const perNote = new Map<string, { functions: number; judged: number; right: number }>();
+  for (const f of findings) {
+    const k = `${f.repo}|${f.commit}`;
+    const n = perNote.get(k) ?? { functions: 0, judged: 0, right: 0 };
+    const j = byNote.get(noteKey(f));
+    n.functions += 1;
+    if (j) n.judged += 1;
+    if (j?.right) n.right += 1;
+    perNote.set(k, n);
+  }
+  const wholeNotes = [...perNote.values()].filter((n) => n.judged === n.functions);
   const judgement = {
     how: judgementsFile.how ?? null,
     comments: { total: all.length, ...share(judged.length, commentsRight), unjudged: all.length - judged.length },
     notes: { total: findings.length, ...share(judgedNotes.length, notesRight), unjudged: findings.length - judgedNotes.length },
+    noteComments: {
+      total: perNote.size,
+      ...share(wholeNotes.length, wholeNotes.filter((n) => n.right === n.functions).length),
+      partlyRight: wholeNotes.filter((n) => n.right > 0 && n.right < n.functions).length,
+      unjudged: perNote.size - wholeNotes.length,
+    },
     together: { total: all.length + findings.length, ...share(judged.length + judgedNotes.length, commentsRight + notesRight) },
   };
   return { judgement, judged, judgedNotes };
@@ -150,7 +169,8 @@ function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; co
 
 const pctOf = (x: { judged: number; right: number; rightShare: number | null }) => `${x.right} of ${x.judged} right${x.rightShare === null ? "" : ` (${(100 * x.rightShare).toFixed(1)} %)`}`;
 const judgementLine = (j: ReturnType<typeof judgementsOf>["judgement"]) =>
-  `judged: comments ${pctOf(j.comments)} (${j.comments.unjudged} unjudged); note findings ${pctOf(j.notes)} (${j.notes.unjudged} unjudged); together ${pctOf(j.together)}`;
+  `judged: comments ${pctOf(j.comments)} (${j.comments.unjudged} unjudged); note findings ${pctOf(j.notes)} (${j.notes.unjudged} unjudged); together ${pctOf(j.together)}; ` +
+  `notes as comments ${pctOf(j.noteComments)}, ${j.noteComments.partlyRight} partly right (${j.noteComments.unjudged} unjudged)`;
 
 /**
  * --rejudge <results file>: the judgements file merged again into the comments and notes of an earlier

@@ -342,6 +342,18 @@ describe("untested change", () => {
     expect(swapped).not.toContain("a mechanical change");
   });
 
+  it("counts a touched test named for the changed function's module as its test, even when it does not name it; not a test of another module", async () => {
+    const rounded = UNITS.replace(/int\(/g, "round(");
+    const moduleTest = 'from app import units\n\n\ndef test_rounding():\n    assert units.to_grams(0.0004) == 0\n';
+    await openPullRequest(server, host, 15, "untested-module-test", { "app/units.py": rounded, "tests/test_app_units.py": moduleTest });
+    const body = server.loupe.services.reviews.record(orgId, await review(server, 15))!.body;
+    expect(body).toContain("app/units.py");
+    expect(body).not.toContain("### Tests not updated");
+    await openPullRequest(server, host, 16, "untested-other-test", { "app/units.py": rounded, "tests/test_other.py": 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("y") == "hello y"\n' });
+    const other = server.loupe.services.reviews.record(orgId, await review(server, 16))!.body;
+    expect(other).toContain("- `to_cents()` (`app/units.py:1`): tested in `tests/test_units.py`");
+  });
+
   it("is left out when the title declares a change that keeps behaviour (refactor:, perf:, chore: ...), and says so; not for a breaking one", async () => {
     await openPullRequest(server, host, 11, "untested-refactor-title", { "app/pricing.py": PRICING_CHANGED }, "refactor(pricing): compute the tax once");
     const body = server.loupe.services.reviews.record(orgId, await review(server, 11))!.body;

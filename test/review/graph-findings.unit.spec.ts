@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, isTypeTest, mentions, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, isTypeTest, mentions, namedForModuleOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -177,6 +177,27 @@ describe("untested change", () => {
   it("names the test files named after the function first", async () => {
     const [u] = await untestedChanges({ changed: [change], touched: new Set(["lib/response.js"]), lookup: lookupOf(["test/Router.js", "test/app.js", "test/res.send.js"]) });
     expect(u!.tests).toEqual(["test/res.send.js", "test/Router.js"]);
+  });
+
+  it("is quiet when the pull request touches a test named for the function's module, even one not naming it", async () => {
+    const layer: Record<string, string> = { "test/Router.js": "router.handle({ url: '', method: 'GET' }, {}, done)", "test/app.router.js": "layer.match('/')" };
+    const lookup = { headPaths: Object.keys(layer), readHead: async (p: string) => layer[p] ?? null, graphTests: async () => ["test/app.router.js"] };
+    const match = { ...change, path: "lib/router/layer.js", name: "match", parent: "Layer" };
+    // The change's own test drives Layer.match through the router: test/Router.js is named for lib/router/.
+    expect(await untestedChanges({ changed: [match], touched: new Set([match.path, "test/Router.js"]), lookup })).toEqual([]);
+    // Without it, the test that names the function is listed.
+    const [u] = await untestedChanges({ changed: [match], touched: new Set([match.path]), lookup });
+    expect(u!.tests).toEqual(["test/app.router.js"]);
+    // A touched test of another module does not count, nor a type test of this one.
+    const [v] = await untestedChanges({ changed: [match], touched: new Set([match.path, "test/utils.js", "test/router.test-d.ts"]), lookup });
+    expect(v!.tests).toEqual(["test/app.router.js"]);
+    expect(namedForModuleOf("tests/brain/test_typing.py", "astroid/brain/brain_typing.py")).toBe(true);
+    expect(namedForModuleOf("test/Router.js", "lib/router/layer.js")).toBe(true);
+    expect(namedForModuleOf("pkg/util/strings_test.go", "pkg/util/strings.go")).toBe(true);
+    expect(namedForModuleOf("src/test/java/a/FooBarTest.java", "src/main/java/a/FooBar.java")).toBe(true);
+    for (const [t, s] of [["tests/test_json.py", "src/flask/testing.py"], ["test/utils.js", "lib/response.js"], ["tests/typing/typing_route.py", "src/flask/blueprints.py"], ["test/app.router.js", "lib/router/layer.js"], ["tests/test.py", "src/test/x.py"], ["tests/test_io.py", "src/io/x.py"]]) {
+      expect(namedForModuleOf(t!, s!)).toBe(false);
+    }
   });
 
   it("a type test (index.d.test.ts, *.test-d.ts) is no function's test: it only checks types", async () => {

@@ -78,6 +78,31 @@ export function conventionTestsOf(sourcePath: string, headPaths: readonly string
   return headPaths.filter((p) => isTestPath(p) && (testsSource(p, sourcePath) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(sourcePath))));
 }
 
+/** Words of a path's part: split at punctuation and case changes, lowercased (`test_Router-map` -> test, router, map). */
+const wordsOf = (part: string): string[] =>
+  part.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 0);
+
+/** What a test file's name leaves once its test words and extension are cut (`tests/brain/test_typing.py` -> typing). */
+const testSubjectWords = (testPath: string): string[] => {
+  const base = testPath.slice(testPath.lastIndexOf("/") + 1).replace(/(\.[A-Za-z0-9]+)+$/, "");
+  return wordsOf(base).filter((w) => !/^(tests?|specs?|unit|it)$/.test(w));
+};
+
+/**
+ * Whether a test file is named for the module a source file belongs to, more loosely than the language's
+ * conventions: every word its name keeps besides the test words (at least one, three letters or more) is
+ * a word of the source's path, its folders or its file's name (`tests/brain/test_typing.py` for
+ * `astroid/brain/brain_typing.py`, `test/Router.js` for `lib/router/layer.js`). The naming heuristic of
+ * test-to-code traceability (Van Rompaey and Demeyer, 2009), used only to see that the pull request
+ * does work on the tests of a changed function's module.
+ */
+export function namedForModuleOf(testPath: string, sourcePath: string): boolean {
+  const subject = testSubjectWords(testPath);
+  if (subject.length === 0 || subject.some((w) => w.length < 3)) return false;
+  const sourceWords = new Set(sourcePath.replace(/\.[A-Za-z0-9]+$/, "").split("/").flatMap(wordsOf));
+  return subject.every((w) => sourceWords.has(w));
+}
+
 /** `name` as a literal part of a regular expression. */
 const escaped = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -137,8 +162,10 @@ export async function untestedChanges(input: {
     const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
     const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
     await input.lookup.prefetchHead?.([...touchedTests, ...ordered.slice(0, MAX_READ)]);
-    let covered = false;
-    for (const p of touchedTests) {
+    // A test file of the function's module that the pull request touches counts without naming it: the
+    // change's test may drive the function through its callers.
+    let covered = touchedTests.some((p) => !isTypeTest(p) && namedForModuleOf(p, change.path));
+    for (const p of covered ? [] : touchedTests) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) covered = true;
       if (covered) break;
