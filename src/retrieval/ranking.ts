@@ -16,7 +16,8 @@
  *    (./quoted-messages.ts);
  *  - source over tests, docs and examples: those files are demoted unless the query asks for them;
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
- *    definitions beats one lucky chunk, but size alone does not win).
+ *    definitions beats one lucky chunk, but size alone does not win);
+ *  - copies: a file whose best chunk nearly repeats a higher file's takes half its score (./copies.ts).
  */
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { detectLanguage } from "../indexing/chunking/languages.ts";
@@ -24,6 +25,7 @@ import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 import { quotedMessageScores } from "./quoted-messages.ts";
+import { demoteCopies } from "./copies.ts";
 
 export type CandidateList = {
   name: string;
@@ -358,6 +360,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (score > 0) scored.push({ file: f, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));
+  // Copies of a higher file's code or text make room for the rest (./copies.ts).
+  demoteCopies(scored);
   return scored.slice(0, input.limit).map(({ file: f, score }) => ({
     repoId: f.repoId,
     branch: f.branch,
