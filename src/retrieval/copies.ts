@@ -14,23 +14,41 @@ export const COPIES = {
   /** A copy's score is multiplied by this. */
   factor: 0.5,
   /** Only the first files are compared (where the order is read). */
-  compared: 30,
+  compared: 20,
   /** A chunk with fewer words than this is too small to call a copy. */
   minWords: 20,
   /** Characters of a chunk read for its words. */
-  chars: 4000,
+  chars: 1500,
 } as const;
 
-const WORD = /[\p{L}_][\p{L}\p{N}_]{2,}/gu;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 16777619;
 
-/** Words of a text (three characters or more, lowercased, any script). */
-export function wordSet(text: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of text.slice(0, COPIES.chars).toLowerCase().matchAll(WORD)) out.add(m[0]);
+/**
+ * The words of a text (three characters or more; letters of any script, digits and `_`; case folded
+ * in ASCII), each as a 32-bit hash: one pass over the characters, no strings made.
+ */
+export function wordSet(text: string): Set<number> {
+  const out = new Set<number>();
+  const end = Math.min(text.length, COPIES.chars);
+  let hash = FNV_OFFSET;
+  let length = 0;
+  for (let i = 0; i <= end; i++) {
+    let c = i < end ? text.charCodeAt(i) : 32;
+    if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128) {
+      if (c >= 65 && c <= 90) c += 32;
+      hash = Math.imul(hash ^ c, FNV_PRIME);
+      length++;
+    } else {
+      if (length >= 3) out.add(hash & 0x3fffffff); // a small integer: kept unboxed
+      hash = FNV_OFFSET;
+      length = 0;
+    }
+  }
   return out;
 }
 
-export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   if (a.size === 0 || b.size === 0) return 0;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   let shared = 0;
@@ -40,7 +58,7 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 
 /** Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were copies. */
 export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
-  const seen: Set<string>[] = [];
+  const seen: Set<number>[] = [];
   let copies = 0;
   for (const entry of scored.slice(0, COPIES.compared)) {
     const best = entry.file.chunks[0];
