@@ -97,6 +97,21 @@ describe("same behaviour", () => {
     expect(sameBehaviour("function f(a) {\n  const t = a * 2;\n  return t;\n}", "function f(a) {\n  const twice = a * 2;\n  return twice;\n}", "x.js", [])).toBe(true);
   });
 
+  it("in Python, a loop that only re-yields its items is `yield from` (requests 16b418b); another loop body, an else or another language is not", () => {
+    const loop = (inner: string) => `def iter_content(self, chunk_size=1):\n    def generate():\n        if hasattr(self.raw, "stream"):\n            try:\n${inner}            except ProtocolError as e:\n                raise ChunkedEncodingError(e)\n        self._content_consumed = True\n    return generate()\n`;
+    const before = loop("                for chunk in self.raw.stream(chunk_size, decode_content=True):\n                    yield chunk\n");
+    const after = loop("                yield from self.raw.stream(chunk_size, decode_content=True)\n");
+    expect(sameBehaviour(before, after, "requests/models.py", [])).toBe(true);
+    expect(sameBehaviour(after, before, "requests/models.py", [])).toBe(true);
+    // The loop variable renamed is still the same loop.
+    expect(sameBehaviour(before.replace(/chunk\b/g, "piece"), after, "requests/models.py", [])).toBe(true);
+    // Yielding something else, more than the item, or a loop with an else clause is another behaviour.
+    expect(sameBehaviour(loop("                for chunk in self.raw.stream(chunk_size):\n                    yield chunk.strip()\n"), loop("                yield from self.raw.stream(chunk_size)\n"), "requests/models.py", [])).toBe(false);
+    expect(sameBehaviour(loop("                for chunk in self.raw.stream(chunk_size):\n                    yield chunk\n                    count += 1\n"), loop("                yield from self.raw.stream(chunk_size)\n"), "requests/models.py", [])).toBe(false);
+    expect(sameBehaviour(loop("                for chunk in self.raw.stream(chunk_size):\n                    yield chunk\n                else:\n                    yield b''\n"), loop("                yield from self.raw.stream(chunk_size)\n                else:\n                    yield b''\n"), "requests/models.py", [])).toBe(false);
+    expect(sameBehaviour(loop("                for chunk in self.raw.stream(chunk_size):\n                    yield chunk\n"), loop("                yield from self.raw.stream(chunk_size, True)\n"), "requests/models.py", [])).toBe(false);
+  });
+
   it("comments, docstrings, blank lines and annotations aside; a literal or an operator changed is a change", () => {
     const a = `def f(x: int) -> int:\n    """Doubles."""\n    return x * 2\n`;
     expect(sameBehaviour(a, `def f(x):\n    # twice\n\n    return x * 2\n`, "m.py", [])).toBe(true);

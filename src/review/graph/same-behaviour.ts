@@ -11,7 +11,9 @@
  *     body in place of the call (its parameters replaced by the arguments, its closing `return E`
  *     giving `v` the expression E in the lines after) gives the old body, locals renamed aside.
  *   - only the wording of warning, deprecation and log calls, or a Python import moved into the body
- *     (./diagnostics-only.ts).
+ *     (./diagnostics-only.ts);
+ *   - in Python, a loop that only re-yields each item (`for x in E:` / `yield x`) written `yield from E`
+ *     or back: the rewrite linters make on their own (ruff's UP028, pyupgrade), read as one form.
  * Anything else (a statement more or less, another order, a literal, a one-line body) is not shown.
  */
 import { languageOf } from "../analysers/context.ts";
@@ -237,6 +239,29 @@ function inlined(body: readonly CodeLine[], helpers: ReadonlyMap<string, { param
 }
 
 /**
+ * The body with each Python loop that only re-yields its items (`for x in E:` and, one level in, `yield x`
+ * alone, no `else:`) written `yield from E`.
+ */
+export function withYieldFrom(body: readonly CodeLine[]): CodeLine[] {
+  const out: CodeLine[] = [];
+  for (let i = 0; i < body.length; i++) {
+    const line = body[i]!;
+    const t = line.tokens;
+    const next = body[i + 1];
+    const after = body[i + 2];
+    const loop = t[0] === "for" && IDENT.test(t[1] ?? "") && t[2] === "in" && t.length > 4 && t[t.length - 1] === ":";
+    const reYields = loop && next !== undefined && next.indent > line.indent && next.tokens.length === 2 && next.tokens[0] === "yield" && next.tokens[1] === t[1];
+    // The loop's block is the `yield` alone, and no `else:` follows it.
+    const alone = after === undefined || (after.indent <= line.indent && !(after.indent === line.indent && after.tokens[0] === "else"));
+    if (reYields && alone) {
+      out.push({ indent: line.indent, tokens: ["yield", "from", ...t.slice(3, -1)] });
+      i++;
+    } else out.push(line);
+  }
+  return out;
+}
+
+/**
  * True when the change from `before` to `after` (one function's text at each version) is shown to keep
  * its behaviour: locals renamed, a helper the change adds (`helpers`, the same file) called in place
  * of the same statements, or only diagnostics reworded. Comments, whitespace and annotations alone are the caller's check.
@@ -248,6 +273,7 @@ export function sameBehaviour(before: string, after: string, path: string, helpe
   if (!a || !b) return false;
   if (codeWithoutAnnotations(a.header, path) !== codeWithoutAnnotations(b.header, path)) return false;
   if (equalButLocals(a.body, b.body)) return true;
+  if (languageOf(path) === "python" && equalButLocals(withYieldFrom(a.body), withYieldFrom(b.body))) return true;
   const parsed = new Map<string, { params: string[]; body: CodeLine[] }>();
   for (const h of helpers) {
     const p = helperOf(h, path);
