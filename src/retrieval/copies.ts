@@ -1,16 +1,20 @@
 /**
  * Copies among a search's files: versioned documentation (`docs/v1.6/manual.yml`, `docs/v1.7/...`),
- * vendored or generated twins, locales made from one another. Listed one after another they push the
- * rest of the answer out of sight, and a reader learns nothing from the second copy. A file whose best
- * chunk says nearly what a higher file's best chunk says (the Jaccard similarity of their word sets,
- * words of any script, is at least `COPIES.similarity`) takes `COPIES.factor` of its score: the first copy
- * keeps its place, the others stay in the list after the files that say something else.
+ * vendored or generated twins, regional variants made from one file. Listed one after another they push
+ * the rest of the answer out of sight, and a reader learns nothing from the second copy. A file whose
+ * best chunk says nearly what a higher file's best chunk says takes `COPIES.factor` of its score: the
+ * first copy keeps its place, the others stay in the list after the files that say something else.
+ * "Nearly" is the Jaccard similarity of the two chunks' word sets (words of any script, a leading licence
+ * or comment block left out): at least `COPIES.similarity` for files of the same name (a copy keeps its
+ * name), `COPIES.otherName` otherwise (files of one package share much of their vocabulary).
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 
 export const COPIES = {
-  /** Word-set similarity of two best chunks from which the lower file is a copy. */
+  /** Word-set similarity of two best chunks from which the lower file is a copy, when both files have one name... */
   similarity: 0.5,
+  /** ...and when their names differ. */
+  otherName: 0.8,
   /** A copy's score is multiplied by this. */
   factor: 0.5,
   /** Only the first files are compared (where the order is read). */
@@ -30,10 +34,11 @@ const FNV_PRIME = 16777619;
  */
 export function wordSet(text: string): Set<number> {
   const out = new Set<number>();
-  const end = Math.min(text.length, COPIES.chars);
+  const start = afterLeadingComments(text);
+  const end = Math.min(text.length, start + COPIES.chars);
   let hash = FNV_OFFSET;
   let length = 0;
-  for (let i = 0; i <= end; i++) {
+  for (let i = start; i <= end; i++) {
     let c = i < end ? text.charCodeAt(i) : 32;
     if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c >= 128) {
       if (c >= 65 && c <= 90) c += 32;
@@ -48,6 +53,35 @@ export function wordSet(text: string): Set<number> {
   return out;
 }
 
+const LINE_COMMENT = /^[ \t]*(?:\/\/|#(?![!\w[])|--|;|\*)[^\n]*(?:\n|$)/;
+
+/**
+ * Where a text's code starts: after its leading comment lines and block comments (a licence header that
+ * every file of a project repeats makes no two files copies), blank lines included.
+ */
+export function afterLeadingComments(text: string): number {
+  let at = 0;
+  for (;;) {
+    const rest = text.slice(at, at + 2000);
+    const blank = /^[ \t]*\n/.exec(rest);
+    if (blank) {
+      at += blank[0].length;
+      continue;
+    }
+    const block = /^[ \t]*\/\*[\s\S]*?\*\/[ \t]*(?:\n|$)/.exec(rest);
+    if (block) {
+      at += block[0].length;
+      continue;
+    }
+    const line = LINE_COMMENT.exec(rest);
+    if (line && line[0].length > 0) {
+      at += line[0].length;
+      continue;
+    }
+    return at;
+  }
+}
+
 export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   if (a.size === 0 || b.size === 0) return 0;
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
@@ -57,18 +91,22 @@ export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
 }
 
 /** Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were copies. */
-export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
-  const seen: Set<number>[] = [];
+export function demoteCopies<T extends { file: { path: string; chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
+  const seen: { name: string; words: Set<number> }[] = [];
   let copies = 0;
   for (const entry of scored.slice(0, COPIES.compared)) {
     const best = entry.file.chunks[0];
     if (!best) continue;
+    const name = baseName(entry.file.path);
     const words = wordSet(best.doc.text);
-    if (words.size >= COPIES.minWords && seen.some((w) => w.size >= COPIES.minWords && jaccard(w, words) >= COPIES.similarity)) {
+    const copy = words.size >= COPIES.minWords && seen.some((s) => s.words.size >= COPIES.minWords && jaccard(s.words, words) >= (s.name === name ? COPIES.similarity : COPIES.otherName));
+    if (copy) {
       entry.score *= COPIES.factor;
       copies++;
-    } else seen.push(words);
+    } else seen.push({ name, words });
   }
   if (copies > 0) scored.sort((a, b) => b.score - a.score);
   return copies;
 }
+
+const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
