@@ -92,18 +92,27 @@ export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
 
 /** Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were copies. */
 export function demoteCopies<T extends { file: { path: string; chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
-  const seen: { name: string; words: Set<number> }[] = [];
+  type Seen = { name: string; length: number; text: string; words: Set<number> | null };
+  const seen: Seen[] = [];
+  const wordsOf = (s: Seen) => (s.words ??= wordSet(s.text));
   let copies = 0;
   for (const entry of scored.slice(0, COPIES.compared)) {
     const best = entry.file.chunks[0];
     if (!best) continue;
-    const name = baseName(entry.file.path);
-    const words = wordSet(best.doc.text);
-    const copy = words.size >= COPIES.minWords && seen.some((s) => s.words.size >= COPIES.minWords && jaccard(s.words, words) >= (s.name === name ? COPIES.similarity : COPIES.otherName));
+    const current: Seen = { name: baseName(entry.file.path), length: best.doc.text.length, text: best.doc.text, words: null };
+    // Words are read only for a plausible pair: two files of one name, or two chunks of about one length
+    // (a copy under another name must share four words in five, so its text is nearly as long).
+    const copy = seen.some((s) => {
+      const sameName = s.name === current.name;
+      if (!sameName && Math.min(s.length, current.length) < COPIES.otherName * Math.max(s.length, current.length)) return false;
+      const a = wordsOf(s);
+      const b = wordsOf(current);
+      return a.size >= COPIES.minWords && b.size >= COPIES.minWords && jaccard(a, b) >= (sameName ? COPIES.similarity : COPIES.otherName);
+    });
     if (copy) {
       entry.score *= COPIES.factor;
       copies++;
-    } else seen.push({ name, words });
+    } else seen.push(current);
   }
   if (copies > 0) scored.sort((a, b) => b.score - a.score);
   return copies;
