@@ -1,20 +1,18 @@
 /**
- * Copies among a search's files: versioned documentation (`docs/v1.6/manual.yml`, `docs/v1.7/...`),
- * vendored or generated twins, regional variants made from one file. Listed one after another they push
- * the rest of the answer out of sight, and a reader learns nothing from the second copy. A file whose
- * best chunk says nearly what a higher file's best chunk says takes `COPIES.factor` of its score: the
- * first copy keeps its place, the others stay in the list after the files that say something else.
- * "Nearly" is the Jaccard similarity of the two chunks' word sets (words of any script, a leading licence
- * or comment block left out): at least `COPIES.similarity` for files of the same name (a copy keeps its
- * name), `COPIES.otherName` otherwise (files of one package share much of their vocabulary).
+ * Copies among a search's files: vendored or generated twins, regional variants made from one file,
+ * documentation kept once per version. Listed one after another they push the rest of the answer out of
+ * sight, and a reader learns nothing from the second copy. A file whose best chunk says nearly what a
+ * higher file's best chunk says takes `COPIES.factor` of its score: the first copy keeps its place, the
+ * others stay in the list after the files that say something else. "Nearly" is a Jaccard similarity of
+ * the two chunks' word sets (words of any script, a leading licence or comment block left out) of at
+ * least `COPIES.similarity`: files of one package share much of their vocabulary, and entry files of one
+ * name (`__init__.py`, `lib.rs`, `index.js`) much of their shape, without being copies.
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 
 export const COPIES = {
-  /** Word-set similarity of two best chunks from which the lower file is a copy, when both files have one name... */
-  similarity: 0.5,
-  /** ...and when their names differ. */
-  otherName: 0.8,
+  /** Word-set similarity of two best chunks from which the lower file is a copy. */
+  similarity: 0.8,
   /** A copy's score is multiplied by this. */
   factor: 0.5,
   /** Only the first files are compared (where the order is read). */
@@ -91,23 +89,22 @@ export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
 }
 
 /** Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were copies. */
-export function demoteCopies<T extends { file: { path: string; chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
-  type Seen = { name: string; length: number; text: string; words: Set<number> | null };
+export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
+  type Seen = { length: number; text: string; words: Set<number> | null };
   const seen: Seen[] = [];
   const wordsOf = (s: Seen) => (s.words ??= wordSet(s.text));
   let copies = 0;
   for (const entry of scored.slice(0, COPIES.compared)) {
     const best = entry.file.chunks[0];
     if (!best) continue;
-    const current: Seen = { name: baseName(entry.file.path), length: best.doc.text.length, text: best.doc.text, words: null };
-    // Words are read only for a plausible pair: two files of one name, or two chunks of about one length
-    // (a copy under another name must share four words in five, so its text is nearly as long).
+    const current: Seen = { length: best.doc.text.length, text: best.doc.text, words: null };
+    // Words are read only for chunks of about one length: a copy shares four words in five, so its text
+    // is nearly as long.
     const copy = seen.some((s) => {
-      const sameName = s.name === current.name;
-      if (!sameName && Math.min(s.length, current.length) < COPIES.otherName * Math.max(s.length, current.length)) return false;
+      if (Math.min(s.length, current.length) < COPIES.similarity * Math.max(s.length, current.length)) return false;
       const a = wordsOf(s);
       const b = wordsOf(current);
-      return a.size >= COPIES.minWords && b.size >= COPIES.minWords && jaccard(a, b) >= (sameName ? COPIES.similarity : COPIES.otherName);
+      return a.size >= COPIES.minWords && b.size >= COPIES.minWords && jaccard(a, b) >= COPIES.similarity;
     });
     if (copy) {
       entry.score *= COPIES.factor;
@@ -117,5 +114,3 @@ export function demoteCopies<T extends { file: { path: string; chunks: readonly 
   if (copies > 0) scored.sort((a, b) => b.score - a.score);
   return copies;
 }
-
-const baseName = (path: string): string => path.slice(path.lastIndexOf("/") + 1);
