@@ -51,7 +51,7 @@ export function wordSet(text: string): Set<number> {
   return out;
 }
 
-const LINE_COMMENT = /^[ \t]*(?:\/\/|#(?![!\w[])|--|;|\*)[^\n]*(?:\n|$)/;
+const LINE_COMMENT = /^[ \t]*(?:\/\/|#(?![!\w[])|--(?=[ \t\n]|$)|;|\*(?=[ \t\n/]|$))[^\n]*(?:\n|$)/;
 
 /**
  * Where a text's code starts: after its leading comment lines and block comments (a licence header that

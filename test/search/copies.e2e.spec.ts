@@ -84,7 +84,8 @@ describe("copies among the results make room for other code (e2e)", () => {
     expect(demoteCopies(pair(licence + parser, licence + writer))).toBe(0);
     expect(parser.slice(afterLeadingComments(parser))).toMatch(/^package com/);
     expect("// a\n# b\n\n-- c\nint x;".slice(afterLeadingComments("// a\n# b\n\n-- c\nint x;"))).toBe("int x;");
-    for (const code of ["#include <stdio.h>\n", "#!/bin/sh\n", "#[derive(Debug)]\n", "/* one */ int x;\n"]) expect(afterLeadingComments(code)).toBe(0);
+    for (const code of ["#include <stdio.h>\n", "#!/bin/sh\n", "#[derive(Debug)]\n", "/* one */ int x;\n", "--i;\n", "*p = 0;\n"]) expect(afterLeadingComments(code)).toBe(0);
+    expect(afterLeadingComments("/**\n * Doc.\n */\n*p = 0;\n")).toBe("/**\n * Doc.\n */\n".length);
     expect(demoteCopies(pair("pad(s, n)", "pad(s, n)"))).toBe(0);
   });
 });
