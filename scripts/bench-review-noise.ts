@@ -142,14 +142,17 @@ function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; co
   const notesRight = judgedNotes.filter((j) => j.right).length;
   // Each note is one summary comment: right when every function it names is, partly right when some are.
   const perNote = new Map<string, { functions: number; judged: number; right: number }>();
-  for (const f of findings) {
+  const noteOf = (f: { repo: string; commit: string }) => {
     const k = `${f.repo}|${f.commit}`;
-    const n = perNote.get(k) ?? { functions: 0, judged: 0, right: 0 };
-    const j = byNote.get(noteKey(f));
-    n.functions += 1;
-    if (j) n.judged += 1;
-    if (j?.right) n.right += 1;
-    perNote.set(k, n);
+    let n = perNote.get(k);
+    if (!n) perNote.set(k, (n = { functions: 0, judged: 0, right: 0 }));
+    return n;
+  };
+  for (const f of findings) noteOf(f).functions += 1;
+  for (const j of judgedNotes) {
+    const n = noteOf(j);
+    n.judged += 1;
+    if (j.right) n.right += 1;
   }
   const wholeNotes = [...perNote.values()].filter((n) => n.judged === n.functions);
   const judgement = {

@@ -51,7 +51,8 @@ export function wordSet(text: string): Set<number> {
   return out;
 }
 
-const LINE_COMMENT = /^[ \t]*(?:\/\/|#(?![!\w[])|--(?=[ \t\n]|$)|;|\*(?=[ \t\n/]|$))[^\n]*(?:\n|$)/;
+/** One blank line, block comment or comment line at a position (sticky): `//`, `#` (not `#include`, `#!`, `#[`), `-- `, `;`, `* `. */
+const LEADING_COMMENT = /[ \t]*(?:\n|\/\*[\s\S]*?\*\/[ \t]*(?:\n|$)|(?:\/\/|#(?![!\w[])|--(?=[ \t\n]|$)|;|\*(?=[ \t\n/]|$))[^\n]*(?:\n|$))/y;
 
 /**
  * Where a text's code starts: after its leading comment lines and block comments (a licence header that
@@ -60,23 +61,10 @@ const LINE_COMMENT = /^[ \t]*(?:\/\/|#(?![!\w[])|--(?=[ \t\n]|$)|;|\*(?=[ \t\n/]
 export function afterLeadingComments(text: string): number {
   let at = 0;
   for (;;) {
-    const rest = text.slice(at, at + 2000);
-    const blank = /^[ \t]*\n/.exec(rest);
-    if (blank) {
-      at += blank[0].length;
-      continue;
-    }
-    const block = /^[ \t]*\/\*[\s\S]*?\*\/[ \t]*(?:\n|$)/.exec(rest);
-    if (block) {
-      at += block[0].length;
-      continue;
-    }
-    const line = LINE_COMMENT.exec(rest);
-    if (line && line[0].length > 0) {
-      at += line[0].length;
-      continue;
-    }
-    return at;
+    LEADING_COMMENT.lastIndex = at;
+    const m = LEADING_COMMENT.exec(text);
+    if (!m || m[0].length === 0) return at;
+    at += m[0].length;
   }
 }
 
