@@ -241,6 +241,45 @@ describe("extractive answers", () => {
     expect(extractiveAnswer("Where is the parsing of arguments done?", [source(parser)])).toContain("Best match: **`parseArgs`**");
   });
 
+  it("lists at most three places of one file before the next file's best place", () => {
+    const fn = (path: string, name: string, line: number, id: string) =>
+      chunk({ id, path, language: "go", kind: "function", symbol: name, doc: null, startLine: line, endLine: line + 2, text: `func ${name}(args []string) []string {\n\treturn completeFlags(args)\n}` });
+    const many = ["completeFlags", "completeArgs", "completeNames", "completeValues"].map((name, i) => fn("completions.go", name, 10 + 10 * i, `c${i}`));
+    const first: AnswerSource = { ...source(many[0]!), chunks: many, references: many.map((c, i) => ({ linestart: c.startLine, lineend: c.endLine, score: 4 - i * 0.1 })) };
+    const find = fn("command.go", "findCommand", 700, "f");
+    const answer = extractiveAnswer("How are the flags and args completed for a command?", [first, { ...source(find), score: 2 }]);
+    const prose = answer.split("```")[0]!;
+    // The first file's fourth place comes after the second file's best one (both are listed: five places).
+    expect(prose.indexOf("`findCommand`")).toBeGreaterThan(0);
+    expect(prose.indexOf("`findCommand`")).toBeLessThan(prose.indexOf("`completeValues`"));
+    expect(prose.indexOf("`completeNames`")).toBeLessThan(prose.indexOf("`findCommand`"));
+  });
+
+  it("reads the comment right above an inner definition as part of it", () => {
+    const plugin = [
+      "export default (client) => {",
+      "  const attempts = 3",
+      "  // Chooses the delay before the next retry.",
+      "  const backoff = (attempt) => {",
+      "    const base = 100",
+      "    return base * 2 ** attempt",
+      "  }",
+      "  const send = (request) => {",
+      "    client.send(request)",
+      "    return client.wait()",
+      "  }",
+      "  const sendAgain = (request, wait) => {",
+      "    setTimeout(() => send(request), wait)",
+      "    return attempts",
+      "  }",
+      "  return { send, sendAgain }",
+      "}",
+    ].join("\n");
+    const fn = chunk({ path: "src/plugin/retry/index.js", language: "javascript", kind: "function", symbol: "default", doc: null, startLine: 1, endLine: 17, text: plugin });
+    const prose = extractiveAnswer("How is the delay before a retry chosen?", [source(fn)]).split("```")[0]!;
+    expect(prose).toContain("see `backoff` (lines 4–7)");
+  });
+
   it("says plainly when nothing matches the question well", () => {
     const answer = extractiveAnswer("How are quantum flux capacitors calibrated at warp speed?", [source(chunk({}))]);
     expect(answer.startsWith("Nothing in the indexed code matches this question closely.")).toBe(true);

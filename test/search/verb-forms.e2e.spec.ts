@@ -32,6 +32,21 @@ const SITE = {
     "    out.write(f\"{stats.elapsed:.3f} seconds\\n\")",
     "",
   ].join("\n"),
+  "site/request.js": [
+    "function buildRequest(method, url) {",
+    "  return { method, url, headers: {} };",
+    "}",
+    "",
+    "module.exports = { buildRequest };",
+    "",
+  ].join("\n"),
+  "site/client.js": [
+    "// The client of a site, and its method.",
+    "const client = { name: 'site', method: 'GET' };",
+    "",
+    "module.exports = { client };",
+    "",
+  ].join("\n"),
   "site/stats.py": [
     "class Counts:",
     "    \"\"\"The statistics of a search.\"\"\"",
@@ -54,6 +69,10 @@ describe("questions in plain language find code named by the base form of their 
     expect(await first("How are the statistics printed?")).toMatchObject({ filepath: "site/report.py", linestart: 1, lineend: 3 });
   });
 
+  it("'built' finds buildRequest() (an irregular past form)", async () => {
+    expect(await first("Where is the request of a client built?")).toMatchObject({ filepath: "site/request.js" });
+  });
+
   it("base forms of -ed/-ing words and the one-word forms of phrasal verbs", () => {
     expect(verbBaseForms("stripped")).toEqual(["strip"]);
     expect(verbBaseForms("printed")).toContain("print");
@@ -61,6 +80,13 @@ describe("questions in plain language find code named by the base form of their 
     expect(verbBaseForms("copied")).toEqual(["copy"]);
     expect(verbBaseForms("called")).toContain("call");
     expect(verbBaseForms("paths")).toEqual([]);
+    // Irregular past forms, and none for words that are common names of their own (`left`, `bound`).
+    expect(verbBaseForms("found")).toEqual(["find"]);
+    expect(verbBaseForms("built")).toEqual(["build"]);
+    expect(verbBaseForms("thrown")).toEqual(["throw"]);
+    expect(verbBaseForms("written")).toEqual(["write"]);
+    expect(verbBaseForms("left")).toEqual([]);
+    expect(verbBaseForms("bound")).toEqual([]);
     expect(phrasalVerbs(["view", "looked", "up", "in"], () => false)).toEqual(expect.arrayContaining(["lookup"]));
     expect(phrasalVerbs(["request", "timed", "out"], () => false)).toEqual(expect.arrayContaining(["timeout"]));
     expect(phrasalVerbs(["the", "up"], (w) => w === "the")).toEqual([]);

@@ -9,8 +9,8 @@ import { mentionsWord } from "../ranking.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
 
-/** Spans listed, code blocks shown, and lines per code block. */
-export const ANSWER_SHAPE = { listed: 5, quoted: 2, quotedLines: 30 } as const;
+/** Spans listed, code blocks shown, lines per code block, and spans of one file listed before the other files'. */
+export const ANSWER_SHAPE = { listed: 5, quoted: 2, quotedLines: 30, perFile: 3 } as const;
 
 /** Below this share of the question's words in the best span, the answer says nothing matches well. */
 const WELL_MATCHED = 0.5;
@@ -137,12 +137,32 @@ export function isOpeningComment(span: AnswerSpan): boolean {
 /** The spans with files' opening comments after the code: an answer leads with where things are done. */
 const codeFirst = (spans: readonly AnswerSpan[]): AnswerSpan[] => [...spans.filter((s) => !isOpeningComment(s)), ...spans.filter(isOpeningComment)];
 
+/**
+ * The spans in the order they are listed: at most `ANSWER_SHAPE.perFile` of one file before the other
+ * files' spans, the rest after them. A file's fourth place is less likely the answer than the next
+ * file's best one (measured with scripts/answer-quality.ts on its three question sets: two or one per
+ * file lost answers on all of them).
+ */
+function filesInTurn(spans: readonly AnswerSpan[]): AnswerSpan[] {
+  const taken = new Map<AnswerSource, number>();
+  const first: AnswerSpan[] = [];
+  const rest: AnswerSpan[] = [];
+  for (const span of spans) {
+    const n = taken.get(span.source) ?? 0;
+    if (n < ANSWER_SHAPE.perFile) {
+      first.push(span);
+      taken.set(span.source, n + 1);
+    } else rest.push(span);
+  }
+  return [...first, ...rest];
+}
+
 export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
   const out: string[] = notes.map((n) => `> **Note:** ${n}`);
   if (notes.length) out.push("");
   const terms = questionTerms(question);
   // More spans than are listed: repeats of one definition across a folder's files are folded.
-  const listed = distinctSpans(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3)), ANSWER_SHAPE.listed);
+  const listed = distinctSpans(filesInTurn(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3))), ANSWER_SHAPE.listed);
   const spans = listed.map((l) => l.span);
   if (spans.length === 0) {
     out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");

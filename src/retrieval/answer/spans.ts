@@ -59,6 +59,19 @@ const MEMBERS = 2;
 /** A named member holds at least this share of the question's words its span holds. */
 const MEMBER_SHARE = 0.5;
 
+/** A comment line: `//`, `#`, `--`, `;`, or a line of a block comment (its opening, or a line starting with `*`). */
+const COMMENT_LINE = /^\s*(?:\/\/|#(?![[!\w])|--\s|;|\/\*|\*)/;
+
+/**
+ * The first line (0-based, in `lines`) of the comment right above the line at `at`, or `at` when none:
+ * the comment that describes a definition tells what it does as much as its body.
+ */
+function commentStart(lines: readonly string[], at: number): number {
+  let first = at;
+  while (first > 0 && COMMENT_LINE.test(lines[first - 1]!)) first--;
+  return first;
+}
+
 /** Share of the question's words a span holds, its path and name included. */
 const spanCoverageOf = (terms: readonly QuestionTerm[], path: string, name: string | null, code: string): number => coverage(terms, stemsOf(`${path} ${name ?? ""} ${code}`));
 
@@ -86,7 +99,7 @@ export function answerSpans(terms: readonly QuestionTerm[], sources: readonly An
         // Not the span's own definition again (after its doc comment or decorators). In a container's span
         // (a class, an impl) a member is a method even when it is most of the span.
         .filter((d) => d.name !== chunk.symbol && (CONTAINER_KINDS.has(chunk.kind) || (d.endLine - d.startLine + 1) / lines.length < 0.8))
-        .map((d) => ({ d, c: coverage(terms, stemsOf(`${d.name} ${d.name} ${lines.slice(d.startLine - ref.linestart, d.endLine - ref.linestart + 1).join("\n")}`)) }))
+        .map((d) => ({ d, c: coverage(terms, stemsOf(`${d.name} ${d.name} ${lines.slice(commentStart(lines, d.startLine - ref.linestart), d.endLine - ref.linestart + 1).join("\n")}`)) }))
         // A member that holds few of the words its span holds is not where the span answers (a helper
         // closure of a method whose own body has the words).
         .filter((m) => m.c > 0 && m.c >= spanCoverage * MEMBER_SHARE)

@@ -17,10 +17,37 @@ import { shortForms } from "./abbreviations.ts";
 
 const VOWEL = /[aeiou]/;
 
-/** Likely base forms of a lowercase `-ed`/`-ing` word (not the word itself), most likely first. */
+/**
+ * Irregular past forms a question writes ("where is the request built", "how is the key found", "when
+ * is the error thrown") with the base form code names the action by (`build`, `find`, `throw`). Forms
+ * that are common words of their own in code are left out (`left`, `bound`, `led`, `lit`, `fell`, `saw`,
+ * `rose`, `ground`, `wound`, `laid`).
+ */
+const IRREGULAR: Readonly<Record<string, string>> = Object.fromEntries(
+  (
+    "began:begin begun:begin bent:bend bit:bite bitten:bite blew:blow blown:blow broke:break broken:break brought:bring built:build " +
+    "bought:buy caught:catch chose:choose chosen:choose came:come dealt:deal dug:dig drew:draw drawn:draw drove:drive driven:drive " +
+    "ate:eat eaten:eat fed:feed felt:feel fought:fight found:find fled:flee flew:fly flown:fly forbade:forbid forbidden:forbid " +
+    "forgot:forget forgotten:forget froze:freeze frozen:freeze gave:give given:give went:go gone:go grew:grow grown:grow hung:hang " +
+    "heard:hear hid:hide hidden:hide held:hold kept:keep knew:know known:know lent:lend lost:lose made:make meant:mean met:meet " +
+    "overrode:override overridden:override paid:pay rebuilt:rebuild rewrote:rewrite rewritten:rewrite rode:ride ridden:ride " +
+    "rang:ring rung:ring ran:run said:say seen:see sought:seek sold:sell sent:send shook:shake shaken:shake shone:shine shot:shoot " +
+    "showed:show shown:show shrank:shrink shrunk:shrink sang:sing sung:sing sank:sink sunk:sink slept:sleep slid:slide spoke:speak " +
+    "spoken:speak spent:spend spun:spin sprang:spring sprung:spring stood:stand stole:steal stolen:steal stuck:stick stung:sting " +
+    "struck:strike strove:strive striven:strive swept:sweep swung:swing took:take taken:take taught:teach tore:tear torn:tear " +
+    "told:tell thought:think threw:throw thrown:throw understood:understand undid:undo undone:undo upheld:uphold woke:wake " +
+    "woken:wake wore:wear worn:wear wove:weave woven:weave won:win withdrew:withdraw withdrawn:withdraw wrote:write written:write"
+  )
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string]),
+);
+
+/** Likely base forms of a lowercase past form or `-ed`/`-ing` word (not the word itself), most likely first. */
 export function verbBaseForms(word: string): string[] {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w)) return [];
+  const irregular = IRREGULAR[w];
+  if (irregular) return [irregular];
   const out: string[] = [];
   const add = (form: string) => {
     if (form.length >= 3 && form !== w && VOWEL.test(form) && !out.includes(form)) out.push(form);
