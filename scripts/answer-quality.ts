@@ -7,7 +7,8 @@
  *
  * Mirrors as for `npm run eval` (../.mirror/<owner>+<name>/repo, relative to the project root). Reports the
  * share of answers that name an answering definition with lines overlapping it (answer-quality/score.ts),
- * and the median length of the prose before the first code block and of the whole answer; writes
+ * and the median length of the prose before the first code block and of the whole answer, per repository
+ * and per language (of the file a question's first answer is in); writes
  * scripts/results/answer-quality.json. --show prints every answer. --questions takes another set in the same
  * shape (default scripts/answer-quality/questions.jsonl; scripts/answer-quality/heldout.jsonl holds questions
  * about six more repositories and languages, scripts/answer-quality/fresh.jsonl about eight others written before
@@ -22,6 +23,7 @@ import type { Case } from "./eval/cases.ts";
 import { branchOf, buildHostTree } from "./eval/git-host.ts";
 import { indexCases, startService } from "./eval/service.ts";
 import { median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
+import { detectLanguage } from "../src/indexing/chunking/languages.ts";
 
 type Question = { repo: string; commit: string; question: string; answers: Expected[] };
 
@@ -66,11 +68,14 @@ function targetOf(q: Question): Case {
   return { instance_id: `answers-${q.repo.replace("/", "-")}-${q.commit.slice(0, 12)}`, repo: q.repo, language: "", base_commit: q.commit, problem_statement: "", gold_files: [], patch: "", dataset: "answer-quality" };
 }
 
+/** A question's language: that of the file its first answer is in. */
+const languageOfQuestion = (q: Question): string => detectLanguage(q.answers[0]?.path ?? "")?.name ?? "other";
+
 async function main() {
   const targets = [...new Map(questions.map((q) => [targetOf(q).instance_id, targetOf(q)])).values()];
   buildHostTree(targets, hostDir, mirrors);
   const service = await startService(dataDir, hostDir);
-  const rows: { repo: string; question: string; named: boolean; proseChars: number; totalChars: number; sources: number }[] = [];
+  const rows: { repo: string; language: string; question: string; named: boolean; proseChars: number; totalChars: number; sources: number }[] = [];
   try {
     const indexing = await indexCases(service, targets, { jobs: 2, log });
     if (indexing.failures.size) throw new Error(`indexing failed: ${[...indexing.failures.values()].join("; ")}`);
@@ -80,7 +85,7 @@ async function main() {
         repositories: [{ remote: "github", repository: q.repo, branch: branchOf(targetOf(q)) }],
       })) as { message: string; sources: { filepath: string }[] };
       const score = scoreAnswer(body.message, q.answers, body.sources.map((s) => s.filepath));
-      rows.push({ repo: q.repo, question: q.question, ...score, sources: body.sources.length });
+      rows.push({ repo: q.repo, language: languageOfQuestion(q), question: q.question, ...score, sources: body.sources.length });
       if (args.show) log(`\n=== ${q.repo}: ${q.question} (${score.named ? "named" : "NOT named"}: ${q.answers.map((a) => `${a.name} ${a.linestart}-${a.lineend}`).join(" | ")})\n${body.message}`);
     }
   } finally {
@@ -98,12 +103,17 @@ async function main() {
     medianTotalChars: median(rs.map((r) => r.totalChars)),
   });
   const perRepo = Object.fromEntries([...new Set(rows.map((r) => r.repo))].map((repo) => [repo, summarise(rows.filter((r) => r.repo === repo))]));
+  const perLanguage = Object.fromEntries([...new Set(rows.map((r) => r.language))].sort().map((language) => [language, summarise(rows.filter((r) => r.language === language))]));
   const overall = summarise(rows);
-  const table = [["", "questions", "named %", "median prose", "median total"], ...Object.entries({ ...perRepo, overall }).map(([k, s]) => [k, String(s.questions), s.namedShare.toFixed(1), String(s.medianProseChars), String(s.medianTotalChars)])];
-  const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  for (const r of table) process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ") + "\n");
+  const header = ["", "questions", "named %", "median prose", "median total"];
+  for (const groups of [{ ...perRepo, overall }, { ...perLanguage, overall }]) {
+    const table = [header, ...Object.entries(groups).map(([k, s]) => [k, String(s.questions), s.namedShare.toFixed(1), String(s.medianProseChars), String(s.medianTotalChars)])];
+    const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+    for (const r of table) process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ") + "\n");
+    process.stdout.write("\n");
+  }
   for (const r of rows.filter((r) => !r.named)) process.stdout.write(`not named: ${r.repo}: ${r.question}\n`);
-  const path = writeResults(resultsName, { overall, perRepo, questions: rows }, args.out ? { path: resolve(args.out) } : {});
+  const path = writeResults(resultsName, { overall, perRepo, perLanguage, questions: rows }, args.out ? { path: resolve(args.out) } : {});
   log(`results: ${path}`);
 }
 
