@@ -25,7 +25,8 @@ import { indexCases, startService } from "./eval/service.ts";
 import { median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
 import { detectLanguage } from "../src/indexing/chunking/languages.ts";
 
-type Question = { repo: string; commit: string; question: string; answers: Expected[] };
+/** `language`, when given, names the language of a question whose files' extensions do not tell it (a C++ library's `.h` headers). */
+type Question = { repo: string; commit: string; language?: string; question: string; answers: Expected[] };
 
 const USAGE = "npx tsx scripts/answer-quality.ts [--questions <file>] [--repo owner/name] [--mirrors <dir>] [--data-dir <dir>] [--out <file>] [--show]";
 const { values: args } = parseArgs({
@@ -68,8 +69,8 @@ function targetOf(q: Question): Case {
   return { instance_id: `answers-${q.repo.replace("/", "-")}-${q.commit.slice(0, 12)}`, repo: q.repo, language: "", base_commit: q.commit, problem_statement: "", gold_files: [], patch: "", dataset: "answer-quality" };
 }
 
-/** A question's language: that of the file its first answer is in. */
-const languageOfQuestion = (q: Question): string => detectLanguage(q.answers[0]?.path ?? "")?.name ?? "other";
+/** A question's language: its own `language`, else that of the file its first answer is in. */
+const languageOfQuestion = (q: Question): string => q.language ?? detectLanguage(q.answers[0]?.path ?? "")?.name ?? "other";
 
 async function main() {
   const targets = [...new Map(questions.map((q) => [targetOf(q).instance_id, targetOf(q)])).values()];
