@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
-import { phrasalVerbs, verbBaseForms } from "../../src/retrieval/query/base-forms.ts";
+import { phrasalVerbs, verbBaseForms, withVerbForms } from "../../src/retrieval/query/base-forms.ts";
 
 /**
  * Code says `lookup` and `print_stats`; a question says "looked up" and "printed". The distractors
@@ -87,6 +87,9 @@ describe("questions in plain language find code named by the base form of their 
     expect(verbBaseForms("written")).toEqual(["write"]);
     expect(verbBaseForms("left")).toEqual([]);
     expect(verbBaseForms("bound")).toEqual([]);
+    // Words that are names of an object's own properties are words like others.
+    expect(verbBaseForms("constructor")).toEqual([]);
+    expect(withVerbForms("where is the constructor called")).toMatch(/^where is the constructor called call\b[a-z ]*$/);
     expect(phrasalVerbs(["view", "looked", "up", "in"], () => false)).toEqual(expect.arrayContaining(["lookup"]));
     expect(phrasalVerbs(["request", "timed", "out"], () => false)).toEqual(expect.arrayContaining(["timeout"]));
     expect(phrasalVerbs(["the", "up"], (w) => w === "the")).toEqual([]);

@@ -20,12 +20,12 @@ const VOWEL = /[aeiou]/;
 /**
  * Irregular past forms a question writes ("where is the request built", "how is the key found", "when
  * is the error thrown") with the base form code names the action by (`build`, `find`, `throw`). Forms
- * that are common words of their own in code are left out (`left`, `bound`, `led`, `lit`, `fell`, `saw`,
- * `rose`, `ground`, `wound`, `laid`).
+ * that are common words of their own in code are left out (`left`, `bound`, `bit`, `led`, `lit`, `fell`,
+ * `saw`, `rose`, `ground`, `wound`, `laid`). A map, not an object: `constructor` is no past form.
  */
-const IRREGULAR: Readonly<Record<string, string>> = Object.fromEntries(
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
   (
-    "began:begin begun:begin bent:bend bit:bite bitten:bite blew:blow blown:blow broke:break broken:break brought:bring built:build " +
+    "began:begin begun:begin bent:bend bitten:bite blew:blow blown:blow broke:break broken:break brought:bring built:build " +
     "bought:buy caught:catch chose:choose chosen:choose came:come dealt:deal dug:dig drew:draw drawn:draw drove:drive driven:drive " +
     "ate:eat eaten:eat fed:feed felt:feel fought:fight found:find fled:flee flew:fly flown:fly forbade:forbid forbidden:forbid " +
     "forgot:forget forgotten:forget froze:freeze frozen:freeze gave:give given:give went:go gone:go grew:grow grown:grow hung:hang " +
@@ -46,7 +46,7 @@ const IRREGULAR: Readonly<Record<string, string>> = Object.fromEntries(
 export function verbBaseForms(word: string): string[] {
   const w = word.toLowerCase();
   if (!/^[a-z]+$/.test(w)) return [];
-  const irregular = IRREGULAR[w];
+  const irregular = IRREGULAR.get(w);
   if (irregular) return [irregular];
   const out: string[] = [];
   const add = (form: string) => {
