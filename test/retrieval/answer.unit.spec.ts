@@ -286,6 +286,13 @@ describe("extractive answers", () => {
     expect(extractiveAnswer("anything", [])).toContain("I found no indexed code that matches this question");
   });
 
+  it("calls the best span a match when it holds under half of a newcomer's long question's words", () => {
+    const fn = chunk({ path: "src/stores/cache.go", language: "go", kind: "function", symbol: "setCacheWithNotFound", doc: null, startLine: 278, endLine: 281, text: "func (c cacheNode) setCacheWithNotFound(key string) error {\n\t// A placeholder is written for keys the database does not have.\n\treturn c.rds.Setex(key, notFoundPlaceholder, c.expiry)\n}" });
+    // The span holds 5 of the question's 12 words (database, cache, keys, written, found).
+    const answer = extractiveAnswer("How does the database cache layer avoid repeatedly querying the database for keys that do not exist there, and what is written instead when nothing is found?", [source(fn)]);
+    expect(answer.startsWith("Best match: **`setCacheWithNotFound`**")).toBe(true);
+  });
+
   it("puts notes first and keeps the prose short with many sources", () => {
     const many = Array.from({ length: 10 }, (_, i) => source(chunk({ path: `src/app/s${i}.py`, doc: "x".repeat(400) })));
     const answer = extractiveAnswer("Where is the session cookie signed with the secret key?", many, ["acme/old is being re-indexed."]);

@@ -12,8 +12,14 @@ const LANG_FENCE: Record<string, string> = { python: "python", typescript: "type
 /** Spans listed, code blocks shown, lines per code block, and spans of one file listed before the other files'. */
 export const ANSWER_SHAPE = { listed: 5, quoted: 2, quotedLines: 30, perFile: 3 } as const;
 
-/** Below this share of the question's words in the best span, the answer says nothing matches well. */
-const WELL_MATCHED = 0.5;
+/**
+ * Below this share of the question's words in the best span, the answer says nothing matches well. A
+ * newcomer's question is longer than the code's words (scripts/answer-quality.ts, its held-out and fresh
+ * sets: 78 questions no rule was tuned on): there the best span's share does not tell a right answer from
+ * a wrong one (AUC 0.54), and at half the answer opened 27 of 55 right answers with "nothing matches".
+ * At a quarter it says so when the span holds almost nothing of the question: 3 of 55 right, 2 of 23 wrong.
+ */
+const WELL_MATCHED = 0.25;
 
 const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–${b}`);
 
