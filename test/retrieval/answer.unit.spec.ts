@@ -201,6 +201,19 @@ describe("extractive answers", () => {
     expect(prose).toContain("**`evictionPoolPopulate`** (function) in `src/evict.c`, lines 117–140");
   });
 
+  it("lists windows of one long definition that are not side by side on one line, with the lines of each", () => {
+    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `    evict_step(${from + i}); /* evict keys until memory is under maxmemory */`);
+    const part = (id: string, start: number) => chunk({ id, path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: null, startLine: start, endLine: start + 79, text: lines(start, 80).join("\n") });
+    const [a, b, c] = [part("a", 496), part("b", 656), part("c", 816)];
+    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: lines(1, 24).join("\n") });
+    const refs = [a, other, c, b].map((x, i) => ({ linestart: x.startLine, lineend: x.endLine, score: 4 - i }));
+    const src: AnswerSource = { ...source(a), chunks: [a, b, c, other], references: refs };
+    const prose = extractiveAnswer("How are keys evicted when memory is over maxmemory?", [src]).split("```")[0]!;
+    expect(prose).toContain("**`performEvictions`** (function) in `src/evict.c`, lines 496–575, 816–895 and 656–735");
+    expect(prose.match(/performEvictions/g)).toHaveLength(1);
+    expect(prose).toContain("**`evictionPoolPopulate`** (function) in `src/evict.c`, lines 117–140");
+  });
+
   it("leads with code, not with a file's opening comment (its licence and description)", () => {
     const opening = [
       "// Copyright (c) 2012 The Authors. All rights reserved.",

@@ -25,8 +25,11 @@ const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–$
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
-/** A span listed, with how many files of its folder have a span like it among the results (their code in `codes`). */
-type Listed = { span: AnswerSpan; alike: number; codes: string[] };
+/**
+ * A span listed, with how many files of its folder have a span like it among the results (their code in
+ * `codes`), and the other places of the same definition in its file (the windows of one long definition).
+ */
+type Listed = { span: AnswerSpan; alike: number; codes: string[]; parts: AnswerSpan[] };
 
 /** The identifiers of a span's code, string literals left out: what its code is made of, not what it says. */
 function shapeOf(code: string): Set<string> {
@@ -51,10 +54,17 @@ const ALIKE = 0.5;
  * one already listed (or folded into it) and written with mostly the same identifiers (each locale's
  * `locale` object, each migration's `up`), counts as one more like it instead of taking a place, so the
  * list shows different code. Two different types that share a name (`Glob` in two modules) stay apart.
+ * Another place of a definition already listed from the same file (a window of a long class or
+ * function) joins its line instead of taking a place of its own.
  */
 export function distinctSpans(spans: readonly AnswerSpan[], limit: number): Listed[] {
   const out: Listed[] = [];
   for (const span of spans) {
+    const same = span.name ? out.find((o) => o.span.source === span.source && o.span.name === span.name && o.span.kind === span.kind) : undefined;
+    if (same) {
+      same.parts.push(span);
+      continue;
+    }
     const twin = span.name
       ? out.find(
           (o) =>
@@ -69,17 +79,20 @@ export function distinctSpans(spans: readonly AnswerSpan[], limit: number): List
     if (twin) {
       twin.alike++;
       twin.codes.push(span.code);
-    } else if (out.length < limit) out.push({ span, alike: 0, codes: [span.code] });
+    } else if (out.length < limit) out.push({ span, alike: 0, codes: [span.code], parts: [] });
   }
   return out;
 }
 
-function what({ span, alike }: Listed, withRepository: boolean, docChars: number): string {
+function what({ span, alike, parts }: Listed, withRepository: boolean, docChars: number): string {
   const folder = folderOf(span.source.path);
   const more = alike > 0 ? ` (${alike} more file${alike === 1 ? "" : "s"} in \`${folder || "./"}\` too)` : "";
-  const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${range(span.linestart, span.lineend)}${more}`;
+  const lines = [span, ...parts].map((p, i) => (i === 0 ? range(p.linestart, p.lineend) : p.linestart === p.lineend ? `${p.linestart}` : `${p.linestart}–${p.lineend}`));
+  const allLines = lines.length === 1 ? lines[0]! : `${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}`;
+  const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${allLines}${more}`;
   const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.kind}) `}in ${where}` : where;
-  const members = span.members.length ? `; see ${span.members.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
+  const seen = [span, ...parts].flatMap((p) => p.members).slice(0, 2);
+  const members = seen.length ? `; see ${seen.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
   return `${head}${members}${span.doc ? `: ${firstSentence(span.doc, docChars)}` : ""}`;
 }
 
