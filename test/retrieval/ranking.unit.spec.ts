@@ -125,6 +125,10 @@ describe("ranking", () => {
     expect(classifyPath("src/x.test.ts")).toBe("test");
     expect(classifyPath("docs/guide.md")).toBe("doc");
     expect(classifyPath("src/x.py")).toBe("source");
+    // A file named test or tests is a test file (hiredis's `test.c`, a crate's `tests.rs`), not `attest.c`.
+    expect(classifyPath("test.c")).toBe("test");
+    expect(classifyPath("src/tests.rs")).toBe("test");
+    expect(classifyPath("src/attest.c")).toBe("source");
     expect(distances([{ score: 4 }, { score: 2 }, { score: 0.5 }])).toEqual([0, 0.5, 0.875]);
   });
 });

@@ -87,6 +87,9 @@ describe("questions in plain language find code named by the base form of their 
     expect(verbBaseForms("written")).toEqual(["write"]);
     expect(verbBaseForms("left")).toEqual([]);
     expect(verbBaseForms("bound")).toEqual([]);
+    // Nor those whose base form is a keyword of most languages (every loop has a `break`).
+    expect(verbBaseForms("broken")).toEqual([]);
+    expect(verbBaseForms("gone")).toEqual([]);
     // Words that are names of an object's own properties are words like others.
     expect(verbBaseForms("constructor")).toEqual([]);
     expect(withVerbForms("where is the constructor called")).toMatch(/^where is the constructor called call\b[a-z ]*$/);

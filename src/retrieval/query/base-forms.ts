@@ -21,14 +21,16 @@ const VOWEL = /[aeiou]/;
  * Irregular past forms a question writes ("where is the request built", "how is the key found", "when
  * is the error thrown") with the base form code names the action by (`build`, `find`, `throw`). Forms
  * that are common words of their own in code are left out (`left`, `bound`, `bit`, `led`, `lit`, `fell`,
- * `saw`, `rose`, `ground`, `wound`, `laid`). A map, not an object: `constructor` is no past form.
+ * `saw`, `rose`, `ground`, `wound`, `laid`), and so are those whose base form is a keyword of most
+ * languages and would match every loop (`broken` ~ `break`: "split", as in "broken into words"; `gone`
+ * ~ `go`). A map, not an object: `constructor` is no past form.
  */
 const IRREGULAR: ReadonlyMap<string, string> = new Map(
   (
-    "began:begin begun:begin bent:bend bitten:bite blew:blow blown:blow broke:break broken:break brought:bring built:build " +
+    "began:begin begun:begin bent:bend bitten:bite blew:blow blown:blow brought:bring built:build " +
     "bought:buy caught:catch chose:choose chosen:choose came:come dealt:deal dug:dig drew:draw drawn:draw drove:drive driven:drive " +
     "ate:eat eaten:eat fed:feed felt:feel fought:fight found:find fled:flee flew:fly flown:fly forbade:forbid forbidden:forbid " +
-    "forgot:forget forgotten:forget froze:freeze frozen:freeze gave:give given:give went:go gone:go grew:grow grown:grow hung:hang " +
+    "forgot:forget forgotten:forget froze:freeze frozen:freeze gave:give given:give grew:grow grown:grow hung:hang " +
     "heard:hear hid:hide hidden:hide held:hold kept:keep knew:know known:know lent:lend lost:lose made:make meant:mean met:meet " +
     "overrode:override overridden:override paid:pay rebuilt:rebuild rewrote:rewrite rewritten:rewrite rode:ride ridden:ride " +
     "rang:ring rung:ring ran:run said:say seen:see sought:seek sold:sell sent:send shook:shake shaken:shake shone:shine shot:shoot " +
