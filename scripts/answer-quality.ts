@@ -11,8 +11,8 @@
  * and per language (of the file a question's first answer is in); writes
  * scripts/results/answer-quality.json. --show prints every answer. --questions takes another set in the same
  * shape (default scripts/answer-quality/questions.jsonl; scripts/answer-quality/heldout.jsonl holds questions
- * about six more repositories and languages, scripts/answer-quality/fresh.jsonl about eight others written before
- * Loupe first ran on them; see docs/answers.md) and writes its results to scripts/results/answer-quality-<name>.json.
+ * about six more repositories and languages, scripts/answer-quality/fresh.jsonl and fresh2.jsonl about sixteen
+ * others written before Loupe first ran on them; see docs/answers.md) and writes its results to scripts/results/answer-quality-<name>.json.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
