@@ -46,7 +46,8 @@ export function writeResults<F>(name: string, figures: F, options: { path?: stri
     benchmark: name,
     command: commandLine(options.argv),
     commit: git("rev-parse", "HEAD"),
-    uncommittedChanges: (git("status", "--porcelain", "--untracked-files=no") ?? "") !== "",
+    // Results files written by earlier runs of a batch are no change to the code that made these figures.
+    uncommittedChanges: (git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)scripts/results") ?? "") !== "",
     date: new Date().toISOString(),
     machine: { cores: availableParallelism(), memoryGb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform}-${process.arch}` },
     figures,
