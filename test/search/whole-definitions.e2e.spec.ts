@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { withIndexedRepository } from "./support.ts";
+import { WHOLE_DEFINITION_MAX_LINES } from "../../src/retrieval/whole-definitions.ts";
+
+/**
+ * A function longer than a chunk (150 lines) is cut into windows when it is indexed. A report whose words
+ * sit in one window gets the whole function as its reference: a client that opens it sees the definition,
+ * not a third of it. A question keeps the window (its answer names the place). A function longer than
+ * WHOLE_DEFINITION_MAX_LINES keeps its windows.
+ */
+const body = (name: string, n: number, special: string) =>
+  [
+    `function ${name}(options) {`,
+    "  let total = 0;",
+    ...Array.from({ length: n }, (_, i) => (i === Math.floor(n * 0.75) ? `  ${special}` : `  total += options.step${i} ?? ${i};`)),
+    "  return total;",
+    "}",
+  ].join("\n");
+
+const FILES = {
+  "lib/layout.js": [body("computeLayout", 220, "const gutter = options.marginGutter * options.columnCount; // gutter between columns"), "", "module.exports = { computeLayout };", ""].join("\n"),
+  "lib/huge.js": [body("generatedTable", WHOLE_DEFINITION_MAX_LINES + 100, "const overflow = options.tableOverflowRows * options.pageRows; // overflow rows"), "", "module.exports = { generatedTable };", ""].join("\n"),
+  "lib/other.js": "function other() {\n  return 1;\n}\n",
+};
+
+const REPORT = (words: string) => `Wrong result with several columns
+
+When I lay out a page with more than one column, ${words} is computed wrong: the result is off by one
+column every time, as if the count started at zero. I expected the total width to include every column
+and the space between them, and nothing else. It happens with any page size and any number of columns
+greater than one; with a single column the result is right. Steps: create a page of three columns and
+read the computed width back.
+`;
+
+describe("a report's reference to a window of a long definition is the whole definition (e2e)", () => {
+  const { search } = withIndexedRepository("acme/layout", FILES);
+
+  it("a report gets the whole function, from its first line to its last", async () => {
+    const refs = (await search(REPORT("the marginGutter between columns (columnCount)"))).filter((r) => r.filepath === "lib/layout.js");
+    expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+  });
+
+  it("a question gets the window that holds its words", async () => {
+    const refs = (await search("Where is the margin gutter between columns computed?")).filter((r) => r.filepath === "lib/layout.js");
+    expect(refs[0]!.linestart).toBeGreaterThan(1);
+    expect(refs[0]!.lineend! - refs[0]!.linestart!).toBeLessThan(150);
+  });
+
+  it("a function longer than the bound keeps its windows", async () => {
+    const refs = (await search(REPORT("the tableOverflowRows of the page (pageRows)"))).filter((r) => r.filepath === "lib/huge.js");
+    expect(refs.length).toBeGreaterThan(0);
+    expect(refs[0]!.lineend! - refs[0]!.linestart!).toBeLessThan(150);
+  });
+});
