@@ -24,7 +24,7 @@ import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.
 import { withVerbForms } from "./query/base-forms.ts";
 import { linesIn, specificLocations, withLocatedSpans } from "./located.ts";
 import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
-import { windowAt, withWholeDefinitions } from "./whole-definitions.ts";
+import { WHOLE_DEFINITION_FILES, windowAt, withWholeDefinitions } from "./whole-definitions.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -277,8 +277,9 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           chunks = local.map((c) => c.doc);
           references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
         }
-        // A report's reference to a window of a long definition is the whole definition (./whole-definitions.ts).
-        if (analysis.isLongReport && references.some((r) => windowAt(r, chunks))) references = withWholeDefinitions(references, chunks, await allChunks());
+        // A report's reference to a window of a long definition is the whole definition (./whole-definitions.ts),
+        // in the files a reader opens first (each widening reads the file's chunks).
+        if (analysis.isLongReport && rank < WHOLE_DEFINITION_FILES && references.some((r) => windowAt(r, chunks))) references = withWholeDefinitions(references, chunks, await allChunks());
         // The lines the query points at in this file lead its references (./located.ts).
         const lines = linesIn(f.path, locations);
         if (lines.length > 0) references = withLocatedSpans(references, lines, await allChunks(), perFile);

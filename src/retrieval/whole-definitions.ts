@@ -9,6 +9,9 @@ import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
 import type { Reference } from "./references.ts";
 
+/** The first files whose windows are widened: a widening reads the file's chunks, and a reader opens the first files. */
+export const WHOLE_DEFINITION_FILES = 5;
+
 /** Longer definitions keep their windows (a generated table, a giant switch): a span is meant to be read. */
 export const WHOLE_DEFINITION_MAX_LINES = 4 * MAX_DEFINITION_LINES;
 
