@@ -24,7 +24,7 @@ import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.
 import { withVerbForms } from "./query/base-forms.ts";
 import { linesIn, specificLocations, withLocatedSpans } from "./located.ts";
 import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
-import { WHOLE_DEFINITION_FILES, windowAt, withWholeDefinitions } from "./whole-definitions.ts";
+import { WHOLE_DEFINITION_FILES, windowAt, windowsOfWidened, withWholeDefinitions } from "./whole-definitions.ts";
 
 export type SearchTarget = {
   /** Code-index repository key (orgId:remote:owner/repo). */
@@ -279,7 +279,13 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
         // A report's reference to a window of a long definition is the whole definition (./whole-definitions.ts),
         // in the files a reader opens first (each widening reads the file's chunks).
-        if (analysis.isLongReport && rank < WHOLE_DEFINITION_FILES && references.some((r) => windowAt(r, chunks))) references = withWholeDefinitions(references, chunks, await allChunks());
+        // The windows of a widened definition go with the result, so its code can be shown whole.
+        let windows: ChunkDocument[] = [];
+        if (analysis.isLongReport && rank < WHOLE_DEFINITION_FILES && references.some((r) => windowAt(r, chunks))) {
+          const fileChunks = await allChunks();
+          references = withWholeDefinitions(references, chunks, fileChunks);
+          windows = windowsOfWidened(references, fileChunks);
+        }
         // The lines the query points at in this file lead its references (./located.ts).
         const lines = linesIn(f.path, locations);
         if (lines.length > 0) references = withLocatedSpans(references, lines, await allChunks(), perFile);
@@ -294,7 +300,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           distance: 1,
           score: f.score,
           references,
-          chunks: request.withChunks === false ? [] : chunks.slice(0, 4),
+          chunks: request.withChunks === false ? [] : [...chunks.slice(0, 4), ...windows.filter((w) => !chunks.slice(0, 4).includes(w))],
           reasons: f.reasons,
         };
       }

@@ -54,3 +54,10 @@ export function withWholeDefinitions(references: readonly Reference[], chunks: r
   }
   return out;
 }
+
+/** The chunks that make up the references no single chunk holds (the windows of each widened definition). */
+export function windowsOfWidened(references: readonly Reference[], fileChunks: readonly ChunkDocument[]): ChunkDocument[] {
+  const widened = references.filter((r) => !fileChunks.some((c) => c.startLine <= r.linestart && c.endLine >= r.lineend));
+  return fileChunks.filter((c) => widened.some((r) => c.startLine >= r.linestart && c.endLine <= r.lineend));
+}
+

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChunkDocument } from "../../src/codeindex/port.ts";
 import { extractiveAnswer } from "../../src/retrieval/answer/extractive.ts";
 import { contextBlock } from "../../src/retrieval/answer/chat.ts";
-import type { AnswerSource } from "../../src/retrieval/answer/spans.ts";
+import { chunkOf, spanCode, type AnswerSource } from "../../src/retrieval/answer/spans.ts";
 
 const classText = [
   "class SecureCookieSessionInterface(SessionInterface):",
@@ -291,6 +291,16 @@ describe("extractive answers", () => {
     const fn = chunk({ path: "src/plugin/retry/index.js", language: "javascript", kind: "function", symbol: "default", doc: null, startLine: 1, endLine: 17, text: plugin });
     const prose = extractiveAnswer("How is the delay before a retry chosen?", [source(fn)]).split("```")[0]!;
     expect(prose).toContain("see `backoff` (lines 4–7)");
+  });
+
+  it("reads a span that windows of one definition cover one after another as one chunk (the code of a whole definition)", () => {
+    const part = (id: string, start: number, end: number) => chunk({ id, language: "c", kind: "function", symbol: "run", startLine: start, endLine: end, text: Array.from({ length: end - start + 1 }, (_, i) => `line ${start + i}`).join("\n") });
+    const parts = [part("a", 10, 19), part("b", 20, 29), part("c", 31, 35)];
+    const joined = chunkOf(parts, 10, 35)!;
+    expect(joined).toMatchObject({ startLine: 10, endLine: 35, symbol: "run" });
+    expect(spanCode(joined, 18, 32).split("\n")).toEqual(["line 18", "line 19", "line 20", "line 21", "line 22", "line 23", "line 24", "line 25", "line 26", "line 27", "line 28", "line 29", "", "line 31", "line 32"]);
+    // A gap of more than one line is not one definition.
+    expect(chunkOf([part("a", 10, 19), part("c", 23, 30)], 10, 30)).toBeUndefined();
   });
 
   it("says plainly when nothing matches the question well", () => {

@@ -45,7 +45,7 @@ export type SearchSource = { filepath: string; linestart: number | null; lineend
  * For the enclosing describe: a real server and one repository of `files` on a git host fixture,
  * indexed through the API before the tests and removed after; `search` asks POST /v2/search about it.
  */
-export function withIndexedRepository(repository: string, files: Record<string, string>): { search(query: string): Promise<SearchSource[]> } {
+export function withIndexedRepository(repository: string, files: Record<string, string>): { search(query: string): Promise<SearchSource[]>; ask(question: string): Promise<string> } {
   let server: TestServer;
   let host: GitHostFixture;
   const ref = { remote: "github", repository, branch: "main" };
@@ -64,6 +64,12 @@ export function withIndexedRepository(repository: string, files: Record<string, 
       const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [ref] } });
       expect(res.status).toBe(200);
       return (await res.json()) as SearchSource[];
+    },
+    /** POST /v2/query with no chat model: the answer's text. */
+    async ask(question) {
+      const res = await server.api("/v2/query", { method: "POST", json: { messages: [{ id: "1", role: "user", content: question }], repositories: [ref] } });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { message: string }).message;
     },
   };
 }

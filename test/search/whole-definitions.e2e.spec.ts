@@ -33,11 +33,17 @@ read the computed width back.
 `;
 
 describe("a report's reference to a window of a long definition is the whole definition (e2e)", () => {
-  const { search } = withIndexedRepository("acme/layout", FILES);
+  const { search, ask } = withIndexedRepository("acme/layout", FILES);
 
   it("a report gets the whole function, from its first line to its last", async () => {
     const refs = (await search(REPORT("the marginGutter between columns (columnCount)"))).filter((r) => r.filepath === "lib/layout.js");
     expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+  });
+
+  it("an answer to a report names the whole function and quotes it from its first line", async () => {
+    const answer = await ask(REPORT("the marginGutter between columns (columnCount)"));
+    expect(answer).toContain("**`computeLayout`** (function) in `lib/layout.js`, lines 1–224");
+    expect(answer).toContain("`lib/layout.js:1-224`\n```javascript\nfunction computeLayout(options) {");
   });
 
   it("a question gets the window that holds its words", async () => {

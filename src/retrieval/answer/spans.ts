@@ -37,12 +37,37 @@ export function spanCode(chunk: ChunkDocument, start: number, end: number): stri
   return chunk.text.split("\n").slice(start - chunk.startLine, end - chunk.startLine + 1).join("\n");
 }
 
-/** The chunk a span comes from: the one with its exact lines, else the smallest that holds it. */
+/**
+ * The chunk a span comes from: the one with its exact lines, else the smallest that holds it, else the
+ * chunks that cover it one after another (the windows of a long definition a report's reference is
+ * widened to: ../whole-definitions.ts) as one, its text theirs joined.
+ */
 export function chunkOf(chunks: readonly ChunkDocument[], start: number, end: number): ChunkDocument | undefined {
   return (
     chunks.find((c) => c.startLine === start && c.endLine === end) ??
-    [...chunks].filter((c) => c.startLine <= start && c.endLine >= end).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0]
+    [...chunks].filter((c) => c.startLine <= start && c.endLine >= end).sort((a, b) => a.endLine - a.startLine - (b.endLine - b.startLine))[0] ??
+    joinedChunk(chunks, start, end)
   );
+}
+
+/** Chunks covering `start`-`end` without a gap of more than a blank line, joined into one; undefined when they do not. */
+function joinedChunk(chunks: readonly ChunkDocument[], start: number, end: number): ChunkDocument | undefined {
+  const parts = chunks.filter((c) => c.endLine >= start && c.startLine <= end).sort((a, b) => a.startLine - b.startLine);
+  const first = parts[0];
+  if (!first || first.startLine > start || parts[parts.length - 1]!.endLine < end) return undefined;
+  const lines: string[] = [];
+  let next = first.startLine;
+  for (const part of parts) {
+    if (part.startLine > next + 1) return undefined;
+    if (part.startLine === next + 1) {
+      lines.push(""); // the blank line between two chunks
+      next++;
+    }
+    const text = part.text.split("\n");
+    for (let line = Math.max(next, part.startLine); line <= part.endLine; line++) lines.push(text[line - part.startLine] ?? "");
+    next = Math.max(next, part.endLine + 1);
+  }
+  return { ...first, endLine: first.startLine + lines.length - 1, text: lines.join("\n") };
 }
 
 export const firstSentence = (text: string, max = 200): string => {
