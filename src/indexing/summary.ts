@@ -99,6 +99,12 @@ const listNames = (names: readonly string[], max = NAMES_PER_GROUP): string => {
   return unique.length > max ? `${shown} (+${unique.length - max} more)` : shown;
 };
 
+/**
+ * How a chunk's summary says it is one window of a longer definition or section (`(part 2/4, lines
+ * 80-159)`, `(part 2/4)`); read back by retrieval to find a definition's other windows.
+ */
+export const WINDOW_PART = /\(part \d+\/\d+[,)]/;
+
 export const summarizeChunk = (input: ChunkSummaryInput): string => {
   const doc = firstSentence(input.doc);
   const inParent = input.parent ? ` in ${input.parentLabel ?? "scope"} \`${input.parent}\`` : "";

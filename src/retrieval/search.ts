@@ -300,13 +300,16 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           distance: 1,
           score: f.score,
           references,
-          chunks: request.withChunks === false ? [] : [...chunks.slice(0, 4), ...windows.filter((w) => !chunks.slice(0, 4).includes(w))],
+          chunks: request.withChunks === false ? [] : withWindows(chunks.slice(0, 4), windows),
           reasons: f.reasons,
         };
       }
     },
   };
 }
+
+/** A result's chunks and the windows of its widened references (read again from the file: compared by id). */
+const withWindows = (shown: ChunkDocument[], windows: readonly ChunkDocument[]): ChunkDocument[] => [...shown, ...windows.filter((w) => !shown.some((c) => c.id === w.id))];
 
 /** The summary a result carries: its file's (any chunk of the file has it), capped. */
 export function fileSummaryOf(doc: ChunkDocument): string {

@@ -7,6 +7,7 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
+import { WINDOW_PART } from "../indexing/summary.ts";
 import type { Reference } from "./references.ts";
 
 /** The first files whose windows are widened: a widening reads the file's chunks, and a reader opens the first files. */
@@ -15,17 +16,15 @@ export const WHOLE_DEFINITION_FILES = 5;
 /** Longer definitions keep their windows (a generated table, a giant switch): a span is meant to be read. */
 export const WHOLE_DEFINITION_MAX_LINES = 4 * MAX_DEFINITION_LINES;
 
-/** A window's chunk summary: `Function \`x\` (part 2/4, lines 80-159)` (src/indexing/summary.ts). */
-const PART = /\(part \d+\/\d+[,)]/;
 
 /** The window chunk a reference is exactly, if it is one. */
 export const windowAt = (ref: Reference, chunks: readonly ChunkDocument[]): ChunkDocument | undefined =>
-  chunks.find((c) => c.startLine === ref.linestart && c.endLine === ref.lineend && PART.test(c.summary));
+  chunks.find((c) => c.startLine === ref.linestart && c.endLine === ref.lineend && WINDOW_PART.test(c.summary));
 
 /** The lines of the definition a window is part of (its run of windows in the file), or null. */
 export function definitionOfWindow(window: ChunkDocument, fileChunks: readonly ChunkDocument[]): { linestart: number; lineend: number } | null {
   const parts = fileChunks
-    .filter((c) => c.symbol === window.symbol && c.parent === window.parent && c.kind === window.kind && PART.test(c.summary))
+    .filter((c) => c.symbol === window.symbol && c.parent === window.parent && c.kind === window.kind && WINDOW_PART.test(c.summary))
     .sort((a, b) => a.startLine - b.startLine);
   const at = parts.findIndex((c) => c.startLine === window.startLine);
   if (at < 0) return null;

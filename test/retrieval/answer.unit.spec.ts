@@ -34,6 +34,9 @@ const source = (c: ChunkDocument, refs = [{ linestart: c.startLine, lineend: c.e
   references: refs, chunks: [c], reasons: [], repository: "acme/app", remote: "github",
 });
 
+/** Lines of a long C function's body, numbered from `from`. */
+const evictLines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `    evict_step(${from + i}); /* evict keys until memory is under maxmemory */`);
+
 describe("extractive answers", () => {
   it("names the definition inside the best span that answers the question, with its lines, and quotes its code", () => {
     const answer = extractiveAnswer("Where is the secret key used to sign the session cookie?", [source(chunk({}))]);
@@ -188,12 +191,11 @@ describe("extractive answers", () => {
   });
 
   it("lists the windows of one long definition side by side once, with the lines of both", () => {
-    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `    evict_step(${from + i}); /* evict keys until memory is under maxmemory */`);
-    const first = ["int performEvictions(void) {", ...lines(1, 79)].join("\n");
-    const second = [...lines(80, 79), "}"].join("\n");
+    const first = ["int performEvictions(void) {", ...evictLines(1, 79)].join("\n");
+    const second = [...evictLines(80, 79), "}"].join("\n");
     const head = chunk({ path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: "Evicts keys while memory is over the limit.", startLine: 496, endLine: 575, text: first });
     const tail = chunk({ id: "y", path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: null, startLine: 576, endLine: 655, text: second });
-    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: lines(1, 24).join("\n") });
+    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: evictLines(1, 24).join("\n") });
     const src: AnswerSource = { ...source(head), chunks: [head, tail, other], references: [{ linestart: 496, lineend: 575, score: 3 }, { linestart: 117, lineend: 140, score: 2 }, { linestart: 576, lineend: 655, score: 1 }] };
     const prose = extractiveAnswer("How are keys evicted when memory is over maxmemory?", [src]).split("```")[0]!;
     expect(prose).toContain("Best match: **`performEvictions`** (function) in `src/evict.c`, lines 496–655: Evicts keys while memory is over the limit.");
@@ -202,10 +204,9 @@ describe("extractive answers", () => {
   });
 
   it("lists windows of one long definition that are not side by side on one line, with the lines of each", () => {
-    const lines = (from: number, n: number) => Array.from({ length: n }, (_, i) => `    evict_step(${from + i}); /* evict keys until memory is under maxmemory */`);
-    const part = (id: string, start: number) => chunk({ id, path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: null, startLine: start, endLine: start + 79, text: lines(start, 80).join("\n") });
+    const part = (id: string, start: number) => chunk({ id, path: "src/evict.c", language: "c", kind: "function", symbol: "performEvictions", doc: null, startLine: start, endLine: start + 79, text: evictLines(start, 80).join("\n") });
     const [a, b, c] = [part("a", 496), part("b", 656), part("c", 816)];
-    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: lines(1, 24).join("\n") });
+    const other = chunk({ id: "z", path: "src/evict.c", language: "c", kind: "function", symbol: "evictionPoolPopulate", doc: null, startLine: 117, endLine: 140, text: evictLines(1, 24).join("\n") });
     const refs = [a, other, c, b].map((x, i) => ({ linestart: x.startLine, lineend: x.endLine, score: 4 - i }));
     const src: AnswerSource = { ...source(a), chunks: [a, b, c, other], references: refs };
     const prose = extractiveAnswer("How are keys evicted when memory is over maxmemory?", [src]).split("```")[0]!;
