@@ -356,6 +356,57 @@ func New() *Store {
     expect(file.summary).toMatch(/^Go source file defining struct Store; function New; .*Package store keeps things\.$/);
   });
 
+  it("C and C++: a macro alone on a line does not swallow what follows", async () => {
+    // A library's namespace opened by a macro on its own line, then a namespace: the grammar reads the
+    // macro as a return type and the rest of the file as one function named `namespace detail`.
+    const header = await chunk(
+      "include/lib/detail/escape.hpp",
+      `#pragma once
+
+#include <string>
+
+LIB_NAMESPACE_BEGIN
+namespace detail
+{
+
+// Escapes a string's quotes and backslashes.
+inline std::string escape(const std::string& s)
+{
+    std::string out;
+    for (char c : s)
+    {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out;
+}
+
+LIB_HEDLEY_NON_NULL(1)
+inline int hex_value(const char* p)
+{
+    int v = 0;
+    for (; *p; ++p) v = v * 16 + (*p & 15);
+    return v;
+}
+
+enum class token_state
+{
+    start,
+    escaped,
+    STATE_MAX
+};
+
+}  // namespace detail
+LIB_NAMESPACE_END
+`,
+    );
+    expect(header.chunks.map((c) => c.symbol)).not.toContain("namespace detail");
+    expect(chunkOf(header, "escape")).toMatchObject({ kind: "function", startLine: 9, endLine: 19, doc: "Escapes a string's quotes and backslashes." });
+    expect(chunkOf(header, "hex_value")).toMatchObject({ kind: "function", endLine: 27 });
+    // A lone capitalised name that ends a list is code: the enum keeps its last constant.
+    expect(symbolOf(header, "token_state")).toMatchObject({ startLine: 29, endLine: 34 });
+  });
+
   it("Java: annotations, Javadoc, constructors and methods", async () => {
     const file = await chunk(
       "src/main/java/com/example/AccountService.java",
@@ -392,6 +443,33 @@ public class AccountService {
       ["AccountService", "method", 12, 15],
       ["count", "method", 17, 24],
     ]);
+  });
+
+  it("Java: an enum's methods after its constants are its members", async () => {
+    const constants = Array.from({ length: 30 }, (_, i) => `    /** Policy number ${i}. */\n    POLICY_${i} {\n        @Override public String translate(String name) {\n            return name + "${i}";\n        }\n    },`).join("\n");
+    const file = await chunk(
+      "src/main/java/com/example/NamingPolicy.java",
+      `package com.example;
+
+/** How field names become JSON names. */
+public enum NamingPolicy {
+${constants}
+    ;
+
+    /** Splits camelCase words with a separator. */
+    static String separateCamelCase(String name, char separator) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c) && out.length() != 0) out.append(separator);
+            out.append(c);
+        }
+        return out.toString();
+    }
+}
+`,
+    );
+    expect(chunkOf(file, "separateCamelCase")).toMatchObject({ kind: "method", parent: "NamingPolicy", startLine: 187, endLine: 197, doc: "Splits camelCase words with a separator." });
   });
 
   it("Rust: doc comments, attributes, impl blocks as parents, traits", async () => {

@@ -177,12 +177,14 @@ const definitionOf = (ctx: FileContext, outer: Node, outerType: string, defNode:
   return def;
 };
 
-/** Member statements of a container: its body's children, plus comments between header and body (Ruby). */
+/** Member statements of a container: its body's children (a Java enum's declarations after its constants too), plus comments between header and body (Ruby). */
 const memberNodesOf = (defNode: Node, body: Node): Node[] => {
   const leading = namedChildrenOf(defNode).filter(
     (c) => isComment(c) && c.startIndex < body.startIndex && c.startPosition.row > defNode.startPosition.row,
   );
-  return [...leading, ...namedChildrenOf(body)];
+  // A Java enum's fields and methods follow its constants in one node of their own: they are members too.
+  const members = namedChildrenOf(body).flatMap((c) => (c.type === "enum_body_declarations" ? namedChildrenOf(c) : [c]));
+  return [...leading, ...members];
 };
 
 const newUnit = (start: number, end: number, def: Definition | null): Unit => ({ start, end, def, imports: [], names: [], statements: 0 });

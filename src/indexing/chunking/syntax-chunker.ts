@@ -11,6 +11,7 @@ import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
+import { blankLoneMacroLines } from "./c-preprocessor.ts";
 import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
@@ -38,6 +39,30 @@ export const lineFallback = (path: string, content: string, language: LanguageIn
   };
 };
 
+const C_FAMILY = new Set(["c", "cpp"]);
+
+/**
+ * A C or C++ file's tree: read with its lone macro lines as blank (./c-preprocessor.ts). When most of
+ * the file is still an error (which would chunk it by lines), it is read again as written (the grammar's
+ * error recovery sometimes does better with the macros), and the tree with fewer error rows is kept.
+ * Offsets and rows are the file's in both readings; only files that would fail are read twice.
+ */
+function parseC(parser: Parser, content: string, progressCallback: () => boolean): Tree | null {
+  const blanked = blankLoneMacroLines(content);
+  const first = parser.parse(blanked, null, { progressCallback });
+  if (!first || !first.rootNode.hasError || blanked === content) return first;
+  const firstErrors = errorRows(first.rootNode);
+  if (firstErrors <= MAX_ERROR_SHARE * splitLines(content).length) return first;
+  const asWritten = parser.parse(content, null, { progressCallback });
+  if (!asWritten) return first; // out of time
+  if ((asWritten.rootNode.hasError ? errorRows(asWritten.rootNode) : 0) < firstErrors) {
+    first.delete();
+    return asWritten;
+  }
+  asWritten.delete();
+  return first;
+}
+
 export type SyntaxChunker = { chunk(path: string, content: string, language: LanguageInfo): Promise<ChunkedFile> };
 
 export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxChunker => {
@@ -55,7 +80,9 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         const deadline = performance.now() + timeoutMs;
         const progressCallback = (): boolean => performance.now() > deadline;
         try {
-          tree = parser.parse(content, null, { progressCallback });
+          // C and C++ macros alone on a line are read as blank (./c-preprocessor.ts); the chunks keep `content`.
+          // The grammar's error recovery can still do worse without them: then the file as written is read.
+          tree = C_FAMILY.has(language.id) ? parseC(parser, content, progressCallback) : parser.parse(content, null, { progressCallback });
         } catch (error) {
           parser.reset();
           return lineFallback(path, content, language, `parser failed: ${error instanceof Error ? error.message : String(error)}`);
