@@ -21,6 +21,10 @@ export const COPIES = {
   minWords: 20,
   /** Characters of a chunk read for its words. */
   chars: 1500,
+  /** Lines further down from which a copy is one assembled from the other file (`isAssembledFrom`). */
+  assembledLines: 1000,
+  /** A higher file's chunks searched for a part it was assembled from (its references come from these). */
+  assembledChunks: 4,
 } as const;
 
 const FNV_OFFSET = 0x811c9dc5;
@@ -76,28 +80,76 @@ export function jaccard<T>(a: ReadonlySet<T>, b: ReadonlySet<T>): number {
   return shared / (a.size + b.size - shared);
 }
 
-/** Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were copies. */
-export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text"> }[] }; score: number }>(scored: T[]): number {
-  type Seen = { length: number; text: string; words: Set<number> | null };
+/** Share of `part`'s words found in `whole`. */
+export function containment<T>(whole: ReadonlySet<T>, part: ReadonlySet<T>): number {
+  if (part.size === 0) return 0;
+  let found = 0;
+  for (const w of part) if (whole.has(w)) found++;
+  return found / part.size;
+}
+
+/**
+ * Whether a copy at line `deeper` of its file was assembled from the part whose copy sits at line
+ * `shallower` of another file: the same code a thousand lines and more further down, in a file that
+ * holds at least as much before it again. Such a file (an amalgamated single header, a bundle) is made
+ * from the other files; the part is what a reader opens and edits. Twins, regional variants and
+ * versioned documents hold their copies at about the same lines.
+ */
+export const isAssembledFrom = (deeper: number, shallower: number): boolean =>
+  deeper - shallower >= COPIES.assembledLines && deeper >= 2 * shallower;
+
+/**
+ * Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were
+ * copies. Of two files whose best chunks are copies, the lower one takes the demotion. A file whose best
+ * chunk is repeated among a higher file's first chunks a thousand lines further down (`isAssembledFrom`)
+ * is a part of that file: the higher file takes the demotion (once), and the part keeps its score.
+ */
+export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text" | "startLine"> }[] }; score: number }>(scored: T[]): number {
+  type Chunk = { line: number; length: number; text: string; words: Set<number> | null };
+  type Seen = { entry: T; best: Chunk; chunks: readonly { doc: Pick<ChunkDocument, "text" | "startLine"> }[]; others: Chunk[] | null; assembled: boolean };
+  const chunkOf = (doc: Pick<ChunkDocument, "text" | "startLine">): Chunk => ({ line: doc.startLine, length: doc.text.length, text: doc.text, words: null });
+  const wordsOf = (c: Chunk) => (c.words ??= wordSet(c.text));
+  // Words are read only for chunks of about one length: a copy shares four words in five, so its text
+  // is nearly as long.
+  const isCopy = (a: Chunk, b: Chunk): boolean => {
+    if (Math.min(a.length, b.length) < COPIES.similarity * Math.max(a.length, b.length)) return false;
+    const x = wordsOf(a);
+    const y = wordsOf(b);
+    return x.size >= COPIES.minWords && y.size >= COPIES.minWords && jaccard(x, y) >= COPIES.similarity;
+  };
+  // An assembled file's chunk can begin with the end of the part before it: the part's words are found
+  // in it (four in five) rather than the two sharing as much.
+  const holds = (whole: Chunk, part: Chunk): boolean => {
+    if (Math.min(whole.length, part.length) < COPIES.similarity * Math.max(whole.length, part.length)) return false;
+    const y = wordsOf(part);
+    return y.size >= COPIES.minWords && containment(wordsOf(whole), y) >= COPIES.similarity;
+  };
   const seen: Seen[] = [];
-  const wordsOf = (s: Seen) => (s.words ??= wordSet(s.text));
   let copies = 0;
   for (const entry of scored.slice(0, COPIES.compared)) {
-    const best = entry.file.chunks[0];
-    if (!best) continue;
-    const current: Seen = { length: best.doc.text.length, text: best.doc.text, words: null };
-    // Words are read only for chunks of about one length: a copy shares four words in five, so its text
-    // is nearly as long.
-    const copy = seen.some((s) => {
-      if (Math.min(s.length, current.length) < COPIES.similarity * Math.max(s.length, current.length)) return false;
-      const a = wordsOf(s);
-      const b = wordsOf(current);
-      return a.size >= COPIES.minWords && b.size >= COPIES.minWords && jaccard(a, b) >= COPIES.similarity;
-    });
-    if (copy) {
-      entry.score *= COPIES.factor;
+    const first = entry.file.chunks[0];
+    if (!first) continue;
+    const best = chunkOf(first.doc);
+    const original = seen.find((s) => isCopy(s.best, best));
+    if (original) {
+      if (!original.assembled && isAssembledFrom(original.best.line, best.line)) {
+        original.entry.score *= COPIES.factor;
+        original.assembled = true;
+        seen.push({ entry, best, chunks: entry.file.chunks, others: null, assembled: false });
+      } else entry.score *= COPIES.factor;
       copies++;
-    } else seen.push(current);
+      continue;
+    }
+    for (const s of seen) {
+      if (s.assembled) continue;
+      s.others ??= s.chunks.slice(0, COPIES.assembledChunks).map((c) => chunkOf(c.doc));
+      if (s.others.some((c) => isAssembledFrom(c.line, best.line) && holds(c, best))) {
+        s.entry.score *= COPIES.factor;
+        s.assembled = true;
+        copies++;
+      }
+    }
+    seen.push({ entry, best, chunks: entry.file.chunks, others: null, assembled: false });
   }
   if (copies > 0) scored.sort((a, b) => b.score - a.score);
   return copies;

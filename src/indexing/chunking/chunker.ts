@@ -12,10 +12,11 @@ import { chunkText } from "./text-chunker.ts";
  * (script chunking, ./script-chunker.ts). 6: C and C++ definitions inside preprocessor conditionals (an
  * include guard holds a whole header) are definitions; a `.h` header written in C++ is read as C++. 9: a
  * namespace that is most of its file is its scope: its members are chunks at any size (7 and 8 were
- * namespace readings measured and not kept). 10: C and C++ read with lone macro lines as blank
- * (./c-preprocessor.ts); a Java enum's methods are its members.
+ * namespace readings measured and not kept). 11: C and C++ read with lone macro lines as blank
+ * (./c-preprocessor.ts); a Java enum's methods are its members (10 also read conditionals' first branches
+ * only: measured and not kept).
  */
-export const CHUNKER_VERSION = "10";
+export const CHUNKER_VERSION = "11";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
