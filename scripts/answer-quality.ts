@@ -7,7 +7,8 @@
  *
  * Mirrors as for `npm run eval` (../.mirror/<owner>+<name>/repo, relative to the project root). Reports the
  * share of answers that name an answering definition with lines overlapping it (answer-quality/score.ts),
- * and the median length of the prose before the first code block and of the whole answer, per repository
+ * the share whose answering file is the first of the answer's sources (file@1) or among the first three
+ * (file@3), and the median length of the prose before the first code block and of the whole answer, per repository
  * and per language (of the file a question's first answer is in); writes
  * scripts/results/answer-quality.json. --show prints every answer. --questions takes another set in the same
  * shape (default scripts/answer-quality/questions.jsonl; scripts/answer-quality/heldout.jsonl holds questions
@@ -22,7 +23,7 @@ import { projectRoot, writeResults } from "./results.ts";
 import type { Case } from "./eval/cases.ts";
 import { branchOf, buildHostTree } from "./eval/git-host.ts";
 import { indexCases, startService } from "./eval/service.ts";
-import { median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
+import { fileRankOf, median, scoreAnswer, type Expected } from "./answer-quality/score.ts";
 import { detectLanguage } from "../src/indexing/chunking/languages.ts";
 
 /** `language`, when given, names the language of a question whose files' extensions do not tell it (a C++ library's `.h` headers). */
@@ -76,7 +77,7 @@ async function main() {
   const targets = [...new Map(questions.map((q) => [targetOf(q).instance_id, targetOf(q)])).values()];
   buildHostTree(targets, hostDir, mirrors);
   const service = await startService(dataDir, hostDir);
-  const rows: { repo: string; language: string; question: string; named: boolean; proseChars: number; totalChars: number; sources: number }[] = [];
+  const rows: { repo: string; language: string; question: string; named: boolean; fileRank: number | null; proseChars: number; totalChars: number; sources: number }[] = [];
   try {
     const indexing = await indexCases(service, targets, { jobs: 2, log });
     if (indexing.failures.size) throw new Error(`indexing failed: ${[...indexing.failures.values()].join("; ")}`);
@@ -86,7 +87,7 @@ async function main() {
         repositories: [{ remote: "github", repository: q.repo, branch: branchOf(targetOf(q)) }],
       })) as { message: string; sources: { filepath: string }[] };
       const score = scoreAnswer(body.message, q.answers, body.sources.map((s) => s.filepath));
-      rows.push({ repo: q.repo, language: languageOfQuestion(q), question: q.question, ...score, sources: body.sources.length });
+      rows.push({ repo: q.repo, language: languageOfQuestion(q), question: q.question, named: score.named, fileRank: fileRankOf(body.sources, q.answers), proseChars: score.proseChars, totalChars: score.totalChars, sources: body.sources.length });
       if (args.show) log(`\n=== ${q.repo}: ${q.question} (${score.named ? "named" : "NOT named"}: ${q.answers.map((a) => `${a.name} ${a.linestart}-${a.lineend}`).join(" | ")})\n${body.message}`);
     }
   } finally {
@@ -97,18 +98,21 @@ async function main() {
     }
   }
 
+  const share = (rs: typeof rows, test: (r: (typeof rows)[number]) => boolean) => Math.round((1000 * rs.filter(test).length) / rs.length) / 10;
   const summarise = (rs: typeof rows) => ({
     questions: rs.length,
-    namedShare: Math.round((1000 * rs.filter((r) => r.named).length) / rs.length) / 10,
+    namedShare: share(rs, (r) => r.named),
+    fileAt1Share: share(rs, (r) => r.fileRank === 1),
+    fileAt3Share: share(rs, (r) => r.fileRank !== null && r.fileRank <= 3),
     medianProseChars: median(rs.map((r) => r.proseChars)),
     medianTotalChars: median(rs.map((r) => r.totalChars)),
   });
   const perRepo = Object.fromEntries([...new Set(rows.map((r) => r.repo))].map((repo) => [repo, summarise(rows.filter((r) => r.repo === repo))]));
   const perLanguage = Object.fromEntries([...new Set(rows.map((r) => r.language))].sort().map((language) => [language, summarise(rows.filter((r) => r.language === language))]));
   const overall = summarise(rows);
-  const header = ["", "questions", "named %", "median prose", "median total"];
+  const header = ["", "questions", "named %", "file@1 %", "file@3 %", "median prose", "median total"];
   for (const groups of [{ ...perRepo, overall }, { ...perLanguage, overall }]) {
-    const table = [header, ...Object.entries(groups).map(([k, s]) => [k, String(s.questions), s.namedShare.toFixed(1), String(s.medianProseChars), String(s.medianTotalChars)])];
+    const table = [header, ...Object.entries(groups).map(([k, s]) => [k, String(s.questions), s.namedShare.toFixed(1), s.fileAt1Share.toFixed(1), s.fileAt3Share.toFixed(1), String(s.medianProseChars), String(s.medianTotalChars)])];
     const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
     for (const r of table) process.stdout.write(r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ") + "\n");
     process.stdout.write("\n");

@@ -3,6 +3,8 @@
  * - named: some line of the answer names one of them (the name as a whole word, `Class.name` counts)
  *   with a line range that overlaps it, while the file in view is that definition's file: the file is
  *   in view from the line that mentions it (`path`, `path:12-30`) until another source file is mentioned;
+ * - file rank: where the first answer's file comes among the distinct files of the answer's sources
+ *   (whether the ranking found the file, whatever the answer then says about it);
  * - length: characters before the first code block (the prose a reader reads first), and in all.
  */
 export type Expected = { path: string; name: string; linestart: number; lineend: number };
@@ -41,6 +43,13 @@ export function scoreAnswer(answer: string, expected: readonly Expected[], sourc
   }
   return { named, proseChars, totalChars: answer.length };
 }
+
+/** Rank (from 1) of the first answer's file among the distinct files of an answer's sources, or null when it is not one of them. */
+export const fileRankOf = (sources: readonly { filepath: string }[], answers: readonly Expected[]): number | null => {
+  const files = [...new Set(sources.map((s) => s.filepath))];
+  const at = files.findIndex((f) => answers.some((a) => a.path === f));
+  return at === -1 ? null : at + 1;
+};
 
 export const median = (xs: readonly number[]): number => {
   if (xs.length === 0) return 0;

@@ -7,7 +7,7 @@ import { COLUMNS, type TableRow } from "./report.ts";
 
 type EvalCase = { instance_id: string; language: string; loupe: { fileRank: number | null; spanRank: number | null } };
 export type EvalFigures = { digest?: string; tables: TableRow[]; cases: EvalCase[] };
-type Question = { repo: string; language?: string; question: string; named: boolean };
+type Question = { repo: string; language?: string; question: string; named: boolean; fileRank?: number | null };
 export type AnswerFigures = { questions: Question[] };
 
 const LOUPE = COLUMNS.filter((c) => c.startsWith("loupe "));
@@ -60,16 +60,24 @@ export function compareAnswers(before: AnswerFigures, after: AnswerFigures): str
   // A run from before the per-language tables has no languages: the other run's are used.
   const languageOf = (q: Question) => q.language ?? afterByKey.get(key(q))?.language ?? "?";
   const languages = [...new Set(before.questions.map(languageOf))].sort();
-  const out = ["language    before  after  (named of)"];
+  // File ranks came later than named answers: a run without them shows "-".
+  const ranked = before.questions.every((q) => q.fileRank !== undefined) && after.questions.every((q) => q.fileRank !== undefined);
+  const out = [`language    before  after${ranked ? "  file@1 before  after" : ""}  (named of)`];
   const count = (qs: readonly Question[]) => qs.filter((q) => q.named).length;
+  const first = (qs: readonly Question[]) => qs.filter((q) => q.fileRank === 1).length;
   for (const language of [...languages, "overall"]) {
     const qs = before.questions.filter((q) => language === "overall" || languageOf(q) === language);
     const now = qs.map((q) => afterByKey.get(key(q))).filter((q): q is Question => q !== undefined);
-    out.push(`${language.padEnd(11)} ${String(count(qs)).padStart(6)} ${String(count(now)).padStart(6)}  (${qs.length})`);
+    const files = ranked ? `  ${String(first(qs)).padStart(13)} ${String(first(now)).padStart(6)}` : "";
+    out.push(`${language.padEnd(11)} ${String(count(qs)).padStart(6)} ${String(count(now)).padStart(6)}${files}  (${qs.length})`);
   }
   const changed = before.questions.flatMap((q) => {
     const now = afterByKey.get(key(q));
-    return now && now.named !== q.named ? [`${now.named ? "named now " : "lost      "} ${q.repo}: ${q.question}`] : [];
+    if (!now) return [];
+    const rank = (r: number | null | undefined) => (r === null || r === undefined ? "-" : String(r));
+    const file = ranked && now.fileRank !== q.fileRank ? ` (file ${rank(q.fileRank)} -> ${rank(now.fileRank)})` : "";
+    if (now.named !== q.named) return [`${now.named ? "named now " : "lost      "} ${q.repo}: ${q.question}${file}`];
+    return file ? [`file moved ${q.repo}: ${q.question}${file}`] : [];
   });
   out.push("", changed.length ? `${changed.length} questions changed:` : "no question changed", ...changed);
   return out.join("\n");

@@ -7,6 +7,12 @@
  * the two chunks' word sets (words of any script, a leading licence or comment block left out) of at
  * least `COPIES.similarity`: files of one package share much of their vocabulary, and entry files of one
  * name (`__init__.py`, `lib.rs`, `index.js`) much of their shape, without being copies.
+ *
+ * One kind of copy yields even when it comes first: a file assembled from others (an amalgamated single
+ * header, a bundle) repeats each part's code far down in one long file, and it gathers the matches of
+ * several parts, so it outranks each of them. The part is what a reader opens and edits: when a file's
+ * best chunk is found among a higher file's first chunks a thousand lines further down
+ * (`isAssembledFrom`), the higher file takes the demotion.
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 

@@ -46,4 +46,15 @@ describe("comparing two answer-quality runs", () => {
     expect(text).toContain("named now  a/go: Where is X?");
     expect(text).toContain("lost       b/rs: Why Z?");
   });
+
+  it("counts answers whose file comes first when both runs rank files, and lists a question whose file moved", () => {
+    const q = (question: string, named: boolean, fileRank: number | null) => ({ repo: "a/c", question, named, fileRank, language: "C" });
+    const before = { questions: [q("Where is X?", false, 3), q("How is Y?", true, 1), q("Why Z?", false, null)] };
+    const after = { questions: [q("Where is X?", false, 1), q("How is Y?", true, 1), q("Why Z?", true, 2)] };
+    const text = compareAnswers(before, after);
+    expect(text).toMatch(/^C\s+1\s+2\s+1\s+2\s+\(3\)$/m);
+    expect(text).toContain("file moved a/c: Where is X? (file 3 -> 1)");
+    expect(text).toContain("named now  a/c: Why Z? (file - -> 2)");
+    expect(text).not.toContain("How is Y?");
+  });
 });
