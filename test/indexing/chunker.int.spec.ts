@@ -246,6 +246,73 @@ module.exports = { Queue, drain };
     expect(symbolOf(file, "createApplication")).toMatchObject({ kind: "function", startLine: 19, endLine: 21 });
   });
 
+  it("JavaScript: an object literal with methods is a container of its methods, however long", async () => {
+    // A CommonJS module exporting one object of accessors and methods (Koa's request and response):
+    // it was cut into 80-line windows and none of its methods was a definition.
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `    this.state.step${i} = this.state.step${i} || ${i}`).join("\n");
+    const src = [
+      "'use strict'",
+      "",
+      "module.exports = {",
+      "  /**",
+      "   * Set the response body and, from it, the default content type.",
+      "   */",
+      "  set body (val) {",
+      "    this._body = val",
+      filler(70),
+      "    this.type = typeof val === 'string' ? 'text' : 'json'",
+      "  },",
+      "",
+      "  get body () {",
+      "    return this._body",
+      "  },",
+      "",
+      "  redirect: function (url) {",
+      filler(70),
+      "    this.set('Location', url)",
+      "  },",
+      "",
+      "  'attachment': (filename) => {",
+      filler(30),
+      "    return filename",
+      "  },",
+      "",
+      "  limit: 3",
+      "}",
+      "",
+      "View.prototype = {",
+      "  render (options) {",
+      filler(50),
+      "    return options",
+      "  }",
+      "}",
+      "",
+      "export default {",
+      "  install (app) {",
+      filler(50),
+      "    return app",
+      "  }",
+      "}",
+      "",
+      "// Data alone is no container.",
+      "const LIMITS = { small: 1, large: 2 }",
+      "",
+    ].join("\n");
+    const file = await chunker.chunkFile("lib/response.js", src);
+    expectWellFormed(file, src);
+    expect(symbolOf(file, "module.exports")).toMatchObject({ kind: "class", startLine: 3 });
+    const setter = file.symbols.find((s) => s.name === "body" && s.startLine === 4);
+    expect(setter).toMatchObject({ kind: "method", parent: "module.exports", endLine: 80 });
+    // A long object's methods are chunks of their own, the setter with its doc comment.
+    expect(file.chunks.find((c) => c.symbol === "body" && c.startLine === 4)).toMatchObject({ kind: "method", parent: "module.exports", doc: "Set the response body and, from it, the default content type." });
+    expect(chunkOf(file, "redirect")).toMatchObject({ kind: "method", parent: "module.exports", startLine: 86, endLine: 89 + 69 });
+    expect(symbolOf(file, "attachment")).toMatchObject({ kind: "method", parent: "module.exports" });
+    expect(symbolOf(file, "render")).toMatchObject({ kind: "method", parent: "View" });
+    expect(symbolOf(file, "install")).toMatchObject({ kind: "method", parent: "default" });
+    expect(file.symbols.find((s) => s.name === "LIMITS")?.kind).not.toBe("class");
+    expect(file.symbols.map((s) => s.name)).not.toContain("limit");
+  });
+
   it("Python: docstrings, decorators, methods, module docstring", async () => {
     const src = `"""Tiny expression parser."""
 import re

@@ -197,12 +197,17 @@ export const bodyOf = (node: Node): Node | null => {
   const type = node.type;
   if (type === "lexical_declaration" || type === "variable_declaration") {
     const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
+    if (value && isMethodObject(value)) return value;
     return value && FUNCTION_VALUE_TYPES.has(value.type) ? (value.childForFieldName("body") ?? null) : null;
   }
   if (type === "expression_statement") {
     const assigned = assignedFunction(node);
     if (assigned) return assigned.right.childForFieldName("body") ?? null;
+    const object = assignedObject(node);
+    if (object) return object.right;
   }
+  if (type === "object") return node;
+  if (type === "pair") return node.childForFieldName("value")?.childForFieldName("body") ?? null;
   const body = node.childForFieldName("body");
   if (body && body.type !== "expression_statement") return body;
   return firstNamedOfType(node, BODY_TYPES);
@@ -229,10 +234,36 @@ const assignedFunction = (node: Node): { left: Node; right: Node } | null => {
   return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
 };
 
+/**
+ * JavaScript/TypeScript: an object literal with a function among its members (`get body() {}`,
+ * `parse(text) {}`, `send: function () {}`, `close: () => {}`): a container of methods, the way
+ * CommonJS modules (`module.exports = { ... }`), prototypes and option objects define them. Without it a
+ * large one was cut into line windows and its methods were no definitions.
+ */
+const isMethodObject = (node: Node | null | undefined): boolean =>
+  !!node && node.type === "object" && namedChildrenOf(node).some((c) => c.type === "method_definition" || isFunctionPair(c));
+
+/** `key: function () {}` or `key: () => {}` inside an object literal. */
+const isFunctionPair = (node: Node): boolean => {
+  if (node.type !== "pair") return false;
+  const value = node.childForFieldName("value");
+  return value !== null && FUNCTION_VALUE_TYPES.has(value.type);
+};
+
+/** `module.exports = { ... }`, `Foo.prototype = { ... }`, `api = { ... }` with methods in the object. */
+const assignedObject = (node: Node): { left: Node; right: Node } | null => {
+  const inner = node.namedChild(0);
+  if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
+  const left = inner.childForFieldName("left");
+  const right = inner.childForFieldName("right");
+  if (!left || !right || !isMethodObject(right)) return null;
+  return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
+};
+
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
 export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
   if (nodeType === "expression_statement") {
-    if (pythonAssignmentTarget(node) || assignedFunction(node)) return node;
+    if (pythonAssignmentTarget(node) || assignedFunction(node) || assignedObject(node)) return node;
     const inner = node.namedChild(0);
     return inner && inner.type === "internal_module" ? inner : null;
   }
@@ -241,9 +272,10 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
     const innerType = inner?.type;
     if (inner && innerType !== undefined && (DEFINITION_TYPES[innerType] || WRAPPER_TYPES.has(innerType))) return unwrapDefinition(inner, innerType);
     for (const child of namedChildrenOf(node)) if (DEFINITION_TYPES[child.type]) return child;
-    if (nodeType === "export_statement" && inner && innerType !== undefined && FUNCTION_VALUE_TYPES.has(innerType)) return inner;
+    if (nodeType === "export_statement" && inner && innerType !== undefined && (FUNCTION_VALUE_TYPES.has(innerType) || isMethodObject(inner))) return inner;
     return null;
   }
+  if (nodeType === "pair") return isFunctionPair(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
@@ -259,9 +291,12 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
 /** Kind and language word of a definition node. */
 export const definitionTypeOf = (node: Node, nodeType: string = node.type): DefinitionType => {
   if (FUNCTION_VALUE_TYPES.has(nodeType)) return nodeType.includes("class") ? cls() : fn();
+  if (nodeType === "object") return cls("object");
+  if (nodeType === "pair") return fn();
   if (nodeType === "expression_statement") {
     const assigned = assignedFunction(node);
     if (assigned) return assigned.right.type.includes("class") ? cls() : fn();
+    if (assignedObject(node)) return cls("object");
     return { kind: "variable", label: "variable" };
   }
   const base = DEFINITION_TYPES[nodeType] ?? { kind: "block", label: "block" };
@@ -277,6 +312,7 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
     case "variable_declaration": {
       const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
       if (value && FUNCTION_VALUE_TYPES.has(value.type)) return value.type.includes("class") ? cls() : fn();
+      if (isMethodObject(value)) return cls("object");
       return base;
     }
     case "class_declaration":
@@ -324,7 +360,18 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
       const type = node.childForFieldName("type");
       return type ? type.text : null;
     }
+    case "pair": {
+      const key = node.childForFieldName("key");
+      return key ? stripQuotes(key.text) : null;
+    }
     case "expression_statement": {
+      const object = assignedObject(node);
+      if (object) {
+        // `Foo.prototype = { ... }` holds Foo's methods; `module.exports = { ... }` is named as written.
+        const property = object.left.type === "member_expression" ? object.left.childForFieldName("property")?.text : null;
+        if (property === "prototype") return object.left.childForFieldName("object")?.text ?? null;
+        return property && property !== "exports" ? property : object.left.text;
+      }
       const assigned = assignedFunction(node);
       if (!assigned) return pythonAssignmentTarget(node)?.text ?? null;
       const property = assigned.left.type === "member_expression" ? assigned.left.childForFieldName("property")?.text : assigned.left.text;
