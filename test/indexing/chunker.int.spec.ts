@@ -294,8 +294,9 @@ module.exports = { Queue, drain };
       "  }",
       "}",
       "",
-      "// Data alone is no container.",
+      "// Data, and data that carries a helper, are no container.",
       "const LIMITS = { small: 1, large: 2 }",
+      "const locale = { name: 'en', months: 'January_February'.split('_'), weekStart: 1, ordinal: (n) => `${n}th` }",
       "",
     ].join("\n");
     const file = await chunker.chunkFile("lib/response.js", src);
@@ -310,6 +311,8 @@ module.exports = { Queue, drain };
     expect(symbolOf(file, "render")).toMatchObject({ kind: "method", parent: "View" });
     expect(symbolOf(file, "install")).toMatchObject({ kind: "method", parent: "default" });
     expect(file.symbols.find((s) => s.name === "LIMITS")?.kind).not.toBe("class");
+    expect(file.symbols.find((s) => s.name === "locale")?.kind).not.toBe("class");
+    expect(file.symbols.map((s) => s.name)).not.toContain("ordinal");
     expect(file.symbols.map((s) => s.name)).not.toContain("limit");
   });
 

@@ -235,13 +235,23 @@ const assignedFunction = (node: Node): { left: Node; right: Node } | null => {
 };
 
 /**
- * JavaScript/TypeScript: an object literal with a function among its members (`get body() {}`,
+ * JavaScript/TypeScript: an object literal whose members are functions at least half (`get body() {}`,
  * `parse(text) {}`, `send: function () {}`, `close: () => {}`): a container of methods, the way
  * CommonJS modules (`module.exports = { ... }`), prototypes and option objects define them. Without it a
  * large one was cut into line windows and its methods were no definitions.
  */
-const isMethodObject = (node: Node | null | undefined): boolean =>
-  !!node && node.type === "object" && namedChildrenOf(node).some((c) => c.type === "method_definition" || isFunctionPair(c));
+const isMethodObject = (node: Node | null | undefined): boolean => {
+  if (!node || node.type !== "object") return false;
+  let members = 0;
+  let functions = 0;
+  for (const c of namedChildrenOf(node)) {
+    if (isCommentType(c.type)) continue;
+    members++;
+    if (c.type === "method_definition" || isFunctionPair(c)) functions++;
+  }
+  // Data that carries a helper or two (a locale's months, formats and its `ordinal` function) stays data.
+  return functions > 0 && functions * 2 >= members;
+};
 
 /** `key: function () {}` or `key: () => {}` inside an object literal. */
 const isFunctionPair = (node: Node): boolean => {
