@@ -277,6 +277,20 @@ module.exports = { Queue, drain };
       "    return filename",
       "  },",
       "",
+      "  /**",
+      "   * Return the client's address.",
+      "   */",
+      "",
+      "  get ip () {",
+      "    return this.socket.remoteAddress",
+      "  },",
+      "",
+      "  // Section: limits",
+      "",
+      "  get max () {",
+      "    return 10",
+      "  },",
+      "",
       "  limit: 3",
       "}",
       "",
@@ -308,6 +322,9 @@ module.exports = { Queue, drain };
     expect(file.chunks.find((c) => c.symbol === "body" && c.startLine === 4)).toMatchObject({ kind: "method", parent: "module.exports", doc: "Set the response body and, from it, the default content type." });
     expect(chunkOf(file, "redirect")).toMatchObject({ kind: "method", parent: "module.exports", startLine: 86, endLine: 89 + 69 });
     expect(symbolOf(file, "attachment")).toMatchObject({ kind: "method", parent: "module.exports" });
+    // A doc block documents the member after it across a blank line (JSDoc's reading); a line comment does not.
+    expect(symbolOf(file, "ip")).toMatchObject({ kind: "method", startLine: 194, endLine: 200 });
+    expect(symbolOf(file, "max")).toMatchObject({ kind: "method", startLine: 204 });
     expect(symbolOf(file, "render")).toMatchObject({ kind: "method", parent: "View" });
     expect(symbolOf(file, "install")).toMatchObject({ kind: "method", parent: "default" });
     expect(file.symbols.find((s) => s.name === "LIMITS")?.kind).not.toBe("class");

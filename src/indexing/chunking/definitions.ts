@@ -187,6 +187,14 @@ const memberNodesOf = (defNode: Node, body: Node): Node[] => {
   return [...leading, ...members];
 };
 
+/** Blank lines a doc block may leave before the definition it documents. */
+const DOC_BLOCK_GAP = 2;
+
+const isDocBlock = (node: Node): boolean => {
+  const text = node.text;
+  return (text.startsWith("/**") || text.startsWith("/*!")) && text.endsWith("*/");
+};
+
 const newUnit = (start: number, end: number, def: Definition | null): Unit => ({ start, end, def, imports: [], names: [], statements: 0 });
 
 /** Group a sequence of sibling nodes into units: definitions (with their doc comments/decorators) and statements. */
@@ -237,7 +245,11 @@ export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Defini
     }
     const defNode = unwrapDefinition(node, type);
     const lastPending = pending[pending.length - 1];
-    const attached = lastPending && node.startPosition.row <= endRowOf(lastPending) + 1 ? pending : [];
+    const gap = lastPending ? node.startPosition.row - endRowOf(lastPending) - 1 : 0;
+    // A doc block (`/** ... */`) belongs to the definition after it across a blank line or two, as
+    // JSDoc, Javadoc and Doxygen read it (Koa writes every member's doc that way); other comments only
+    // when they touch it.
+    const attached = lastPending && (gap <= 0 || (gap <= DOC_BLOCK_GAP && defNode !== null && isDocBlock(lastPending))) ? pending : [];
     if (!attached.length) flushPending();
     const comments = attached.filter((c, i) => pendingComment[i] && !c.text.startsWith("#!"));
     const def = defNode ? definitionOf(ctx, node, type, defNode, parent, comments) : null;
