@@ -17,7 +17,7 @@ import { chunkText } from "./text-chunker.ts";
  * only: measured and not kept). 13: a JavaScript/TypeScript object literal whose members are functions at least half
  * (`module.exports = { ... }`, `Foo.prototype = { ... }`, `const api = { ... }`, `export default { ... }`)
  * is a container of its methods (12 took any object with a function member: a locale's data with its
- * `ordinal` helper became a class; measured and not kept). 14: a doc block (`/** ... */`) documents the
+ * `ordinal` helper became a class; measured and not kept). 14: a doc block (opened with slash-star-star) documents the
  * definition after it across one or two blank lines.
  */
 export const CHUNKER_VERSION = "14";
