@@ -117,8 +117,9 @@ export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<Ch
   const wordsOf = (c: Chunk) => (c.words ??= wordSet(c.text));
   // Words are read only for chunks of about one length: a copy shares four words in five, so its text
   // is nearly as long.
+  const aboutOneLength = (a: Chunk, b: Chunk): boolean => Math.min(a.length, b.length) >= COPIES.similarity * Math.max(a.length, b.length);
   const isCopy = (a: Chunk, b: Chunk): boolean => {
-    if (Math.min(a.length, b.length) < COPIES.similarity * Math.max(a.length, b.length)) return false;
+    if (!aboutOneLength(a, b)) return false;
     const x = wordsOf(a);
     const y = wordsOf(b);
     return x.size >= COPIES.minWords && y.size >= COPIES.minWords && jaccard(x, y) >= COPIES.similarity;
@@ -126,7 +127,7 @@ export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<Ch
   // An assembled file's chunk can begin with the end of the part before it: the part's words are found
   // in it (four in five) rather than the two sharing as much.
   const holds = (whole: Chunk, part: Chunk): boolean => {
-    if (Math.min(whole.length, part.length) < COPIES.similarity * Math.max(whole.length, part.length)) return false;
+    if (!aboutOneLength(whole, part)) return false;
     const y = wordsOf(part);
     return y.size >= COPIES.minWords && containment(wordsOf(whole), y) >= COPIES.similarity;
   };

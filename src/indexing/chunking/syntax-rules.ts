@@ -225,12 +225,15 @@ const pythonAssignmentTarget = (node: Node): Node | null => {
  * JavaScript/TypeScript: a function or class assigned to a name or property (`res.send = function`,
  * `Foo.prototype.bar = (x) => ...`, `exports.parse = function`), the way much JavaScript defines methods.
  */
-const assignedFunction = (node: Node): { left: Node; right: Node } | null => {
+const assignedFunction = (node: Node): { left: Node; right: Node } | null => assignmentOf(node, (right) => FUNCTION_VALUE_TYPES.has(right.type));
+
+/** An expression statement that only assigns a value `isValue` accepts to a name or property. */
+const assignmentOf = (node: Node, isValue: (right: Node) => boolean): { left: Node; right: Node } | null => {
   const inner = node.namedChild(0);
   if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
   const left = inner.childForFieldName("left");
   const right = inner.childForFieldName("right");
-  if (!left || !right || !FUNCTION_VALUE_TYPES.has(right.type)) return null;
+  if (!left || !right || !isValue(right)) return null;
   return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
 };
 
@@ -261,14 +264,7 @@ const isFunctionPair = (node: Node): boolean => {
 };
 
 /** `module.exports = { ... }`, `Foo.prototype = { ... }`, `api = { ... }` with methods in the object. */
-const assignedObject = (node: Node): { left: Node; right: Node } | null => {
-  const inner = node.namedChild(0);
-  if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
-  const left = inner.childForFieldName("left");
-  const right = inner.childForFieldName("right");
-  if (!left || !right || !isMethodObject(right)) return null;
-  return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
-};
+const assignedObject = (node: Node): { left: Node; right: Node } | null => assignmentOf(node, isMethodObject);
 
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
 export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
