@@ -494,6 +494,64 @@ LIB_NAMESPACE_END
     expect(symbolOf(header, "token_state")).toMatchObject({ startLine: 29, endLine: 34 });
   });
 
+  it("C and C++: export and inline macros in a declaration's line do not hide the class or the method's owner", async () => {
+    // `class LIB_API logger` reads as a function named `logger` whose body is the class, and
+    // `void LIB_INLINE pool::post(...)` as a method of `LIB_INLINEpool`, unless the macros are read as blank.
+    const header = await chunk(
+      "include/lib/logger.hpp",
+      `#pragma once
+
+namespace lib {
+
+class LIB_API logger final : public sink {
+public:
+    // Writes one message.
+    void log(const char* msg) {
+        write(msg);
+        flush();
+    }
+
+    int level() const {
+        return level_;
+    }
+
+private:
+    int level_ = 0;
+};
+
+LIB_INLINE pool::pool(int threads) {
+    start(threads);
+}
+
+LIB_INLINE pool::~pool() {
+    stop();
+}
+
+void LIB_INLINE pool::post(int item) {
+    queue_.push(item);
+    notify();
+}
+
+LIB_NODISCARD LIB_CONSTEXPR int pool_size(int threads) {
+    return threads * 2;
+}
+
+// A type written in capitals keeps its place: the declaration stays whole only with it.
+static LIB_COUNT_T counter;
+
+}  // namespace lib
+`,
+    );
+    expect(chunkOf(header, "logger")).toMatchObject({ kind: "class", startLine: 5, endLine: 19 });
+    expect(symbolOf(header, "log")).toMatchObject({ kind: "method", parent: "logger", startLine: 7, endLine: 11 });
+    expect(symbolOf(header, "~pool")).toMatchObject({ kind: "method", parent: "pool", startLine: 25, endLine: 27 });
+    expect(chunkOf(header, "post")).toMatchObject({ kind: "method", parent: "pool", startLine: 29, endLine: 32 });
+    expect(symbolOf(header, "pool_size")).toMatchObject({ kind: "function", parent: "lib", startLine: 34, endLine: 36 });
+    expect(header.chunks.map((c) => c.parent)).not.toContain("LIB_INLINEpool");
+    // The chunks keep the file's own text.
+    expect(chunkOf(header, "post").text).toContain("void LIB_INLINE pool::post(int item) {");
+  });
+
   it("Java: annotations, Javadoc, constructors and methods", async () => {
     const file = await chunk(
       "src/main/java/com/example/AccountService.java",

@@ -10,6 +10,16 @@
  * A lone capitalised name that continues an expression or a list is code, not such a macro: the last
  * constant of an enum (`  UV_HANDLE_TYPE_MAX` before `}`), an operand on its own line. It stays when the
  * line before ends in a separator or an operator, or the line after starts with one.
+ *
+ * Export and inline macros written in a declaration's own line (`class SPDLOG_API logger {`,
+ * `SPDLOG_INLINE void pool::post(...)`, `UV_EXTERN int uv_listen(...)`, `FMT_CONSTEXPR auto parse(...)`)
+ * are read the same way: the grammar takes `SPDLOG_API` for the class name and the class for a
+ * function, and `SPDLOG_INLINE` for a return type, so a class's methods are not its members and an
+ * out-of-line method's owner is `SPDLOG_INLINEpool`. Such a name is blank only where the declaration
+ * stays whole without it: after `class`/`struct`/`union` when a class name follows; among a
+ * declaration's leading specifiers when a type and a declarator follow (`FOO_T x;` keeps its type) or an
+ * out-of-line constructor or destructor (`MACRO pool::pool(`); between a return type and the name of
+ * what it declares (`void SPDLOG_INLINE pool::post(`).
  */
 
 /** A capitalised name with an underscore alone on a line, or such a macro's call closed on that line (`FMT_PRAGMA_CLANG(x)`). */
@@ -45,6 +55,45 @@ export function blankLoneMacroLines(content: string): string {
     if (after < lines.length && CONTINUES_PREVIOUS.test(lines[after]!)) continue;
     lines[i] = " ".repeat(line.length) + (line.length < lines[i]!.length ? "\r" : "");
     changed = true;
+  }
+  return changed ? lines.join("\n") : content;
+}
+
+/** A macro-shaped name: capitalised, with an underscore. */
+const MACRO_NAME = "[A-Z][A-Z0-9]*_[A-Z0-9_]*";
+/** `class MACRO Name` followed by the class's base list, body or `final`. */
+const CLASS_MACRO = new RegExp(`\\b(?:class|struct|union)[ \\t]+(${MACRO_NAME})[ \\t]+(?=[A-Za-z_]\\w*[ \\t]*(?:final\\b|[:{]|\\r?$))`, "g");
+/** A declaration's leading specifiers, macro-shaped names among them, then a type and a declarator. */
+const SPECIFIERS = new RegExp(
+  `^([ \\t]*(?:(?:template[ \\t]*<[^;{}]*>|static|inline|extern|constexpr|virtual|explicit|friend|${MACRO_NAME})[ \\t]+)+)` +
+    `(?=[A-Za-z_~][\\w:]*(?:<[^;(){}]*>)?[ \\t*&]+[~A-Za-z_(])`,
+);
+const MACRO_IN_SPECIFIERS = new RegExp(`\\b${MACRO_NAME}\\b`, "g");
+/** Leading specifiers before an out-of-line constructor or destructor (`MACRO pool::pool(`, `MACRO pool::~pool(`). */
+const STRUCTOR_SPECIFIERS = new RegExp(`^([ \\t]*(?:(?:inline|constexpr|explicit|${MACRO_NAME})[ \\t]+)+)(?=(?:[A-Za-z_]\\w*::)*([A-Za-z_]\\w*)::~?\\2[ \\t]*\\()`);
+/** A macro-shaped name between a declaration's return type and its name (`void SPDLOG_INLINE pool::post(`). */
+const BEFORE_DECLARATOR = new RegExp(`^([ \\t]*[A-Za-z_][\\w:<>]*[ \\t*&]+)(${MACRO_NAME})(?=[ \\t]+[A-Za-z_][\\w:]*[ \\t]*\\()`);
+
+/** `content` with the export and inline macros of its declarations' lines turned to spaces (same length). */
+export function blankDeclarationMacros(content: string): string {
+  if (!/[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+[A-Za-z_~]/.test(content)) return content;
+  const lines = content.split("\n");
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    // Directives and their continued lines are the preprocessor's; comment lines are no code.
+    if (/^\s*(?:#|\/\/|\/\*|\*)/.test(line) || (i > 0 && /\\\s*$/.test(lines[i - 1]!))) continue;
+    let out = line.replace(CLASS_MACRO, (match, name: string) => match.replace(name, " ".repeat(name.length)));
+    out = out.replace(BEFORE_DECLARATOR, (_match, type: string, name: string) => type + " ".repeat(name.length));
+    const specifiers = SPECIFIERS.exec(out) ?? STRUCTOR_SPECIFIERS.exec(out);
+    if (specifiers) {
+      const blanked = specifiers[1]!.replace(MACRO_IN_SPECIFIERS, (name) => " ".repeat(name.length));
+      out = blanked + out.slice(specifiers[1]!.length);
+    }
+    if (out !== line) {
+      lines[i] = out;
+      changed = true;
+    }
   }
   return changed ? lines.join("\n") : content;
 }
