@@ -323,8 +323,14 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+/**
+ * Phrases that lead in an illustration ("for example when...", "for instance, ..."): their words are
+ * not what the writer asks about, and "example" would read as asking for example code (queryWants).
+ */
+const DISCOURSE_PHRASES = /\bfor example\b|\bfor instance(?=\s*[,:;])/g;
+
 function addWords(ctx: Ctx, text: string, weight: number): void {
-  const normalized = text.toLowerCase().replace(/(\w)['’](\w)/g, "$1$2");
+  const normalized = text.toLowerCase().replace(/(\w)['’](\w)/g, "$1$2").replace(DISCOURSE_PHRASES, " ");
   for (const w of normalized.split(/[^a-z0-9]+/)) {
     if (w.length < 2 || STOP_WORDS.has(w)) continue;
     if (ctx.long && REPORT_NOISE.has(w)) continue;
