@@ -443,6 +443,58 @@ func New() *Store {
     expect(file.summary).toMatch(/^Go source file defining struct Store; function New; .*Package store keeps things\.$/);
   });
 
+  it("C: a conditional inside an initializer or a parameter list does not turn the file into one error", async () => {
+    // Without reading these directives as blank, the grammar reads the whole file as one error and it is
+    // cut into line windows that name no function.
+    const file = await chunk(
+      "src/unix/core.c",
+      `#include <unistd.h>
+
+int uv_os_tmpdir(char* buffer, size_t* size) {
+  const char* buf = getenv("TMPDIR");
+  if (buf == NULL)
+    buf = "/tmp";
+  return copy_out(buf, buffer, size);
+}
+
+unsigned int uv_available_parallelism(void) {
+  long rc = -1;
+  int nprocs;
+  size_t len = sizeof(nprocs);
+  static int mib[][2] = {
+# ifdef HW_NCPUONLINE
+    { CTL_HW, HW_NCPUONLINE },
+# endif
+    { CTL_HW, HW_NCPU }
+  };
+
+  if (0 == sysctl(mib[0], 2, &nprocs, &len, NULL, 0))
+    rc = nprocs;
+  return rc < 1 ? 1 : (unsigned) rc;
+}
+
+static int open_cloexec(const char* path,
+#if defined(O_CLOEXEC)
+                        int extra_flags,
+#endif
+                        int mode) {
+  return open(path, mode);
+}
+
+int uv_os_homedir(char* buffer, size_t* size) {
+  return uv_os_getenv("HOME", buffer, size);
+}
+`,
+    );
+    expect(file.chunks.map((c) => c.kind)).not.toContain("lines");
+    expect(symbolOf(file, "uv_os_tmpdir")).toMatchObject({ kind: "function", startLine: 3, endLine: 8 });
+    expect(symbolOf(file, "uv_available_parallelism")).toMatchObject({ kind: "function", startLine: 10, endLine: 24 });
+    expect(symbolOf(file, "open_cloexec")).toMatchObject({ kind: "function", startLine: 26, endLine: 32 });
+    expect(symbolOf(file, "uv_os_homedir")).toMatchObject({ kind: "function", startLine: 34, endLine: 36 });
+    // The chunks keep the file's own text.
+    expect(file.chunks.some((c) => c.text.includes("# ifdef HW_NCPUONLINE"))).toBe(true);
+  });
+
   it("C and C++: a macro alone on a line does not swallow what follows", async () => {
     // A library's namespace opened by a macro on its own line, then a namespace: the grammar reads the
     // macro as a return type and the rest of the file as one function named `namespace detail`.

@@ -20,6 +20,11 @@
  * declaration's leading specifiers when a type and a declarator follow (`FOO_T x;` keeps its type) or an
  * out-of-line constructor or destructor (`MACRO pool::pool(`); between a return type and the name of
  * what it declares (`void SPDLOG_INLINE pool::post(`).
+ *
+ * A conditional inside a list (`static int mib[][2] = {` then `# ifdef HW_NCPUONLINE`, an entry, `# endif`;
+ * a parameter list whose parameters depend on the platform) is no statement the grammar can place: it
+ * read the rest of libuv's `src/unix/core.c` as one error, and the file was cut into line windows. Such a
+ * conditional's directive lines read as blank, so the list holds every branch's entries.
  */
 
 /** A capitalised name with an underscore alone on a line, or such a macro's call closed on that line (`FMT_PRAGMA_CLANG(x)`). */
@@ -94,6 +99,44 @@ export function blankDeclarationMacros(content: string): string {
       lines[i] = out;
       changed = true;
     }
+  }
+  return changed ? lines.join("\n") : content;
+}
+
+/** A conditional directive: its keyword (`if`, `ifdef`, `ifndef`, `elif`, `elifdef`, `elifndef`, `else`, `endif`). */
+const CONDITIONAL = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
+/** The end of a code line that leaves a list open: an entry's comma, or an initializer's opening brace. */
+const INSIDE_LIST = /(?:,|=\s*\{)\s*$/;
+
+/** `content` with the directive lines of conditionals that sit inside a list turned to spaces (same length). */
+export function blankListConditionals(content: string): string {
+  if (!/^\s*#\s*if/m.test(content)) return content;
+  const lines = content.split("\n");
+  let changed = false;
+  let lastCode = "";
+  let continued = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const wasContinued = continued;
+    continued = /\\\s*$/.test(line);
+    if (wasContinued || /^\s*#/.test(line)) {
+      const opening = !wasContinued && /^\s*#\s*if/.test(line);
+      if (opening && INSIDE_LIST.test(lastCode)) {
+        // Blank this conditional's own directive lines, nested conditionals' too (their entries stay).
+        let depth = 0;
+        for (let j = i; j < lines.length; j++) {
+          const m = CONDITIONAL.exec(lines[j]!);
+          if (!m) continue;
+          if (m[1]!.startsWith("if")) depth++;
+          lines[j] = lines[j]!.replace(/[^\r]/g, " ");
+          if (m[1] === "endif" && --depth === 0) break;
+        }
+        changed = true;
+      }
+      continue;
+    }
+    const code = line.replace(/\/\/.*$|\/\*.*?\*\//g, "").trimEnd();
+    if (code.trim() !== "" && !/^\s*(?:\*|\/\*)/.test(code)) lastCode = code;
   }
   return changed ? lines.join("\n") : content;
 }

@@ -19,9 +19,10 @@ import { chunkText } from "./text-chunker.ts";
  * is a container of its methods (12 took any object with a function member: a locale's data with its
  * `ordinal` helper became a class; measured and not kept). 14: a doc block (opened with slash-star-star) documents the
  * definition after it across one or two blank lines. 15: C and C++ export and inline macros in a
- * declaration's line are read as blank (`class LIB_API logger`, `void LIB_INLINE pool::post(`).
+ * declaration's line are read as blank (`class LIB_API logger`, `void LIB_INLINE pool::post(`). 16: a C or
+ * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank.
  */
-export const CHUNKER_VERSION = "15";
+export const CHUNKER_VERSION = "16";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
