@@ -443,7 +443,7 @@ func New() *Store {
     expect(file.summary).toMatch(/^Go source file defining struct Store; function New; .*Package store keeps things\.$/);
   });
 
-  it("C: a conditional inside an initializer or a parameter list does not turn the file into one error", async () => {
+  it("C: a conditional inside an initializer or a parameter list does not turn the file into one error; a macro-shaped return type stays a type", async () => {
     // Without reading these directives as blank, the grammar reads the whole file as one error and it is
     // cut into line windows that name no function.
     const file = await chunk(
@@ -484,6 +484,15 @@ static int open_cloexec(const char* path,
 int uv_os_homedir(char* buffer, size_t* size) {
   return uv_os_getenv("HOME", buffer, size);
 }
+
+/* A return type written like a macro stays a type (GNU style puts a space before the parenthesis). */
+YY_BUFFER_STATE yy_create_buffer (FILE* file, int size) {
+  return yy_new_buffer(file, size);
+}
+
+static YY_BUFFER_STATE yy_copy_buffer (YY_BUFFER_STATE from) {
+  return yy_new_buffer(from->file, from->size);
+}
 `,
     );
     expect(file.chunks.map((c) => c.kind)).not.toContain("lines");
@@ -491,6 +500,8 @@ int uv_os_homedir(char* buffer, size_t* size) {
     expect(symbolOf(file, "uv_available_parallelism")).toMatchObject({ kind: "function", startLine: 10, endLine: 24 });
     expect(symbolOf(file, "open_cloexec")).toMatchObject({ kind: "function", startLine: 26, endLine: 32 });
     expect(symbolOf(file, "uv_os_homedir")).toMatchObject({ kind: "function", startLine: 34, endLine: 36 });
+    expect(symbolOf(file, "yy_create_buffer")).toMatchObject({ kind: "function", startLine: 38, endLine: 41 });
+    expect(symbolOf(file, "yy_copy_buffer")).toMatchObject({ kind: "function", startLine: 43, endLine: 45 });
     // The chunks keep the file's own text.
     expect(file.chunks.some((c) => c.text.includes("# ifdef HW_NCPUONLINE"))).toBe(true);
   });

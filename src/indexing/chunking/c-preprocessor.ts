@@ -71,13 +71,13 @@ const CLASS_MACRO = new RegExp(`\\b(?:class|struct|union)[ \\t]+(${MACRO_NAME})[
 /** A declaration's leading specifiers, macro-shaped names among them, then a type and a declarator. */
 const SPECIFIERS = new RegExp(
   `^([ \\t]*(?:(?:template[ \\t]*<[^;{}]*>|static|inline|extern|constexpr|virtual|explicit|friend|${MACRO_NAME})[ \\t]+)+)` +
-    `(?=[A-Za-z_~][\\w:]*(?:<[^;(){}]*>)?[ \\t*&]+[~A-Za-z_(])`,
+    `(?=[A-Za-z_~][\\w:]*(?:<[^;(){}]*>)?[ \\t*&]+[~A-Za-z_])`,
 );
 const MACRO_IN_SPECIFIERS = new RegExp(`\\b${MACRO_NAME}\\b`, "g");
 /** Leading specifiers before an out-of-line constructor or destructor (`MACRO pool::pool(`, `MACRO pool::~pool(`). */
 const STRUCTOR_SPECIFIERS = new RegExp(`^([ \\t]*(?:(?:inline|constexpr|explicit|${MACRO_NAME})[ \\t]+)+)(?=(?:[A-Za-z_]\\w*::)*([A-Za-z_]\\w*)::~?\\2[ \\t]*\\()`);
-/** A macro-shaped name between a declaration's return type and its name (`void SPDLOG_INLINE pool::post(`). */
-const BEFORE_DECLARATOR = new RegExp(`^([ \\t]*[A-Za-z_][\\w:<>]*[ \\t*&]+)(${MACRO_NAME})(?=[ \\t]+[A-Za-z_][\\w:]*[ \\t]*\\()`);
+/** A macro-shaped name between a declaration's return type (not a specifier: `static FOO_T f (` keeps its type) and its name (`void SPDLOG_INLINE pool::post(`). */
+const BEFORE_DECLARATOR = new RegExp(`^([ \\t]*(?!(?:static|inline|extern|constexpr|virtual|explicit|friend|typedef|const|volatile|struct|union|enum|class|return|case|else)\\b)[A-Za-z_][\\w:<>]*[ \\t*&]+)(${MACRO_NAME})(?=[ \\t]+[A-Za-z_][\\w:]*[ \\t]*\\()`);
 
 /** `content` with the export and inline macros of its declarations' lines turned to spaces (same length). */
 export function blankDeclarationMacros(content: string): string {
