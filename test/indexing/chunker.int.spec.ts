@@ -443,59 +443,6 @@ func New() *Store {
     expect(file.summary).toMatch(/^Go source file defining struct Store; function New; .*Package store keeps things\.$/);
   });
 
-  it("C: a conditional whose branches open one body with their own headers reads as one branch", async () => {
-    // Two openings for one closing brace: without reading one branch, the grammar reads the rest of the
-    // file as an error and it is cut into line windows.
-    const file = await chunk(
-      "src/main.c",
-      `#include <stdio.h>
-
-static int usage(FILE* f) {
-  fprintf(f, "usage: tool [options]\\n");
-  return 2;
-}
-
-#ifdef WIN32
-int umain(int argc, char* argv[]);
-
-int wmain(int argc, wchar_t* wargv[]) {
-  return umain(argc, to_utf8(argc, wargv));
-}
-
-int umain(int argc, char* argv[]) {
-#else /*}*/
-int main(int argc, char* argv[]) {
-#endif
-  int ret = 0;
-  if (argc < 2)
-    return usage(stderr);
-  ret = run(argv[1]);
-  return ret;
-}
-
-#if (LIB_VERSION_MAJOR == 0 && LIB_VERSION_MINOR < 11) || \\
-    (LIB_VERSION_MAJOR == 0 && LIB_VERSION_PATCH < 23)
-static void on_timeout(timer_t* timer, int status) {
-  (void)status;
-#else
-static void on_timeout(timer_t* timer) {
-#endif
-  handle_timeout(timer->data);
-}
-
-static int cleanup(void) {
-  return close_all();
-}
-`,
-    );
-    expect(file.chunks.map((c) => c.kind)).not.toContain("lines");
-    expect(symbolOf(file, "main")).toMatchObject({ kind: "function", startLine: 17, endLine: 24 });
-    expect(symbolOf(file, "on_timeout")).toMatchObject({ kind: "function", startLine: 31, endLine: 34 });
-    expect(symbolOf(file, "cleanup")).toMatchObject({ kind: "function", startLine: 36, endLine: 38 });
-    // The chunks keep the file's own text, the branch not read included.
-    expect(file.chunks.some((c) => c.text.includes("int umain(int argc, char* argv[]) {"))).toBe(true);
-  });
-
   it("C: a conditional inside an initializer or a parameter list does not turn the file into one error; a macro-shaped return type stays a type", async () => {
     // Without reading these directives as blank, the grammar reads the whole file as one error and it is
     // cut into line windows that name no function.

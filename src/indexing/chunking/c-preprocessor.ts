@@ -25,12 +25,6 @@
  * a parameter list whose parameters depend on the platform) is no statement the grammar can place: it
  * read the rest of libuv's `src/unix/core.c` as one error, and the file was cut into line windows. Such a
  * conditional's directive lines read as blank, so the list holds every branch's entries.
- *
- * A conditional whose branches each open the same body with their own header (`#ifdef WIN32` `int
- * umain(...) {` `#else` `int main(...) {` `#endif`, a callback whose signature depends on a library's
- * version) leaves the grammar two openings for one closing brace, and the rest of the file reads as an
- * error. Such a conditional is read as one of its branches: the `#else` branch when there is one (the
- * usual platform and the newer version), else the first; the others and the directives read as blank.
  */
 
 /** A capitalised name with an underscore alone on a line, or such a macro's call closed on that line (`FMT_PRAGMA_CLANG(x)`). */
@@ -145,58 +139,4 @@ export function blankListConditionals(content: string): string {
     if (code.trim() !== "" && !/^\s*(?:\*|\/\*)/.test(code)) lastCode = code;
   }
   return changed ? lines.join("\n") : content;
-}
-
-/** A line's braces, net (`{` +1, `}` -1), outside comments, strings and character literals. */
-const netBraces = (line: string): number => {
-  const code = line.replace(/\/\*.*?\*\/|\/\/.*$|"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "");
-  let net = 0;
-  for (const c of code) net += c === "{" ? 1 : c === "}" ? -1 : 0;
-  return net;
-};
-
-/** `content` with each conditional whose branches all open one body (alternative headers) read as one branch (same length). */
-export function blankAlternativeHeaders(content: string): string {
-  if (!/^\s*#\s*(?:else|elif)/m.test(content)) return content;
-  const lines = content.split("\n");
-  const directive = lines.map((l) => CONDITIONAL.exec(l)?.[1] ?? null);
-  let changed = false;
-  // Each group: its directive rows at its own depth (opening, elif/else..., endif).
-  const stack: number[][] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const d = directive[i];
-    if (!d) continue;
-    if (d.startsWith("if")) stack.push([i]);
-    else if (stack.length > 0) {
-      stack[stack.length - 1]!.push(i);
-      if (d === "endif") changed = readAsOneBranch(lines, directive, stack.pop()!) || changed;
-    }
-  }
-  return changed ? lines.join("\n") : content;
-}
-
-/** Blanks a group's directives and all branches but one when every branch opens one more brace than it closes. */
-function readAsOneBranch(lines: string[], directive: readonly (string | null)[], rows: readonly number[]): boolean {
-  if (rows.length < 3) return false;
-  const branches: [number, number][] = [];
-  for (let k = 0; k + 1 < rows.length; k++) branches.push([rows[k]! + 1, rows[k + 1]!]);
-  // A directive's continued lines (`#if A || \`) belong to it.
-  const continues = (i: number): boolean => i > 0 && /\\\s*$/.test(lines[i - 1]!) && (directive[i - 1] !== null || /^\s*#/.test(lines[i - 1]!) || continues(i - 1));
-  for (const [from, to] of branches) {
-    let net = 0;
-    for (let i = from; i < to; i++) {
-      if (directive[i] !== null || /^\s*#/.test(lines[i]!) || continues(i)) continue;
-      net += netBraces(lines[i]!);
-    }
-    if (net !== 1) return false;
-  }
-  const hasElse = rows.some((r) => directive[r] === "else");
-  const kept = hasElse ? branches[branches.length - 1]! : branches[0]!;
-  const blank = (i: number) => (lines[i] = lines[i]!.replace(/[^\r]/g, " "));
-  for (const r of rows) {
-    blank(r);
-    for (let i = r + 1; i < lines.length && continues(i); i++) blank(i);
-  }
-  for (const [from, to] of branches) if (from !== kept[0]) for (let i = from; i < to; i++) blank(i);
-  return true;
 }

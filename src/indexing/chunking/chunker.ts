@@ -20,11 +20,9 @@ import { chunkText } from "./text-chunker.ts";
  * `ordinal` helper became a class; measured and not kept). 14: a doc block (opened with slash-star-star) documents the
  * definition after it across one or two blank lines. 15: C and C++ export and inline macros in a
  * declaration's line are read as blank (`class LIB_API logger`, `void LIB_INLINE pool::post(`). 16: a C or
- * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank. 17: a
- * conditional whose branches each open the same body (`int umain(...) {` / `#else` / `int main(...) {`)
- * reads as one branch, the `#else` one when there is one.
+ * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank.
  */
-export const CHUNKER_VERSION = "17";
+export const CHUNKER_VERSION = "16";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

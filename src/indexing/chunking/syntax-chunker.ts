@@ -11,7 +11,7 @@ import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
-import { blankAlternativeHeaders, blankDeclarationMacros, blankListConditionals, blankLoneMacroLines } from "./c-preprocessor.ts";
+import { blankDeclarationMacros, blankListConditionals, blankLoneMacroLines } from "./c-preprocessor.ts";
 import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
@@ -48,7 +48,7 @@ const C_FAMILY = new Set(["c", "cpp"]);
  * Offsets and rows are the file's in both readings; only files that would fail are read twice.
  */
 function parseC(parser: Parser, content: string, progressCallback: () => boolean): Tree | null {
-  const blanked = blankAlternativeHeaders(blankListConditionals(blankDeclarationMacros(blankLoneMacroLines(content))));
+  const blanked = blankListConditionals(blankDeclarationMacros(blankLoneMacroLines(content)));
   const first = parser.parse(blanked, null, { progressCallback });
   if (!first || !first.rootNode.hasError || blanked === content) return first;
   const firstErrors = errorRows(first.rootNode);
