@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Chunk, ChunkedFile } from "../../src/indexing/chunk.ts";
 import { CHUNKER_VERSION, createChunker } from "../../src/indexing/chunking/chunker.ts";
+import { blankDeclarationMacros } from "../../src/indexing/chunking/c-preprocessor.ts";
 import {
   BLOCK_MAX_LINES,
   FUNCTION_WINDOW,
@@ -555,6 +556,13 @@ LIB_NAMESPACE_END
     expect(chunkOf(header, "hex_value")).toMatchObject({ kind: "function", endLine: 27 });
     // A lone capitalised name that ends a list is code: the enum keeps its last constant.
     expect(symbolOf(header, "token_state")).toMatchObject({ startLine: 29, endLine: 34 });
+  });
+
+  it("C++: a template's parameters keep their capitalised names while the macros after them read as blank", () => {
+    const line = "template <int N = LIB_MAX_SIZE, bool IS_SIGNED> LIB_CONSTEXPR int capacity_of(int used) {";
+    expect(blankDeclarationMacros(line)).toBe("template <int N = LIB_MAX_SIZE, bool IS_SIGNED> " + " ".repeat("LIB_CONSTEXPR".length) + " int capacity_of(int used) {");
+    // Same length: every offset and row of the file stays.
+    expect(blankDeclarationMacros(line)).toHaveLength(line.length);
   });
 
   it("C and C++: export and inline macros in a declaration's line do not hide the class or the method's owner", async () => {

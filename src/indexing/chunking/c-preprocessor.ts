@@ -73,7 +73,8 @@ const SPECIFIERS = new RegExp(
   `^([ \\t]*(?:(?:template[ \\t]*<[^;{}]*>|static|inline|extern|constexpr|virtual|explicit|friend|${MACRO_NAME})[ \\t]+)+)` +
     `(?=[A-Za-z_~][\\w:]*(?:<[^;(){}]*>)?[ \\t*&]+[~A-Za-z_])`,
 );
-const MACRO_IN_SPECIFIERS = new RegExp(`\\b${MACRO_NAME}\\b`, "g");
+/** In the specifiers: a template's parameter list (kept whole: `template <bool IS_SIGNED>` names a parameter) or a macro-shaped name. */
+const MACRO_IN_SPECIFIERS = new RegExp(`template[ \\t]*<[^;{}]*>|\\b${MACRO_NAME}\\b`, "g");
 /** Leading specifiers before an out-of-line constructor or destructor (`MACRO pool::pool(`, `MACRO pool::~pool(`). */
 const STRUCTOR_SPECIFIERS = new RegExp(`^([ \\t]*(?:(?:inline|constexpr|explicit|${MACRO_NAME})[ \\t]+)+)(?=(?:[A-Za-z_]\\w*::)*([A-Za-z_]\\w*)::~?\\2[ \\t]*\\()`);
 /** A macro-shaped name between a declaration's return type (not a specifier: `static FOO_T f (` keeps its type) and its name (`void SPDLOG_INLINE pool::post(`). */
@@ -92,7 +93,7 @@ export function blankDeclarationMacros(content: string): string {
     out = out.replace(BEFORE_DECLARATOR, (_match, type: string, name: string) => type + " ".repeat(name.length));
     const specifiers = SPECIFIERS.exec(out) ?? STRUCTOR_SPECIFIERS.exec(out);
     if (specifiers) {
-      const blanked = specifiers[1]!.replace(MACRO_IN_SPECIFIERS, (name) => " ".repeat(name.length));
+      const blanked = specifiers[1]!.replace(MACRO_IN_SPECIFIERS, (m) => (m.startsWith("template") ? m : " ".repeat(m.length)));
       out = blanked + out.slice(specifiers[1]!.length);
     }
     if (out !== line) {

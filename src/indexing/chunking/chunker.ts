@@ -20,10 +20,11 @@ import { chunkText } from "./text-chunker.ts";
  * `ordinal` helper became a class; measured and not kept). 14: a doc block (opened with slash-star-star) documents the
  * definition after it across one or two blank lines. 15: C and C++ export and inline macros in a
  * declaration's line are read as blank (`class LIB_API logger`, `void LIB_INLINE pool::post(`). 16: a C or
- * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank (a 17 that
- * also read a conditional of alternative function headers as one branch was measured and not kept).
+ * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank (17 also
+ * read a conditional of alternative function headers as one branch: measured and not kept). 18: a
+ * template's parameter list keeps its capitalised names (`template <bool IS_SIGNED>`).
  */
-export const CHUNKER_VERSION = "16";
+export const CHUNKER_VERSION = "18";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
