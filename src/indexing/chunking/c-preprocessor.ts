@@ -25,47 +25,73 @@
  * a parameter list whose parameters depend on the platform) is no statement the grammar can place: it
  * read the rest of libuv's `src/unix/core.c` as one error, and the file was cut into line windows. Such a
  * conditional's directive lines read as blank, so the list holds every branch's entries.
+ *
+ * `blankForGrammar` reads a file these three ways in that order, over one split of its lines.
  */
 
+/** A pass over a file's lines: `applies` tells a file it may change; `run` blanks in place and says whether it did. */
+type LinePass = { applies: RegExp; run(lines: string[]): boolean };
+
+/** `text` as spaces, a carriage return kept: the same length, so offsets and rows stay. */
+const spaces = (text: string): string => text.replace(/[^\r]/g, " ");
+
+/** A line with no code: blank, or a comment's (`//`, a block comment's opening or `*` line). */
+const isBlank = (line: string) => /^\s*(?:$|\/\/|\/\*|\*)/.test(line);
+
+/** A preprocessor directive's line (`#include`, `# ifdef X`). */
+const isDirective = (line: string) => /^\s*#/.test(line);
+
+/** A line continued on the next one with `\`. */
+const endsContinued = (line: string) => /\\\s*$/.test(line);
+
+/** A macro-shaped name: capitalised, with an underscore. */
+const MACRO_NAME = "[A-Z][A-Z0-9]*_[A-Z0-9_]*";
+
+/** `content` read by `passes` in order, over one split of its lines; `content` itself when none changes it. */
+function blankLines(content: string, passes: readonly LinePass[]): string {
+  const active = passes.filter((p) => p.applies.test(content));
+  if (active.length === 0) return content;
+  const lines = content.split("\n");
+  let changed = false;
+  for (const pass of active) changed = pass.run(lines) || changed;
+  return changed ? lines.join("\n") : content;
+}
+
 /** A capitalised name with an underscore alone on a line, or such a macro's call closed on that line (`FMT_PRAGMA_CLANG(x)`). */
-const LONE_MACRO = /^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?:\([^()]*(?:\([^()]*\)[^()]*)*\)[ \t]*)?$/;
+const LONE_MACRO = new RegExp(`^[ \\t]*${MACRO_NAME}[ \\t]*(?:\\([^()]*(?:\\([^()]*\\)[^()]*)*\\)[ \\t]*)?$`);
 /** The line before a lone name that continues: a list, an operator, a call's open parenthesis, a macro's line continuation. */
 const CONTINUED_BY_NEXT = /[,([{=|&+\-*/%<>?:!\\]\s*$/;
 /** The line after a lone name that it belongs to: the end of a list or a statement, an operator. */
 const CONTINUES_PREVIOUS = /^\s*[,;)\]}|&+\-*/%<>?:=.]/;
 
-/** A line with no code: blank, or a comment's (`//`, a block comment's opening or `*` line). */
-const isBlank = (line: string) => /^\s*(?:$|\/\/|\/\*|\*)/.test(line);
-
 /** Whether code goes on from `line` to the next line: not a directive (`#include <x>`) unless continued with `\`. */
 const continuesOnNextLine = (line: string): boolean => {
-  if (/\\\s*$/.test(line)) return true;
-  if (/^\s*#/.test(line)) return false;
+  if (endsContinued(line)) return true;
+  if (isDirective(line)) return false;
   return CONTINUED_BY_NEXT.test(line.replace(/\/\/.*$|\/\*.*?\*\/\s*$/, ""));
 };
 
-/** `content` with its lone macro lines turned to spaces (the same length, so offsets and rows stay). */
-export function blankLoneMacroLines(content: string): string {
-  if (!/^[ \t]*[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]*(?:\(|$)/m.test(content)) return content;
-  const lines = content.split("\n");
-  let changed = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!.endsWith("\r") ? lines[i]!.slice(0, -1) : lines[i]!;
-    if (!LONE_MACRO.test(line)) continue;
-    let before = i - 1;
-    while (before >= 0 && isBlank(lines[before]!)) before--;
-    let after = i + 1;
-    while (after < lines.length && isBlank(lines[after]!)) after++;
-    if (before >= 0 && continuesOnNextLine(lines[before]!)) continue;
-    if (after < lines.length && CONTINUES_PREVIOUS.test(lines[after]!)) continue;
-    lines[i] = " ".repeat(line.length) + (line.length < lines[i]!.length ? "\r" : "");
-    changed = true;
-  }
-  return changed ? lines.join("\n") : content;
-}
+/** Lone macro lines turned to spaces. */
+const LONE_MACRO_LINES: LinePass = {
+  applies: new RegExp(`^[ \\t]*${MACRO_NAME}[ \\t]*(?:\\(|$)`, "m"),
+  run(lines) {
+    let changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!.endsWith("\r") ? lines[i]!.slice(0, -1) : lines[i]!;
+      if (!LONE_MACRO.test(line)) continue;
+      let before = i - 1;
+      while (before >= 0 && isBlank(lines[before]!)) before--;
+      let after = i + 1;
+      while (after < lines.length && isBlank(lines[after]!)) after++;
+      if (before >= 0 && continuesOnNextLine(lines[before]!)) continue;
+      if (after < lines.length && CONTINUES_PREVIOUS.test(lines[after]!)) continue;
+      lines[i] = spaces(lines[i]!);
+      changed = true;
+    }
+    return changed;
+  },
+};
 
-/** A macro-shaped name: capitalised, with an underscore. */
-const MACRO_NAME = "[A-Z][A-Z0-9]*_[A-Z0-9_]*";
 /** `class MACRO Name` followed by the class's base list, body or `final`. */
 const CLASS_MACRO = new RegExp(`\\b(?:class|struct|union)[ \\t]+(${MACRO_NAME})[ \\t]+(?=[A-Za-z_]\\w*[ \\t]*(?:final\\b|[:{]|\\r?$))`, "g");
 /** A declaration's leading specifiers, macro-shaped names among them, then a type and a declarator. */
@@ -80,64 +106,72 @@ const STRUCTOR_SPECIFIERS = new RegExp(`^([ \\t]*(?:(?:inline|constexpr|explicit
 /** A macro-shaped name between a declaration's return type (not a specifier: `static FOO_T f (` keeps its type) and its name (`void SPDLOG_INLINE pool::post(`). */
 const BEFORE_DECLARATOR = new RegExp(`^([ \\t]*(?!(?:static|inline|extern|constexpr|virtual|explicit|friend|typedef|const|volatile|struct|union|enum|class|return|case|else)\\b)[A-Za-z_][\\w:<>]*[ \\t*&]+)(${MACRO_NAME})(?=[ \\t]+[A-Za-z_][\\w:]*[ \\t]*\\()`);
 
-/** `content` with the export and inline macros of its declarations' lines turned to spaces (same length). */
-export function blankDeclarationMacros(content: string): string {
-  if (!/[A-Z][A-Z0-9]*_[A-Z0-9_]*[ \t]+[A-Za-z_~]/.test(content)) return content;
-  const lines = content.split("\n");
-  let changed = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    // Directives and their continued lines are the preprocessor's; comment lines are no code.
-    if (/^\s*(?:#|\/\/|\/\*|\*)/.test(line) || (i > 0 && /\\\s*$/.test(lines[i - 1]!))) continue;
-    let out = line.replace(CLASS_MACRO, (match, name: string) => match.replace(name, " ".repeat(name.length)));
-    out = out.replace(BEFORE_DECLARATOR, (_match, type: string, name: string) => type + " ".repeat(name.length));
-    const specifiers = SPECIFIERS.exec(out) ?? STRUCTOR_SPECIFIERS.exec(out);
-    if (specifiers) {
-      const blanked = specifiers[1]!.replace(MACRO_IN_SPECIFIERS, (m) => (m.startsWith("template") ? m : " ".repeat(m.length)));
-      out = blanked + out.slice(specifiers[1]!.length);
+/** Export and inline macros of declarations' lines turned to spaces. */
+const DECLARATION_MACROS: LinePass = {
+  applies: new RegExp(`${MACRO_NAME}[ \\t]+[A-Za-z_~]`),
+  run(lines) {
+    let changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      // Directives and their continued lines are the preprocessor's; comment lines are no code.
+      if (isDirective(line) || isBlank(line) || (i > 0 && endsContinued(lines[i - 1]!))) continue;
+      let out = line.replace(CLASS_MACRO, (match, name: string) => match.replace(name, spaces(name)));
+      out = out.replace(BEFORE_DECLARATOR, (_match, type: string, name: string) => type + spaces(name));
+      const specifiers = SPECIFIERS.exec(out) ?? STRUCTOR_SPECIFIERS.exec(out);
+      if (specifiers) {
+        const blanked = specifiers[1]!.replace(MACRO_IN_SPECIFIERS, (m) => (m.startsWith("template") ? m : spaces(m)));
+        out = blanked + out.slice(specifiers[1]!.length);
+      }
+      if (out !== line) {
+        lines[i] = out;
+        changed = true;
+      }
     }
-    if (out !== line) {
-      lines[i] = out;
-      changed = true;
-    }
-  }
-  return changed ? lines.join("\n") : content;
-}
+    return changed;
+  },
+};
 
 /** A conditional directive: its keyword (`if`, `ifdef`, `ifndef`, `elif`, `elifdef`, `elifndef`, `else`, `endif`). */
 const CONDITIONAL = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
 /** The end of a code line that leaves a list open: an entry's comma, or an initializer's opening brace. */
 const INSIDE_LIST = /(?:,|=\s*\{)\s*$/;
 
-/** `content` with the directive lines of conditionals that sit inside a list turned to spaces (same length). */
-export function blankListConditionals(content: string): string {
-  if (!/^\s*#\s*if/m.test(content)) return content;
-  const lines = content.split("\n");
-  let changed = false;
-  let lastCode = "";
-  let continued = false;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const wasContinued = continued;
-    continued = /\\\s*$/.test(line);
-    if (wasContinued || /^\s*#/.test(line)) {
-      const opening = !wasContinued && /^\s*#\s*if/.test(line);
-      if (opening && INSIDE_LIST.test(lastCode)) {
-        // Blank this conditional's own directive lines, nested conditionals' too (their entries stay).
-        let depth = 0;
-        for (let j = i; j < lines.length; j++) {
-          const m = CONDITIONAL.exec(lines[j]!);
-          if (!m) continue;
-          if (m[1]!.startsWith("if")) depth++;
-          lines[j] = lines[j]!.replace(/[^\r]/g, " ");
-          if (m[1] === "endif" && --depth === 0) break;
+/** The directive lines of conditionals that sit inside a list turned to spaces. */
+const LIST_CONDITIONALS: LinePass = {
+  applies: /^\s*#\s*if/m,
+  run(lines) {
+    let changed = false;
+    let lastCode = "";
+    let continued = false;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      const wasContinued = continued;
+      continued = endsContinued(line);
+      if (wasContinued || isDirective(line)) {
+        const opening = !wasContinued && /^\s*#\s*if/.test(line);
+        if (opening && INSIDE_LIST.test(lastCode)) {
+          // Blank this conditional's own directive lines, nested conditionals' too (their entries stay).
+          let depth = 0;
+          for (let j = i; j < lines.length; j++) {
+            const m = CONDITIONAL.exec(lines[j]!);
+            if (!m) continue;
+            if (m[1]!.startsWith("if")) depth++;
+            lines[j] = spaces(lines[j]!);
+            if (m[1] === "endif" && --depth === 0) break;
+          }
+          changed = true;
         }
-        changed = true;
+        continue;
       }
-      continue;
+      const code = line.replace(/\/\/.*$|\/\*.*?\*\//g, "").trimEnd();
+      if (code.trim() !== "" && !/^\s*(?:\*|\/\*)/.test(code)) lastCode = code;
     }
-    const code = line.replace(/\/\/.*$|\/\*.*?\*\//g, "").trimEnd();
-    if (code.trim() !== "" && !/^\s*(?:\*|\/\*)/.test(code)) lastCode = code;
-  }
-  return changed ? lines.join("\n") : content;
-}
+    return changed;
+  },
+};
+
+/** `content` with export and inline macros in a declaration's line turned to spaces (same length). */
+export const blankDeclarationMacros = (content: string): string => blankLines(content, [DECLARATION_MACROS]);
+
+/** `content` as the grammar reads it: lone macro lines, declarations' export macros and conditionals inside lists as spaces (same length). */
+export const blankForGrammar = (content: string): string => blankLines(content, [LONE_MACRO_LINES, DECLARATION_MACROS, LIST_CONDITIONALS]);

@@ -11,7 +11,7 @@ import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
 import { extractGraph } from "../graph/extract.ts";
-import { blankDeclarationMacros, blankListConditionals, blankLoneMacroLines } from "./c-preprocessor.ts";
+import { blankForGrammar } from "./c-preprocessor.ts";
 import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
@@ -42,13 +42,14 @@ export const lineFallback = (path: string, content: string, language: LanguageIn
 const C_FAMILY = new Set(["c", "cpp"]);
 
 /**
- * A C or C++ file's tree: read with its lone macro lines as blank (./c-preprocessor.ts). When most of
+ * A C or C++ file's tree: read with its lone macro lines, declarations' export macros and conditionals
+ * inside lists as blank (`blankForGrammar`, ./c-preprocessor.ts). When most of
  * the file is still an error (which would chunk it by lines), it is read again as written (the grammar's
  * error recovery sometimes does better with the macros), and the tree with fewer error rows is kept.
  * Offsets and rows are the file's in both readings; only files that would fail are read twice.
  */
 function parseC(parser: Parser, content: string, progressCallback: () => boolean): Tree | null {
-  const blanked = blankListConditionals(blankDeclarationMacros(blankLoneMacroLines(content)));
+  const blanked = blankForGrammar(content);
   const first = parser.parse(blanked, null, { progressCallback });
   if (!first || !first.rootNode.hasError || blanked === content) return first;
   const firstErrors = errorRows(first.rootNode);
@@ -80,7 +81,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         const deadline = performance.now() + timeoutMs;
         const progressCallback = (): boolean => performance.now() > deadline;
         try {
-          // C and C++ macros alone on a line are read as blank (./c-preprocessor.ts); the chunks keep `content`.
+          // C and C++ macros the grammar cannot place are read as blank (./c-preprocessor.ts); the chunks keep `content`.
           // The grammar's error recovery can still do worse without them: then the file as written is read.
           tree = C_FAMILY.has(language.id) ? parseC(parser, content, progressCallback) : parser.parse(content, null, { progressCallback });
         } catch (error) {
