@@ -202,6 +202,19 @@ describe("web console in Chromium", () => {
     expect(dialogs).toEqual([]);
   });
 
+  it("badges only the comments the review analysis counts: as many 'unaddressed' badges as its Unaddressed figure", async () => {
+    const analysis = page.locator("#analysis-title + dl");
+    const unaddressed = Number(await analysis.locator("dt", { hasText: /^Unaddressed$/ }).locator("xpath=following-sibling::dd[1]").textContent());
+    expect(await page.locator(".comment.human").count()).toBeGreaterThan(0);
+    expect(await page.locator(".comment.service").count()).toBeGreaterThan(0);
+    expect(await page.locator(".comment .badge-unaddressed").count()).toBe(unaddressed);
+    // A human's comment and a review's summary (an overview) have no addressed state.
+    expect(await page.locator(".comment.human .badge-unaddressed, .comment.human .badge-addressed").count()).toBe(0);
+    const overview = page.locator(".comment.service", { has: page.locator(".comment-head .muted", { hasText: "overview" }) });
+    expect(await overview.count()).toBeGreaterThan(0);
+    expect(await overview.locator(".badge-unaddressed, .badge-addressed").count()).toBe(0);
+  });
+
   it("creates a custom context with the scope editor (checked before sending) and browses the event that recorded it", async () => {
     await page.getByRole("link", { name: "Custom context" }).click();
     const form = page.locator("#create-context");

@@ -133,6 +133,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
     const { mergeRequest: pr } = pullRequests.get(orgId, { remote: ref.remote, name: ref.name, prNumber: ref.number });
     const records = reviews.ofPullRequest(orgId, pr.id).map((r) => reviews.record(orgId, r.id)).filter((r) => r !== undefined);
     const a = pr.reviewAnalysis;
+    const tracked = new Set([...a.addressedComments, ...a.unaddressedComments].map((x) => x.id));
     const url = safeUrl(pr.url);
     return c.html(
       <Layout title={`${pr.repository.name}#${pr.number}`} session={session} nav="pull-requests">
@@ -200,7 +201,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
           <h2 id="service-title">Service comments ({pr.comments.greptile.length})</h2>
           <ul class="comments">
             {pr.comments.greptile.map((x) => (
-              <CommentItem c={x} />
+              <CommentItem c={x} tracked={tracked.has(x.id)} />
             ))}
           </ul>
         </section>
@@ -208,7 +209,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
           <h2 id="human-title">Human comments ({pr.comments.human.length})</h2>
           <ul class="comments">
             {pr.comments.human.map((x) => (
-              <CommentItem c={x} />
+              <CommentItem c={x} tracked={false} />
             ))}
           </ul>
         </section>
@@ -247,7 +248,8 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
     if (!record) throw new ConsoleError(404, `Code review ${id} not found.`);
     const { codeReview } = reviews.get(orgId, id);
     const key = prKey({ remote: record.repository.remote, name: record.repository.name, number: record.prNumber });
-    const comments = pullRequests.queries.commentsOf(orgId, key).filter((x) => x.codeReviewId === id).map(toReviewComment);
+    const records = pullRequests.queries.commentsOf(orgId, key).filter((x) => x.codeReviewId === id);
+    const comments = records.map((x) => ({ comment: toReviewComment(x), tracked: x.isGreptileComment && x.kind !== "summary" }));
     return c.html(
       <Layout title={`Review ${id.slice(0, 8)}`} session={session} nav="pull-requests">
         <p class="muted">
@@ -267,7 +269,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
         <h2>Comments ({comments.length})</h2>
         <ul class="comments">
           {comments.map((x) => (
-            <CommentItem c={x} />
+            <CommentItem c={x.comment} tracked={x.tracked} />
           ))}
         </ul>
       </Layout>,

@@ -5,7 +5,11 @@ import type { CodeReviewRecord } from "../../../features/code-reviews/projection
 import { Badge, Progress, Time } from "../layout.tsx";
 import { CodeBlock, Markdown } from "../render.tsx";
 
-export function CommentItem(props: { c: ReviewComment }) {
+/**
+ * One comment. `tracked`: whether its addressed state counts in the review analysis (a service comment on
+ * lines; not a review's summary, not a human's comment): only those carry an addressed/unaddressed badge.
+ */
+export function CommentItem(props: { c: ReviewComment; tracked: boolean }) {
   const { c } = props;
   return (
     <li class={`comment ${c.isGreptileComment ? "service" : "human"}`} data-comment-id={c.id}>
@@ -20,7 +24,7 @@ export function CommentItem(props: { c: ReviewComment }) {
         ) : (
           <span class="muted small"> overview</span>
         )}{" "}
-        <Badge value={c.addressed ? "addressed" : "unaddressed"} /> <Time at={c.createdAt} />
+        {props.tracked ? <Badge value={c.addressed ? "addressed" : "unaddressed"} /> : null} <Time at={c.createdAt} />
       </div>
       <Markdown text={c.body} class="comment-body" />
       {c.suggestedCode ? (
