@@ -163,8 +163,29 @@ const FENCE_LANGUAGES: [RegExp, ReportLanguage][] = [
   [/^(?:c|h)$/, "c"],
   [/^(?:cpp|c\+\+|cc|cxx|hpp)$/, "cpp"],
 ];
-/** File names in the text, by extension (one scan; JavaScript's product names such as `Node.js` excepted). */
-const MENTIONED_FILE = /\b[\w/-]+\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?)\b/g;
+/** Runs of name and path characters, and a code extension right after one (`name` + `.py`). */
+const NAME_RUN = /[\w/-]+/g;
+const CODE_EXTENSION = /\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?)\b/y;
+
+/**
+ * File names in the text with their extensions (`src/app.py`, `main.go`): a run of name characters
+ * followed by a code extension, read in one pass (a pattern `[name chars]+\.ext` tried at every word
+ * start was quadratic on a long `a/a/a/...` or `a-a-a-...` word).
+ */
+function* mentionedFiles(text: string): Generator<{ name: string; extension: string }> {
+  let after = 0;
+  for (const run of text.matchAll(NAME_RUN)) {
+    if (run.index < after) continue;
+    const end = run.index + run[0].length;
+    if (text.charCodeAt(end) !== 46) continue; // "."
+    CODE_EXTENSION.lastIndex = end;
+    const ext = CODE_EXTENSION.exec(text);
+    const stem = run[0].replace(/^[/-]+/, "");
+    if (!ext || stem === "") continue;
+    after = end + ext[0].length;
+    yield { name: stem + ext[0], extension: ext[1]! };
+  }
+}
 const EXTENSION_LANGUAGES: [RegExp, ReportLanguage][] = [
   [/^pyx?$/, "python"],
   [/^[mc]?[jt]sx?$/, "javascript"],
@@ -184,9 +205,9 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
     const hit = FENCE_LANGUAGES.find(([re]) => re.test(lang));
     if (hit) add(hit[1], 3);
   }
-  for (const m of text.matchAll(MENTIONED_FILE)) {
-    const hit = EXTENSION_LANGUAGES.find(([re]) => re.test(m[1] ?? ""));
-    if (hit && !(hit[1] === "javascript" && isProduct(m[0]))) add(hit[1], 1);
+  for (const m of mentionedFiles(text)) {
+    const hit = EXTENSION_LANGUAGES.find(([re]) => re.test(m.extension));
+    if (hit && !(hit[1] === "javascript" && isProduct(m.name))) add(hit[1], 1);
   }
   for (const l of lines) {
     if (l.zone !== "code") continue;

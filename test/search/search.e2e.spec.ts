@@ -261,6 +261,25 @@ describe("POST /v2/search and /v2/query (e2e)", () => {
     expect(((await noUser.json()) as { error: { message: string } }).error.message).toMatch(/user message/);
   });
 
+  it("answers a 20,000-character word (a pasted hex dump, a token) and keeps serving meanwhile", async () => {
+    // Shapes that made a file-name pattern backtrack (cubically in the word's length) and froze the server.
+    const hex = Array.from({ length: 20_000 }, (_, i) => "0123456789abcdef"[(i * 7) % 16]).join("");
+    const words = ["a".repeat(20_000), "a/".repeat(10_000), "a-".repeat(10_000), hex];
+    for (const word of words) {
+      const health = (async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return (await server.api("/healthz")).status;
+      })();
+      const res = await search({ query: `crash when parsing ${word} in the shop`, repositories: [shop] });
+      expect(res.status, word.slice(0, 12)).toBe(200);
+      expect(Array.isArray(await res.json())).toBe(true);
+      expect(await health).toBe(200);
+      const query = await server.api("/v2/query", { method: "POST", json: { messages: [{ role: "user", content: word }], repositories: [shop] } });
+      expect(query.status).toBe(200);
+      await query.text();
+    }
+  });
+
   it("reports unknown repositories and branches with 404 naming them", async () => {
     const unknown = await search({ query: "x", repositories: [shop, { remote: "github", repository: "acme/nothing" }] });
     expect(unknown.status).toBe(404);
