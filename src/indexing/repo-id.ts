@@ -45,6 +45,12 @@ export const displayRepositoryId = (remote: string, branch: string, repository: 
   return local === null ? repositoryId(remote, branch, repository) : `${LOCAL_ALIAS}:${branch}:${local.toLowerCase()}`;
 };
 
+/**
+ * The branch part of the id of a submission that named no branch when the host could not be reached to
+ * resolve the default branch (never a valid branch name). A later submission that resolves it replaces it.
+ */
+export const UNRESOLVED_BRANCH = "HEAD";
+
 export const repositoryId = (remote: string, branch: string, repository: string): string =>
   `${remote}:${branch}:${repository.toLowerCase()}`;
 

@@ -26,7 +26,7 @@ import type { Hosts, Remote } from "../../hosts/index.ts";
 import { createParsePool, type ParsePool } from "../../indexing/chunking/pool.ts";
 import { CHUNKER_VERSION } from "../../indexing/chunking/chunker.ts";
 import { FILE_FILTER_VERSION } from "../../indexing/file-filter.ts";
-import { repositoryId } from "../../indexing/repo-id.ts";
+import { parseRepositoryId, repositoryId, UNRESOLVED_BRANCH } from "../../indexing/repo-id.ts";
 import type { GitMirrors } from "../../git/mirrors.ts";
 import { validateBranchName, validateRepositoryName } from "../../git/names.ts";
 import { redact } from "../../git/run.ts";
@@ -47,6 +47,16 @@ export type SubmitInput = {
   hostToken?: string | undefined;
 };
 
+/** What the indexer can report of a re-index: the record it re-indexed, or none (unknown / other org). */
+export type ReindexResult = SubmitResult & {
+  /**
+   * Set when the record stood for a default branch that was never resolved (`HEAD`: the host could not be
+   * reached) and the default branch resolved now: the repository is indexed under that branch's id, and
+   * the unresolved record is dropped from the read model (projection.ts).
+   */
+  replaced?: string;
+};
+
 export type SubmitResult = {
   repoId: string;
   message: "Indexing started" | "Re-indexing started" | "Repository is up to date";
@@ -58,6 +68,12 @@ export type RepositoryView = RepositoryRecord;
 
 export type Indexer = {
   submit(input: SubmitInput, ctx: CommandContext): Promise<SubmitResult>;
+  /**
+   * Indexes a repository record again: the same repository and branch, keeping what the first submission
+   * asked for (a default-branch record stays one). A record whose default branch never resolved
+   * (`remote:HEAD:owner/repo`) resolves it now, exactly as a submission with no branch does.
+   */
+  reindex(orgId: string, repoId: string, ctx: CommandContext, options?: { hostToken?: string | undefined }): Promise<ReindexResult | undefined>;
   /** The status record (with the live phase of a running job), or undefined (unknown / other org). */
   get(orgId: string, repoId: string): RepositoryView | undefined;
   list(orgId: string): RepositoryView[];
@@ -147,64 +163,90 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     pump();
   };
 
-  return {
-    async submit(input, ctx) {
-      if (closed) throw new Error("the indexer is closed");
-      const repository = validateRepositoryName(input.remote, input.repository);
-      if (input.branch !== undefined) validateBranchName(input.branch);
-      const cloneUrl = cloneUrlOf(input.remote, repository);
-      const authEnv = authEnvOf(input.remote, input.hostToken);
+  /** `requestedBranch` (a re-index): what the record's first submission asked for, when it differs from `branch`. */
+  async function submit(input: SubmitInput & { requestedBranch?: string | null }, ctx: CommandContext): Promise<SubmitResult> {
+    if (closed) throw new Error("the indexer is closed");
+    const repository = validateRepositoryName(input.remote, input.repository);
+    if (input.branch !== undefined) validateBranchName(input.branch);
+    const cloneUrl = cloneUrlOf(input.remote, repository);
+    const authEnv = authEnvOf(input.remote, input.hostToken);
 
-      // Preflight (ls-remote with the caller's token): the default branch, the current sha, and
-      // proof that this token can read the repository (mirrors are shared between organisations).
-      let preflight: Job["preflight"];
-      let branch = input.branch;
-      try {
-        const head = await mirrors.remoteHead(cloneUrl, input.branch, { authEnv, timeoutMs: PREFLIGHT_TIMEOUT_MS });
-        if (!head) preflight = { error: input.branch ? `Branch not found: ${input.branch}` : "The repository has no default branch (empty repository?)" };
-        else {
-          preflight = { sha: head.sha };
-          branch = head.branch;
-        }
-      } catch (error) {
-        preflight = { error: failureReason(error, input.hostToken) };
+    // Preflight (ls-remote with the caller's token): the default branch, the current sha, and
+    // proof that this token can read the repository (mirrors are shared between organisations).
+    let preflight: Job["preflight"];
+    let branch = input.branch;
+    try {
+      const head = await mirrors.remoteHead(cloneUrl, input.branch, { authEnv, timeoutMs: PREFLIGHT_TIMEOUT_MS });
+      if (!head) preflight = { error: input.branch ? `Branch not found: ${input.branch}` : "The repository has no default branch (empty repository?)" };
+      else {
+        preflight = { sha: head.sha };
+        branch = head.branch;
       }
-      const resolvedBranch = branch ?? "HEAD";
-      const repoId = repositoryId(input.remote, resolvedBranch, repository);
-      const existing = queries.get(input.orgId, repoId);
-      const active = jobs.get(jobKey(input.orgId, repoId));
+    } catch (error) {
+      preflight = { error: failureReason(error, input.hostToken) };
+    }
+    const resolvedBranch = branch ?? UNRESOLVED_BRANCH;
+    const repoId = repositoryId(input.remote, resolvedBranch, repository);
+    const existing = queries.get(input.orgId, repoId);
+    const active = jobs.get(jobKey(input.orgId, repoId));
 
-      if (active) return { repoId, message: existing?.sha ? "Re-indexing started" : "Indexing started", started: true };
-      // Up to date: the same commit, indexed by this chunker version (a newer one re-indexes, reusing nothing
-      // it made) and this file filter version (a newer one plans again, reusing every chunk).
-      const current =
-        existing?.status === "completed" && existing.indexedChunkerVersion === CHUNKER_VERSION && existing.indexedFileFilterVersion === FILE_FILTER_VERSION;
-      if (current && !input.reload && preflight && "sha" in preflight && preflight.sha === existing?.sha) {
-        return { repoId, message: "Repository is up to date", started: false };
-      }
-      const jobId = ulid();
-      const submitted = repositoryDecider.decide(
-        {
-          type: "SubmitRepository",
-          submission: {
-            repoId,
-            orgId: input.orgId,
-            jobId,
-            remote: input.remote,
-            repository,
-            branch: input.branch ?? null,
-            resolvedBranch,
-            reload: input.reload ?? false,
-            notify: input.notify ?? false,
-            withToken: Boolean(input.hostToken),
-          },
+    if (active) return { repoId, message: existing?.sha ? "Re-indexing started" : "Indexing started", started: true };
+    // Up to date: the same commit, indexed by this chunker version (a newer one re-indexes, reusing nothing
+    // it made) and this file filter version (a newer one plans again, reusing every chunk).
+    const current =
+      existing?.status === "completed" && existing.indexedChunkerVersion === CHUNKER_VERSION && existing.indexedFileFilterVersion === FILE_FILTER_VERSION;
+    if (current && !input.reload && preflight && "sha" in preflight && preflight.sha === existing?.sha) {
+      return { repoId, message: "Repository is up to date", started: false };
+    }
+    const jobId = ulid();
+    const submitted = repositoryDecider.decide(
+      {
+        type: "SubmitRepository",
+        submission: {
+          repoId,
+          orgId: input.orgId,
+          jobId,
+          remote: input.remote,
+          repository,
+          branch: input.requestedBranch !== undefined ? input.requestedBranch : (input.branch ?? null),
+          resolvedBranch,
+          reload: input.reload ?? false,
+          notify: input.notify ?? false,
+          withToken: Boolean(input.hostToken),
         },
-        repositoryStateOf(existing),
+      },
+      repositoryStateOf(existing),
+    );
+    const { lastPosition: position } = await eventStore.appendToStream(repositoryStream(input.orgId, repoId), submitted.map((e) => newEvent(e.type, e.data, ctx)));
+    await runner.waitForPosition(position, 30_000);
+    enqueue({ orgId: input.orgId, repoId, jobId, phase: "queued", hostToken: input.hostToken, preflight, abort: new AbortController() });
+    return { repoId, message: existing ? "Re-indexing started" : "Indexing started", started: true };
+  }
+
+  return {
+    submit: (input, ctx) => submit(input, ctx),
+
+    async reindex(orgId, repoId, ctx, options = {}) {
+      const record = queries.get(orgId, repoId);
+      const ref = parseRepositoryId(repoId);
+      if (!record || !ref) return undefined;
+      // The branch of the id, not the record's: an unresolved record may have indexed its default branch after a restart.
+      const unresolved = ref.branch === UNRESOLVED_BRANCH;
+      const result = await submit(
+        {
+          orgId,
+          remote: ref.remote,
+          repository: record.repository,
+          branch: unresolved ? undefined : ref.branch,
+          requestedBranch: unresolved ? null : record.requestedBranch,
+          reload: true,
+          notify: record.notify,
+          hostToken: options.hostToken,
+        },
+        ctx,
       );
-      const { lastPosition: position } = await eventStore.appendToStream(repositoryStream(input.orgId, repoId), submitted.map((e) => newEvent(e.type, e.data, ctx)));
-      await runner.waitForPosition(position, 30_000);
-      enqueue({ orgId: input.orgId, repoId, jobId, phase: "queued", hostToken: input.hostToken, preflight, abort: new AbortController() });
-      return { repoId, message: existing ? "Re-indexing started" : "Indexing started", started: true };
+      // The submission of the resolved default branch drops the unresolved record (projection.ts); say so only when it did.
+      return result.repoId !== repoId && !queries.get(orgId, repoId) ? { ...result, replaced: repoId } : result;
     },
 
     get(orgId, repoId) {

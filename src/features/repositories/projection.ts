@@ -3,7 +3,7 @@ import type { RepositoryEvent } from "./events.ts";
 import type { ReadView } from "../../readstore/port.ts";
 import { createReadMemo } from "../../readstore/memo.ts";
 import { createHash } from "node:crypto";
-import { codeIndexRepoId } from "../../indexing/repo-id.ts";
+import { codeIndexRepoId, repositoryId, UNRESOLVED_BRANCH } from "../../indexing/repo-id.ts";
 
 /**
  * Repository indexing status, rebuilt from the repository events. Keys (all scoped by orgId):
@@ -13,6 +13,10 @@ import { codeIndexRepoId } from "../../indexing/repo-id.ts";
  *   ["cand", orgId, indexRepoId, path]  -> SampleCandidate (prominent symbols, for sample questions)
  *   ["blobver", orgId, indexRepoId, path, blobId] -> [chunker version that made the blob's chunks, chunk count]
  * (`path` in keys goes through pathKey: very long paths are hashed to stay within lmdb's key size.)
+ *
+ * A submission with no branch whose default branch resolved replaces the record of an earlier one that
+ * could not resolve it (`remote:HEAD:owner/repo`, failed, nothing indexed): that record only stood for
+ * "the default branch", which now has its own record, so it leaves the read model (its events stay in the log).
  */
 export const pathKey = (path: string): string =>
   path.length <= 400 ? path : `#${createHash("sha256").update(path).digest("hex")}`;
@@ -72,9 +76,13 @@ function candidates(symbols: SymbolData[]): SampleCandidate["symbols"] {
     .slice(0, 3);
 }
 
+/** A record of a default branch never resolved that indexed nothing and is not running: replaced once the default branch resolves. */
+const isUnresolvedPlaceholder = (r: RepositoryRecord) =>
+  r.branch === UNRESOLVED_BRANCH && r.requestedBranch === null && r.sha === null && r.status === "failed";
+
 export const repositoriesProjection = defineProjection<RepositoryEvent>({
   name: "repositories",
-  version: 1,
+  version: 2,
   canHandle: [
     "RepositorySubmitted",
     "RepositoryIndexingStarted",
@@ -91,6 +99,14 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
       const key = ["repo", orgId, repoId];
       const record = tx.get<RepositoryRecord>(key);
       if (event.type === "RepositorySubmitted") {
+        if (event.data.branch == null && event.data.resolvedBranch !== UNRESOLVED_BRANCH) {
+          const placeholderId = repositoryId(event.data.remote, UNRESOLVED_BRANCH, event.data.repository);
+          const placeholder = tx.get<RepositoryRecord>(["repo", orgId, placeholderId]);
+          if (placeholder && isUnresolvedPlaceholder(placeholder)) {
+            clearJobFiles(orgId, placeholderId);
+            tx.remove(["repo", orgId, placeholderId]);
+          }
+        }
         clearJobFiles(orgId, repoId);
         tx.put(key, {
           repoId,

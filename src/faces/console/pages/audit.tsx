@@ -16,6 +16,20 @@ import type { StoredEvent } from "../../../eventstore/port.ts";
 import type { EventFilter } from "../../../audit/event-log.ts";
 import { parseAsOf } from "../../../audit/as-of.ts";
 import { entryBelongsTo, redact, redactEntries } from "../../../audit/redact.ts";
+import { displayRepositoryId, parseRepositoryId, repositoryId } from "../../../indexing/repo-id.ts";
+
+/**
+ * The id the event log knows an entity by: a repository id as the console and the API show it
+ * (`local:main:flask-1a2b3c4d`, any case of owner/repo) becomes its stored form
+ * (`github:main:local/flask-1a2b3c4d`); anything else is looked up as given.
+ */
+function storedEntityId(entity: string): { stored: string; shown?: string } {
+  const ref = parseRepositoryId(entity);
+  if (!ref) return { stored: entity };
+  const stored = repositoryId(ref.remote, ref.branch, ref.repository);
+  const shown = displayRepositoryId(ref.remote, ref.branch, ref.repository);
+  return stored === entity ? { stored } : { stored, shown };
+}
 
 const PAGE = 50;
 const SUB = [
@@ -185,7 +199,8 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
   app.get("/audit/history", async (c) => {
     const entity = given(c.req.query("entity"));
     if (entity && entity.length > 500) throw new ConsoleError(400, "entity: at most 500 characters");
-    const history = entity ? await audit.history(c.get("session").principal.orgId, entity, 1000) : null;
+    const lookup = entity ? storedEntityId(entity) : null;
+    const history = lookup ? await audit.history(c.get("session").principal.orgId, lookup.stored, 1000) : null;
     return c.html(
       <AuditLayout c={c} title="Entity history" current="/console/audit/history">
         <form method="get" action="/console/audit/history" class="inline-form card">
@@ -198,6 +213,7 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
         {history ? (
           <>
             <p class="muted">
+              {lookup?.shown ? `Repository ${lookup.shown}${lookup.shown === lookup.stored ? "" : ` (in the event log ${lookup.stored})`}: ` : ""}
               {history.events.length} event{history.events.length === 1 ? "" : "s"} in {history.streams.join(", ") || "no stream"}
               {history.truncated ? " (more exist)" : ""}
             </p>

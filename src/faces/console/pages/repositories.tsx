@@ -1,8 +1,10 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Repositories: the organisation's indexed repositories with their status, files processed / total,
- * languages, head sha and last index, updated live (/console/live/repositories); a submit form
- * validated by the API's own schema; re-index; failure reasons.
+ * languages, head sha and last index, updated live (/console/live/repositories), in a stable order (by
+ * name); a submit form validated by the API's own schema; a local path form (admin, LOUPE_LOCAL_ROOTS)
+ * with the API's checks; re-index of exactly the row's repository and branch; failure reasons. Ids are
+ * shown as users know them (`local:<branch>:<name>-<hash>` for a local repository).
  */
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
@@ -10,10 +12,13 @@ import type { ConsoleEnv } from "../env.ts";
 import { consoleCommandContext } from "../env.ts";
 import { Badge, Csrf, Layout, Notice, PostButton, Progress, Time } from "../layout.tsx";
 import { submitBody } from "../../http/routes/repositories.ts";
+import { localBody } from "../../http/routes/local-repositories.ts";
 import { zodIssues } from "../../http/validate.ts";
 import { GitNameError } from "../../../git/names.ts";
-import { parseRepositoryId, shownRef } from "../../../indexing/repo-id.ts";
+import { displayRepositoryId, parseRepositoryId, repositoryId, shownRef, UNRESOLVED_BRANCH } from "../../../indexing/repo-id.ts";
 import type { RepositoryView } from "../../../features/repositories/indexer.ts";
+import { LocalPathError } from "../../../features/repositories/local.ts";
+import { submitLocalRepository } from "../../../features/repositories/local-submit.ts";
 import { ConsoleError } from "../errors.ts";
 import { formText } from "./forms.ts";
 
@@ -39,16 +44,37 @@ export const repositoryLive = (r: RepositoryView) => ({
 });
 
 type FormValues = { remote?: string; repository?: string; branch?: string };
+type LocalValues = { path?: string; branch?: string };
+
+/** A stored id as users see it (`local:<branch>:<name>-<hash>` for a local repository). */
+const shownId = (repoId: string) => {
+  const ref = parseRepositoryId(repoId);
+  return ref ? displayRepositoryId(ref.remote, ref.branch, ref.repository) : repoId;
+};
+
+/** Stable order: by the name shown, then remote and branch (a re-index does not move a row). */
+const byName = (a: RepositoryView, b: RepositoryView) => {
+  const x = shownRef(a);
+  const y = shownRef(b);
+  return x.repository.localeCompare(y.repository) || x.remote.localeCompare(y.remote) || a.branch.localeCompare(b.branch) || a.repoId.localeCompare(b.repoId);
+};
+
+/** The notice after a submission: its id as shown, and why a default branch could not be resolved. */
+const submittedNotice = (message: string, repoId: string) =>
+  parseRepositoryId(repoId)?.branch === UNRESOLVED_BRANCH
+    ? `${message}: ${shownId(repoId)} (the default branch could not be resolved; the reason shows when the job fails, and Re-index tries again)`
+    : `${message}: ${shownId(repoId)}`;
 
 function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variables"]["session"] }) {
   const { r } = props;
   const shown = shownRef(r); // a local repository as the `local` remote with its name
+  const branch = r.branch === UNRESOLVED_BRANCH && r.requestedBranch === null ? "default branch (not resolved)" : r.branch;
   return (
     <tr data-repo-id={r.repoId}>
       <th scope="row">
         <span class="mono">{shown.repository}</span>
         <div class="muted small">
-          {shown.remote} · {r.branch}
+          {shown.remote} · {branch}
         </div>
       </th>
       <td>
@@ -68,20 +94,66 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
         <Time at={r.indexedAt} />
       </td>
       <td>
-        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: r.repoId }} label="Re-index" />
+        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: shownId(r.repoId) }} label="Re-index" />
       </td>
     </tr>
   );
 }
 
-export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
-  const { indexer } = services;
+const DISABLED =
+  "Indexing repositories on this server's disk (the local remote) is turned off. To turn it on, start Loupe with LOUPE_LOCAL_ROOTS set to the directories whose git repositories may be indexed (comma-separated, e.g. LOUPE_LOCAL_ROOTS=/srv/git), or `loupe serve --local-root DIR`.";
 
-  const page = (c: Context<ConsoleEnv>, options: { errors?: string[]; values?: FormValues; status?: 200 | 400 | 404 } = {}) => {
+/** Index a git repository on the server's disk by path, or how to turn that on. */
+function LocalSection(props: { session: ConsoleEnv["Variables"]["session"]; enabled: boolean; roots: string[]; errors?: string[] | undefined; values: LocalValues }) {
+  const admin = props.session.principal.role === "admin";
+  return (
+    <section aria-labelledby="local-title" class="card" id="local">
+      <h2 id="local-title">Index a local repository</h2>
+      {!props.enabled ? (
+        <p class="muted" id="local-disabled">
+          {DISABLED}
+        </p>
+      ) : !admin ? (
+        <p class="muted">Indexing a path on the server needs an admin API key.</p>
+      ) : (
+        <>
+          <p class="muted">
+            A git repository's top-level directory (or a bare repository) under {props.roots.length === 1 ? "the allowed directory" : "one of the allowed directories"}{" "}
+            <span class="mono">{props.roots.join(", ")}</span>. It is shown as the <span class="mono">local</span> remote; committed content is indexed.
+          </p>
+          <Notice errors={props.errors} />
+          <form method="post" action="/console/repositories/local" class="inline-form" id="submit-local-repository">
+            <Csrf session={props.session} />
+            <label>
+              Path on the server
+              <input name="path" required value={props.values.path ?? ""} placeholder={`${props.roots[0] ?? ""}/my-repo`} spellcheck={false} />
+            </label>
+            <label>
+              Branch
+              <input name="branch" value={props.values.branch ?? ""} placeholder="checked-out branch" spellcheck={false} />
+            </label>
+            <button type="submit">Index local repository</button>
+          </form>
+        </>
+      )}
+    </section>
+  );
+}
+
+export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
+  const { indexer, localRepositories } = services;
+
+  type PageOptions = {
+    errors?: string[];
+    values?: FormValues;
+    local?: { errors: string[]; values: LocalValues };
+    status?: 200 | 400 | 403 | 404;
+  };
+  const page = (c: Context<ConsoleEnv>, options: PageOptions = {}) => {
     const session = c.get("session");
     const orgId = session.principal.orgId;
     const repos = indexer.list(orgId).map((r) => indexer.get(orgId, r.repoId) ?? r);
-    repos.sort((a, b) => (a.submittedAt > b.submittedAt ? -1 : 1));
+    repos.sort(byName);
     const v = options.values ?? {};
     return c.html(
       <Layout title="Repositories" session={session} nav="repositories">
@@ -117,6 +189,7 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
             <button type="submit">Submit</button>
           </form>
         </section>
+        <LocalSection session={session} enabled={localRepositories.enabled()} roots={localRepositories.roots()} errors={options.local?.errors} values={options.local?.values ?? {}} />
         <section aria-labelledby="list-title">
           <h2 id="list-title">
             {repos.length} repositor{repos.length === 1 ? "y" : "ies"}
@@ -171,19 +244,44 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
       if (error instanceof GitNameError) return page(c, { values, errors: [`${error.field}: ${error.problem}`], status: 400 });
       throw error;
     }
-    return c.redirect(`/console/repositories?notice=${encodeURIComponent(`${result.message}: ${result.repoId}`)}`, 303);
+    return c.redirect(`/console/repositories?notice=${encodeURIComponent(submittedNotice(result.message, result.repoId))}`, 303);
   });
 
+  // A git repository on the server's disk, by path: the checks of POST /v2/repositories/local (admin,
+  // LOUPE_LOCAL_ROOTS, symlinks resolved, a repository's top level; a branch that is a git name).
+  app.post("/repositories/local", async (c) => {
+    if (c.get("session").principal.role !== "admin") throw new ConsoleError(403, "Indexing a path on the server needs an admin API key.");
+    const form = await c.req.parseBody();
+    const values: LocalValues = { path: formText(form.path)?.trim(), branch: formText(form.branch) };
+    const local = (errors: string[], status: 400 | 403 | 404) => page(c, { local: { errors, values }, status });
+    if (!localRepositories.enabled()) return local([DISABLED], 403);
+    const parsed = localBody.safeParse({ path: values.path ?? "", branch: values.branch?.trim() || undefined });
+    if (!parsed.success) return local(zodIssues(parsed.error).map((i) => `${i.field}: ${i.message}`), 400);
+    let result;
+    try {
+      result = await submitLocalRepository(
+        { indexer, localRepositories },
+        { orgId: c.get("session").principal.orgId, path: parsed.data.path, branch: parsed.data.branch },
+        consoleCommandContext(c.var),
+      );
+    } catch (error) {
+      if (error instanceof LocalPathError) return local([error.message], error.status);
+      if (error instanceof GitNameError) return local([`${error.field}: ${error.problem}`], 400);
+      throw error;
+    }
+    return c.redirect(`/console/repositories?notice=${encodeURIComponent(`${result.message}: ${result.repositoryId} (${result.path})`)}`, 303);
+  });
+
+  // Exactly the row's repository and branch (the form posts the id as shown; the stored form is accepted too).
   app.post("/repositories/reindex", async (c) => {
     const form = await c.req.parseBody();
-    const ref = parseRepositoryId(formText(form.repoId) ?? "");
+    const ref = parseRepositoryId(formText(form.repoId)?.trim() ?? "");
     const orgId = c.get("session").principal.orgId;
-    const record = ref && indexer.get(orgId, `${ref.remote}:${ref.branch}:${ref.repository.toLowerCase()}`);
-    if (!ref || !record) throw new ConsoleError(404, "No such repository in your organisation.");
-    const result = await indexer.submit(
-      { orgId, remote: ref.remote, repository: record.repository, branch: record.requestedBranch ?? undefined, reload: true },
-      consoleCommandContext(c.var),
-    );
-    return c.redirect(`/console/repositories?notice=${encodeURIComponent(`${result.message}: ${result.repoId}`)}`, 303);
+    const result = ref ? await indexer.reindex(orgId, repositoryId(ref.remote, ref.branch, ref.repository), consoleCommandContext(c.var)) : undefined;
+    if (!result) throw new ConsoleError(404, "No such repository in your organisation.");
+    const notice = result.replaced
+      ? `The default branch resolved to ${parseRepositoryId(result.repoId)?.branch}: ${submittedNotice(result.message, result.repoId)} (it replaces the row whose default branch was not resolved)`
+      : submittedNotice(result.message, result.repoId);
+    return c.redirect(`/console/repositories?notice=${encodeURIComponent(notice)}`, 303);
   });
 }

@@ -8,11 +8,12 @@ import { requireAdmin } from "../auth.ts";
 import { describeRoute } from "../route-docs.ts";
 import { LocalPathError } from "../../../features/repositories/local.ts";
 import { GitNameError } from "../../../git/names.ts";
-import { displayRepositoryId, localAlias, parseRepositoryId } from "../../../indexing/repo-id.ts";
+import { submitLocalRepository } from "../../../features/repositories/local-submit.ts";
 
-const localBody = z.object({
-  path: z.string().min(1).max(4096).describe("Absolute path of a git repository's top-level directory on the server, under LOUPE_LOCAL_ROOTS"),
-  branch: z.string().trim().min(1).max(255).optional().describe("Default: the repository's checked-out branch"),
+/** The body of POST /v2/repositories/local; the console validates its form with it too (the same messages). */
+export const localBody = z.object({
+  path: z.string({ error: "must be a string (an absolute path)" }).min(1, "must not be empty").max(4096, "is too long (max 4096 characters)").describe("Absolute path of a git repository's top-level directory on the server, under LOUPE_LOCAL_ROOTS"),
+  branch: z.string().trim().min(1, "must not be empty").max(255, "is too long (max 255 characters)").optional().describe("Default: the repository's checked-out branch"),
   reload: z.boolean().optional(),
 });
 
@@ -33,27 +34,16 @@ export function localRepositoryRoutes(app: Hono<AppEnv>, { indexer, localReposit
   app.post("/v2/repositories/local", async (c) => {
     requireAdmin(c);
     const body = await readJson(c, localBody);
-    let local;
-    try {
-      local = await localRepositories.register(body.path);
-    } catch (error) {
-      if (error instanceof LocalPathError) throw new HttpError(error.status, error.status === 403 ? "forbidden" : error.status === 404 ? "not_found" : "invalid_request", error.message);
-      throw error;
-    }
     let result;
     try {
-      result = await indexer.submit(
-        { orgId: c.get("principal").orgId, remote: local.remote, repository: local.repository, branch: body.branch, reload: body.reload ?? false },
-        commandContext(c.var),
-      );
+      result = await submitLocalRepository({ indexer, localRepositories }, { orgId: c.get("principal").orgId, path: body.path, branch: body.branch, reload: body.reload ?? false }, commandContext(c.var));
     } catch (error) {
+      if (error instanceof LocalPathError) throw new HttpError(error.status, error.status === 403 ? "forbidden" : error.status === 404 ? "not_found" : "invalid_request", error.message);
       if (error instanceof GitNameError) throw new HttpError(400, "invalid_request", `Invalid request: ${error.field}: ${error.problem}`);
       throw error;
     }
-    const parsed = parseRepositoryId(result.repoId)!;
-    const id = displayRepositoryId(parsed.remote, parsed.branch, local.repository);
-    const statusEndpoint = `${new URL(c.req.url).origin}/v2/repositories/${encodeURIComponent(id)}`;
-    return c.json({ message: result.message, statusEndpoint, repositoryId: id, repository: localAlias(local.remote, local.repository) ?? local.repository, path: local.path }, result.started ? 202 : 200);
+    const statusEndpoint = `${new URL(c.req.url).origin}/v2/repositories/${encodeURIComponent(result.repositoryId)}`;
+    return c.json({ message: result.message, statusEndpoint, repositoryId: result.repositoryId, repository: result.repository, path: result.path }, result.started ? 202 : 200);
   });
 
   describeRoute(app, {

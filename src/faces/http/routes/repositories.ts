@@ -14,8 +14,13 @@ export const submitBody = z.object({
     (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
     z.enum(["github", "gitlab", "bitbucket", "azure"], { error: "must be one of github, gitlab, bitbucket, azure" }),
   ),
-  repository: z.string({ error: "must be a string of the form owner/repo" }).trim().min(1, "must not be empty").max(300),
-  branch: z.string().trim().max(255).nullish().transform((v) => (v ? v : undefined)),
+  // Each check names its own problem: a schema-level `error` would also replace the length messages.
+  repository: z
+    .string({ error: "must be a string of the form owner/repo" })
+    .trim()
+    .min(1, "must not be empty")
+    .max(300, "is too long (max 300 characters)"),
+  branch: z.string().trim().max(255, "is too long (max 255 characters)").nullish().transform((v) => (v ? v : undefined)),
   reload: z.boolean().optional(),
   notify: z.boolean().optional(),
 });

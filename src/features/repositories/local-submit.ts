@@ -1,0 +1,41 @@
+/**
+ * Indexing a git repository on the server's disk by path: register it (./local.ts checks the path is
+ * under LOUPE_LOCAL_ROOTS, symlinks resolved, and is a repository's top level), then submit it like any
+ * repository. The HTTP face (POST /v2/repositories/local) and the console call this, so both check the
+ * same things and answer with the same `local:<branch>:<name>-<hash>` id.
+ */
+import type { CommandContext } from "../../eventstore/new-event.ts";
+import { validateBranchName } from "../../git/names.ts";
+import { displayRepositoryId, localAlias, parseRepositoryId } from "../../indexing/repo-id.ts";
+import type { Indexer, SubmitResult } from "./indexer.ts";
+import type { LocalRepositories } from "./local.ts";
+
+export type LocalSubmitResult = SubmitResult & {
+  /** The id users see: `local:<branch>:<name>-<hash>`. */
+  repositoryId: string;
+  /** `<name>-<hash>`, of the `local` remote. */
+  repository: string;
+  /** The resolved path. */
+  path: string;
+};
+
+/** Throws LocalPathError (disabled, outside the roots, not found, not a repository) or GitNameError (branch). */
+export async function submitLocalRepository(
+  services: { indexer: Indexer; localRepositories: LocalRepositories },
+  input: { orgId: string; path: string; branch?: string | undefined; reload?: boolean },
+  ctx: CommandContext,
+): Promise<LocalSubmitResult> {
+  if (input.branch !== undefined) validateBranchName(input.branch); // before the path is registered: bad input changes nothing
+  const local = await services.localRepositories.register(input.path);
+  const result = await services.indexer.submit(
+    { orgId: input.orgId, remote: local.remote, repository: local.repository, branch: input.branch, reload: input.reload ?? false },
+    ctx,
+  );
+  const parsed = parseRepositoryId(result.repoId)!;
+  return {
+    ...result,
+    repositoryId: displayRepositoryId(parsed.remote, parsed.branch, local.repository),
+    repository: localAlias(local.remote, local.repository) ?? local.repository,
+    path: local.path,
+  };
+}
