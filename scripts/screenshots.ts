@@ -57,8 +57,8 @@ async function main() {
     await page.getByRole("button", { name: "Ask" }).click();
     await page.locator("#answer-status", { hasText: "Done" }).waitFor({ timeout: 30_000 });
     await shot("ask-answer");
-    await page.locator("#answer-session a").click();
-    await page.waitForURL(/\/console\/sessions\//);
+    await page.locator("#answer-session a").click(); // the address is the session's page already: wait for its content
+    await page.locator(".turn").first().waitFor();
     await shot("session");
 
     await go("/console/pull-requests");

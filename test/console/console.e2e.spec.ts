@@ -152,7 +152,7 @@ describe("web console in Chromium", () => {
       await page.getByRole("button", { name: "Ask" }).click();
       await page.locator("#answer-status", { hasText: "Done" }).waitFor({ timeout: 30_000 });
     });
-    expect(page.url()).toMatch(/\/console\/search$/); // streamed in place, no navigation
+    expect(page.url()).toMatch(/\/console\/sessions\/[0-9A-Z]{26}$/); // streamed in place, then the address is the session's page
     expect((await page.locator("#answer-text").textContent())!.length).toBeGreaterThan(20);
     // Once streamed, the answer is shown as rendered markdown (its code fence becomes highlighted code).
     expect(await page.locator("#answer-text .markdown pre code").count()).toBeGreaterThan(0);

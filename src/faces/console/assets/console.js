@@ -82,6 +82,64 @@ function startLive() {
   }
 }
 
+// ---- Search and ask. The typed question is kept in sessionStorage from sending until the server has
+// it (a page showing it, or an answer streaming), so a session that ended meanwhile loses nothing.
+
+const DRAFT = "loupe.search.draft";
+const link = (text, href, className) => Object.assign(el("a", text, className), { href });
+
+/** sessionStorage, or nothing when the browser has it off (the question then stays only in the form). */
+function draftStore(action) {
+  try {
+    return action(sessionStorage);
+  } catch {
+    return null;
+  }
+}
+
+function saveDraft(form) {
+  const data = new FormData(form);
+  const draft = { query: data.get("query") ?? "", repos: data.getAll("repo"), sessionId: data.get("sessionId") ?? "" };
+  draftStore((s) => s.setItem(DRAFT, JSON.stringify(draft)));
+}
+
+const dropDraft = () => draftStore((s) => s.removeItem(DRAFT));
+
+/** Puts an unsent question back into the search form (unless the page shows it already); true when it did. */
+function restoreDraft(form) {
+  const draft = draftStore((s) => JSON.parse(s.getItem(DRAFT) ?? "null"));
+  const query = form.elements.namedItem("query");
+  if (typeof draft?.query !== "string" || !draft.query.trim() || draft.query.trim() === query.value.trim()) return false;
+  query.value = draft.query;
+  const repos = new Set(Array.isArray(draft.repos) ? draft.repos : []);
+  if (repos.size > 0) for (const box of form.querySelectorAll('input[name="repo"]')) box.checked = repos.has(box.value);
+  const session = form.elements.namedItem("sessionId");
+  if (session && !session.value && typeof draft.sessionId === "string") session.value = draft.sessionId;
+  return true;
+}
+
+/** Says the session ended, with a link to sign in that comes back to the search page (where the kept question is put back). */
+function sessionEnded(node, form) {
+  const sessionId = form.elements.namedItem("sessionId")?.value ?? "";
+  const back = `/console/search${sessionId ? `?${new URLSearchParams({ sessionId })}` : ""}`;
+  const signIn = link("Sign in again", `/console/sign-in?${new URLSearchParams({ next: back })}`);
+  node.replaceChildren("Your session has ended (signed out, or the server restarted). ", signIn, ": your question is kept in this form and comes back after you sign in.");
+}
+
+function setBusy(form, busy) {
+  form.toggleAttribute("data-busy", busy);
+  for (const button of form.querySelectorAll('button[type="submit"]')) button.disabled = busy;
+}
+
+/** Lists the session on the page's "Past sessions" (the page was rendered before it existed). */
+function listSession(sessionId) {
+  const list = document.getElementById("past-sessions");
+  if (!list || [...list.querySelectorAll("a")].some((a) => a.textContent === sessionId)) return;
+  const li = el("li");
+  li.append(link(sessionId, `/console/sessions/${encodeURIComponent(sessionId)}`, "mono"), " ", el("span", "just now", "muted small"));
+  list.prepend(li);
+}
+
 async function ask(form) {
   const box = document.getElementById("answer");
   const status = document.getElementById("answer-status");
@@ -95,13 +153,24 @@ async function ask(form) {
   sources.replaceChildren();
   sessionLine.replaceChildren();
   status.textContent = "Asking...";
+  status.className = "muted small";
   let sessionId = "";
+  saveDraft(form);
   const response = await fetch("/console/ask", {
     method: "POST",
     headers: { accept: "application/x-ndjson", "x-csrf-token": csrf() },
     body: new URLSearchParams(new FormData(form)),
     credentials: "same-origin",
   });
+  if (!response.ok) status.className = "errors";
+  if (response.status === 401 || response.status === 403) {
+    // Not signed in any more, or signed in again elsewhere (this page's CSRF token is stale): the draft stays.
+    if (response.status === 401) sessionEnded(status, form);
+    else status.replaceChildren("This page is out of date (signed in again in another tab?). ", link("Reload the page", location.href), ": your question is kept.");
+    box.setAttribute("aria-busy", "false");
+    return;
+  }
+  dropDraft(); // the server answered: the question stays in this form
   if (!response.ok || !response.body) {
     const body = await response.json().catch(() => null);
     status.textContent = body?.error?.message ?? `The question failed (${response.status})`;
@@ -139,34 +208,55 @@ async function ask(form) {
   }
   handle(buffered);
   if (sessionId) {
+    const href = `/console/sessions/${encodeURIComponent(sessionId)}`;
     // The answer again as the server renders markdown (raw HTML off, safe links only).
-    const rendered = await fetch(`/console/sessions/${encodeURIComponent(sessionId)}/answer`, { credentials: "same-origin" });
+    const rendered = await fetch(`${href}/answer`, { credentials: "same-origin" });
     if (rendered.ok) {
       const template = document.createElement("template");
       template.innerHTML = await rendered.text();
       text.replaceChildren(template.content);
       text.classList.remove("answer-text");
     }
-    const a = el("a", `Session ${sessionId}`, "mono");
-    a.href = `/console/sessions/${encodeURIComponent(sessionId)}`;
-    sessionLine.append(a);
+    sessionLine.append(link(`Session ${sessionId}`, href, "mono"));
     const field = form.querySelector('input[name="sessionId"]');
     if (field) field.value = sessionId;
+    listSession(sessionId);
+    // The answered question lives at its session's page: Back and Reload show it from there.
+    if (location.pathname === href) history.replaceState({ loupeAnswer: sessionId }, "", href);
+    else {
+      history.pushState({ loupeAnswer: sessionId }, "", href);
+      // Back and Forward between this page's entries: show what their URL names.
+      window.addEventListener("popstate", () => location.reload(), { once: true });
+    }
   }
   status.textContent = "Done";
   box.setAttribute("aria-busy", "false");
 }
 
-function startAsk() {
+function startSearchForm() {
+  const form = document.getElementById("search-form");
+  if (!form) return;
+  // A page showing the question has it from the server; another one gets it back.
+  if (restoreDraft(form)) {
+    const note = document.getElementById("form-status");
+    note.textContent = "Your unsent question is back in the form.";
+    note.hidden = false;
+  }
+  dropDraft();
+  form.addEventListener("submit", () => saveDraft(form));
   const button = document.getElementById("ask-button");
   if (!button || !window.fetch || !window.ReadableStream) return;
   button.addEventListener("click", (event) => {
-    const form = button.form;
-    if (!form.reportValidity()) return;
     event.preventDefault();
-    ask(form).catch((error) => {
-      document.getElementById("answer-status").textContent = `The question failed: ${error.message}`;
-    });
+    if (form.hasAttribute("data-busy") || !form.reportValidity()) return;
+    setBusy(form, true);
+    ask(form)
+      .catch((error) => {
+        const status = document.getElementById("answer-status");
+        status.className = "errors";
+        status.textContent = `The question failed: ${error.message}`;
+      })
+      .finally(() => setBusy(form, false));
   });
 }
 
@@ -321,6 +411,6 @@ function startScopeEditor(root) {
 
 document.addEventListener("DOMContentLoaded", () => {
   startLive();
-  startAsk();
+  startSearchForm();
   document.querySelectorAll("[data-scope-editor]").forEach(startScopeEditor);
 });

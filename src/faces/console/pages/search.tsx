@@ -1,9 +1,10 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Search and ask: a query box over chosen repositories; search results as file + line range with the
- * code of the span (highlighted, escaped); a question whose answer streams in (the client script reads
- * /console/ask as NDJSON) with its sources; past query sessions reopened by id; a code view of a span
- * in its file as indexed.
+ * code of the span (highlighted, escaped), at their own GET address (the form posts, the search is
+ * recorded, then POST-redirect-GET); a question whose answer streams in (the client script reads
+ * /console/ask as NDJSON) with its sources; past query sessions reopened by id, continued with their
+ * repositories; a code view of a span in its file as indexed.
  */
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
@@ -27,15 +28,17 @@ export const codeHref = (r: { remote: string; repository: string; branch: string
 
 const span = (r: { linestart: number | null; lineend: number | null }) => (r.linestart ? `L${r.linestart}-${r.lineend ?? r.linestart}` : "whole file");
 
-function Results(props: { references: CodeReference[]; sessionId: string }) {
+function ResultList(props: { references: CodeReference[]; sessionId?: string | undefined }) {
   return (
     <section aria-labelledby="results-title" id="results">
       <h2 id="results-title">
         {props.references.length} result{props.references.length === 1 ? "" : "s"}
       </h2>
-      <p class="muted small">
-        Session <a href={`/console/sessions/${encodeURIComponent(props.sessionId)}`} class="mono">{props.sessionId}</a>
-      </p>
+      {props.sessionId ? (
+        <p class="muted small">
+          Session <a href={`/console/sessions/${encodeURIComponent(props.sessionId)}`} class="mono">{props.sessionId}</a>
+        </p>
+      ) : null}
       <ol class="results">
         {props.references.map((r, i) => (
           <li class="result">
@@ -55,21 +58,37 @@ function Results(props: { references: CodeReference[]; sessionId: string }) {
   );
 }
 
+/** A search's own page: the query, the chosen repositories and the session it continues, all in the URL. */
+const searchHref = (form: { query?: string | undefined; repoIds?: string[] | undefined; sessionId?: string | undefined }) => {
+  const params = new URLSearchParams();
+  if (form.query) params.set("query", form.query);
+  for (const id of form.repoIds ?? []) params.append("repo", id);
+  if (form.sessionId) params.set("sessionId", form.sessionId);
+  const query = params.toString();
+  return `/console/search${query ? `?${query}` : ""}`;
+};
+
+function formErrors(form: SearchForm): string[] {
+  const errors: string[] = [];
+  if (!form.query) errors.push("query: must not be empty");
+  if (form.query.length > 20_000) errors.push("query: must be at most 20000 characters");
+  if (form.repoIds.length === 0) errors.push("repositories: choose at least one repository");
+  if (form.repoIds.length > 20) errors.push("repositories: at most 20 repositories per request");
+  if (form.sessionId && !SESSION_ID.test(form.sessionId)) errors.push("sessionId: may contain letters, digits and . _ : - only");
+  return errors;
+}
+
+type Results = { references: CodeReference[]; sessionId?: string | undefined };
+type PageOptions = { form?: Partial<SearchForm>; errors?: string[]; status?: ContentfulStatusCode; results?: Results; continued?: boolean };
+
 export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
   const { indexer, codeSearch, querySessions } = services;
 
   async function readForm(c: Context<ConsoleEnv>): Promise<SearchForm & { hostToken?: string | undefined; errors: string[] }> {
     const form = await c.req.parseBody({ all: true });
     const repoIds = ([] as unknown[]).concat(form.repo ?? []).filter((v): v is string => typeof v === "string");
-    const query = given(form.query) ?? "";
-    const sessionId = given(form.sessionId);
-    const errors: string[] = [];
-    if (!query) errors.push("query: must not be empty");
-    if (query.length > 20_000) errors.push("query: must be at most 20000 characters");
-    if (repoIds.length === 0) errors.push("repositories: choose at least one repository");
-    if (repoIds.length > 20) errors.push("repositories: at most 20 repositories per request");
-    if (sessionId && !SESSION_ID.test(sessionId)) errors.push("sessionId: may contain letters, digits and . _ : - only");
-    return { query, repoIds, sessionId, hostToken: given(form.hostToken), errors };
+    const read = { query: given(form.query) ?? "", repoIds, sessionId: given(form.sessionId) };
+    return { ...read, hostToken: given(form.hostToken), errors: formErrors(read) };
   }
 
   async function resolve(c: Context<ConsoleEnv>, repoIds: string[], hostToken: string | undefined): Promise<Resolution> {
@@ -83,19 +102,39 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     }
   }
 
-  const page = (c: Context<ConsoleEnv>, options: { form?: Partial<SearchForm>; errors?: string[]; status?: ContentfulStatusCode; results?: { references: CodeReference[]; sessionId: string } } = {}) => {
+  /** The indexed repositories a session's newest turn searched (the ones "Continue this session" ticks). */
+  function repoIdsOf(orgId: string, turns: { repositories: { remote: string; repository: string; branch: string }[] }[]): string[] {
+    const last = turns[turns.length - 1];
+    if (!last) return [];
+    return indexer
+      .list(orgId)
+      .filter((r) => {
+        const shown = shownRef(r);
+        return last.repositories.some((t) => t.remote === shown.remote && t.repository === shown.repository && t.branch === r.branch);
+      })
+      .map((r) => r.repoId);
+  }
+
+  const page = (c: Context<ConsoleEnv>, options: PageOptions = {}) => {
     const session = c.get("session");
     const orgId = session.principal.orgId;
     const searchable = indexer.list(orgId).filter((r) => r.sha);
     const form = options.form ?? {};
     const chosen = new Set(form.repoIds ?? (searchable.length === 1 ? [searchable[0]!.repoId] : []));
     const recent = querySessions.recent(orgId, 10);
+    const sid = form.sessionId;
     return c.html(
-      <Layout title="Search & ask" session={session} nav="search">
+      <Layout title={form.query ? `${form.query.slice(0, 60)} · Search & ask` : "Search & ask"} session={session} nav="search">
         <h1>Search and ask</h1>
         <Notice errors={options.errors} />
         <form method="post" action="/console/search" class="stack card" id="search-form">
           <Csrf session={session} />
+          {options.continued && sid ? (
+            <p class="continuing" id="continuing">
+              Continuing session <a class="mono" href={`/console/sessions/${encodeURIComponent(sid)}`}>{sid}</a>.{" "}
+              <a href="/console/search">Start a new session</a>
+            </p>
+          ) : null}
           <label for="query">Query or question</label>
           <textarea id="query" name="query" rows={3} required>{form.query ?? ""}</textarea>
           <fieldset>
@@ -111,21 +150,22 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
               );
             })}
           </fieldset>
+          <label>
+            Session (empty: a new session; a session id continues it)
+            <input name="sessionId" value={sid ?? ""} spellcheck={false} autocomplete="off" />
+          </label>
           <details>
-            <summary>Session and host token</summary>
-            <label>
-              Continue session (sessionId)
-              <input name="sessionId" value={form.sessionId ?? c.req.query("sessionId") ?? ""} spellcheck={false} />
-            </label>
+            <summary>Host token</summary>
             <label>
               Host token (private repositories; sent with this request only)
               <input name="hostToken" type="password" autocomplete="off" />
             </label>
           </details>
           <div class="buttons">
-            <button type="submit" name="mode" value="search">Search</button>
+            <button type="submit" name="mode" value="search" id="search-button">Search</button>
             <button type="submit" formaction="/console/ask" id="ask-button" class="secondary">Ask</button>
           </div>
+          <p id="form-status" class="notice" role="status" hidden></p>
         </form>
         <section id="answer" class="card" hidden aria-live="polite">
           <h2>Answer</h2>
@@ -135,7 +175,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
           <ol id="answer-sources" class="sources"></ol>
           <p id="answer-session" class="small"></p>
         </section>
-        {options.results ? <Results {...options.results} /> : null}
+        {options.results ? <ResultList {...options.results} /> : null}
         <section aria-labelledby="sessions-title" class="card">
           <h2 id="sessions-title">Past sessions</h2>
           <form method="get" action="/console/sessions" class="inline-form">
@@ -145,7 +185,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
             </label>
             <button type="submit" class="secondary">Reopen</button>
           </form>
-          <ul class="plain">
+          <ul class="plain" id="past-sessions">
             {recent.map((s) => (
               <li>
                 <a class="mono" href={`/console/sessions/${encodeURIComponent(s.sessionId)}`}>{s.sessionId}</a>{" "}
@@ -161,20 +201,57 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     );
   };
 
-  app.get("/search", (c) => page(c));
-
-  app.post("/search", async (c) => {
-    const form = await readForm(c);
-    if (form.errors.length) return page(c, { form, errors: form.errors, status: 400 });
-    let resolution: Resolution;
+  /** The repositories to search, or the page that says why not (the form kept). */
+  async function resolveOrPage(c: Context<ConsoleEnv>, form: SearchForm, hostToken?: string): Promise<Resolution | Response> {
     try {
-      resolution = await resolve(c, form.repoIds, form.hostToken);
+      return await resolve(c, form.repoIds, hostToken);
     } catch (error) {
       if (error instanceof ConsoleError) return page(c, { form, errors: [error.message], status: error.status });
       throw error;
     }
-    const { sessionId, files } = await querySessions.search(consoleCommandContext(c.var), resolution, { query: form.query, sessionId: form.sessionId, limit: 10, withCode: true });
-    return page(c, { form: { ...form, sessionId }, errors: resolution.notes, results: { sessionId, references: codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50) } });
+  }
+
+  // The search form (a query box and the repositories to search), a search's results, or a session
+  // continued: everything this page shows is in its URL, so Back, Reload and a bookmark show it again.
+  // Reading it records nothing (the POST below records the search turn, then comes here).
+  app.get("/search", async (c) => {
+    const orgId = c.get("session").principal.orgId;
+    const read = { query: given(c.req.query("query")) ?? "", repoIds: (c.req.queries("repo") ?? []).filter((v) => v.trim()), sessionId: given(c.req.query("sessionId")) };
+    const session = read.sessionId && SESSION_ID.test(read.sessionId) ? await querySessions.get(orgId, read.sessionId) : undefined;
+    const errors: string[] = [];
+    if (read.sessionId && !session) {
+      errors.push(`Query session ${read.sessionId} is not in your organisation; a search or question starts a new session.`);
+      read.sessionId = undefined;
+    }
+    const form: SearchForm = { ...read, repoIds: read.repoIds.length > 0 || !session ? read.repoIds : repoIdsOf(orgId, session.turns) };
+    const continued = Boolean(session);
+    if (!form.query) return page(c, { form: read.repoIds.length > 0 || session ? form : { sessionId: form.sessionId }, errors, continued });
+    const invalid = formErrors(form);
+    if (invalid.length) return page(c, { form, errors: [...errors, ...invalid], status: 400, continued });
+    // Within a session, the questions before this one are retrieval context, as when it was recorded.
+    const turns = session?.turns ?? [];
+    const at = turns.findLastIndex((t) => t.kind === "search" && t.question === form.query);
+    const context = (at < 0 ? turns : turns.slice(0, at)).map((t) => t.question).slice(-3);
+    const resolution = await resolveOrPage(c, form);
+    if (resolution instanceof Response) return resolution;
+    const files = await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true });
+    const references = codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50);
+    return page(c, { form, errors: resolution.notes, results: { sessionId: form.sessionId, references }, continued });
+  });
+
+  // A search is recorded as a turn of a query session, then the browser is sent to the search's own
+  // page (POST-redirect-GET). A host token cannot travel in a URL: a search that needed one is shown
+  // at once instead.
+  app.post("/search", async (c) => {
+    const form = await readForm(c);
+    if (form.errors.length) return page(c, { form, errors: form.errors, status: 400 });
+    const resolution = await resolveOrPage(c, form, form.hostToken);
+    if (resolution instanceof Response) return resolution;
+    const withCode = Boolean(form.hostToken);
+    const { sessionId, files } = await querySessions.search(consoleCommandContext(c.var), resolution, { query: form.query, sessionId: form.sessionId, limit: 10, withCode });
+    if (!withCode) return c.redirect(searchHref({ query: form.query, repoIds: form.repoIds, sessionId }), 303);
+    const references = codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50);
+    return page(c, { form: { ...form, sessionId }, errors: resolution.notes, results: { sessionId, references } });
   });
 
   // The client script asks for NDJSON and shows the answer as it streams; without it, the answer
