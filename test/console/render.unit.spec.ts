@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { CodeBlock, Markdown, highlight, languageOf } from "../../src/faces/console/render.tsx";
 import { createSessionStore, sameToken } from "../../src/faces/console/session.ts";
+import { renderSummary } from "../../src/review/summary.ts";
+import { added } from "../review/helpers.ts";
 
 const html = (node: unknown) => String(node);
 
 describe("markdown from hosts and users", () => {
-  it("keeps raw HTML as text, drops images and unsafe links, keeps safe links", () => {
+  it("keeps other raw HTML as text, drops images and unsafe links, keeps safe links", () => {
     const out = html(
       Markdown({
         text: [
@@ -23,6 +25,57 @@ describe("markdown from hosts and users", () => {
     expect(out).toContain('<a href="https://example.com/x" rel="nofollow noopener noreferrer">ok</a>');
     expect(out).toContain('href="docs/readme.md"');
     expect(out).toContain('href="mailto:a@b.c"');
+  });
+
+  it("renders the HTML of a review summary: <sub>, <details><summary>, numeric columns aligned by class", () => {
+    const summary = renderSummary({ files: [added("src/a.ts", ["x", "y"])], findings: [], strictness: 3, skipped: [{ path: "big.bin", reason: "binary" }] });
+    const out = html(Markdown({ text: summary }));
+    expect(out).toContain("<p><sub>Strictness 3: showing medium and above.</sub></p>");
+    expect(out).toMatch(/<details><summary>1 file not reviewed<\/summary>\s*<ul>\s*<li><code>big.bin<\/code>: binary<\/li>\s*<\/ul>\s*<\/details>/);
+    expect(out).not.toContain("&lt;");
+    expect(out).not.toContain("style=");
+    expect(out).toContain('<div class="table-wrap"><table>');
+    expect(out).toContain('<th class="align-right">+</th>');
+    expect(out).toContain('<td class="align-right">2</td>');
+  });
+
+  it("keeps only the allowed elements, with no attribute but details' open, and escapes every other tag", () => {
+    const out = html(
+      Markdown({
+        text: [
+          '<details open ontoggle="alert(1)" class=x><summary style="color:red">More</summary>',
+          "",
+          "Press <kbd>Ctrl</kbd>+<KBD>C</KBD>, H<sub>2</sub>O, x<sup>2</sup>, <b onmouseover=alert(2)>bold</b>, <i>it</i>, <code>a<b</code><br/>next<br>",
+          "",
+          "</details>",
+          "",
+          '<a href="javascript:alert(3)">x</a> <span style="x">y</span> <svg onload=alert(4)></svg> <iframe src=//evil></iframe> <sub/>z',
+          "",
+          "<style>body{display:none}</style>",
+        ].join("\n"),
+      }),
+    );
+    expect(out).toContain("<details open><summary>More</summary>");
+    expect(out).toContain("Press <kbd>Ctrl</kbd>+<kbd>C</kbd>, H<sub>2</sub>O, x<sup>2</sup>, <b>bold</b>, <i>it</i>, <code>a&lt;b</code><br>next<br>");
+    expect(out).toContain("&lt;a href=&quot;javascript:alert(3)&quot;&gt;x&lt;/a&gt; &lt;span style=&quot;x&quot;&gt;y&lt;/span&gt;");
+    expect(out).toContain("&lt;svg onload=alert(4)&gt;&lt;/svg&gt; &lt;iframe src=//evil&gt;&lt;/iframe&gt; <sub></sub>z");
+    expect(out).toContain("&lt;style&gt;body{display:none}&lt;/style&gt;");
+    // No tag but the allowed ones, and none with an attribute (details may say open).
+    const tags = [...out.matchAll(/<\/?([a-z0-9]+)([^>]*)>/gi)];
+    const markdownTags = new Set(["div", "p", "ul", "li", "table", "thead", "tbody", "tr", "th", "td"]);
+    for (const [tag, name, attributes] of tags) {
+      expect(markdownTags.has(name!) || ["b", "i", "kbd", "sub", "sup", "code", "br", "details", "summary"].includes(name!), tag).toBe(true);
+      if (!markdownTags.has(name!)) expect(attributes === "" || tag === "<details open>", tag).toBe(true);
+    }
+  });
+
+  it("drops HTML comments and balances the allowed elements within their markdown block", () => {
+    const out = html(Markdown({ text: "<!-- loupe:summary -->\nan <b>unclosed bold\n\n- a <i>list item\n- </sub></details> stray ends\n\n<details>\n\nleft open" }));
+    expect(out).not.toContain("loupe:summary");
+    expect(out).toContain("<p>an <b>unclosed bold</b></p>");
+    expect(out).toContain("<li>a <i>list item</i></li>");
+    expect(out).toContain("<li> stray ends</li>"); // the stray end tags dropped
+    expect(out).toMatch(/<details>\s*<p>left open<\/p>\s*<\/details><\/div>$/);
   });
 
   it("highlights fenced code with escaped source", () => {

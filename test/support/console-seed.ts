@@ -33,6 +33,9 @@ export type ConsoleSeed = {
   server: TestServer;
   memberKey: string;
   prNumber: number;
+  /** The pull requests' base (main) and head (feature) commits, for more deliveries. */
+  baseSha: string;
+  headSha: string;
   cleanup(): Promise<void>;
 };
 
@@ -80,6 +83,8 @@ export async function seedConsole(): Promise<ConsoleSeed> {
     server,
     memberKey,
     prNumber,
+    baseSha,
+    headSha,
     async cleanup() {
       await server.stop({ remove: true });
       host.remove();

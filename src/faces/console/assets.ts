@@ -1,5 +1,5 @@
 /**
- * The console's stylesheet and client script: plain files beside this one, read once at start-up and
+ * The console's stylesheet, client script and icon: plain files beside this one, read once at start-up and
  * served by Loupe itself (nothing from a CDN, nothing inline), with a content hash in the URL.
  */
 import { readFileSync } from "node:fs";
@@ -12,6 +12,7 @@ const versionOf = (text: string) => createHash("sha256").update(text).digest("he
 const files = {
   "console.js": { body: read("console.js"), type: "text/javascript; charset=utf-8" },
   "console.css": { body: read("console.css"), type: "text/css; charset=utf-8" },
+  "favicon.svg": { body: read("favicon.svg"), type: "image/svg+xml" },
 } as const;
 
 export type AssetName = keyof typeof files;
@@ -19,6 +20,7 @@ export type AssetName = keyof typeof files;
 export const ASSET_PATHS = {
   js: `/console/assets/console.js?v=${versionOf(files["console.js"].body)}`,
   css: `/console/assets/console.css?v=${versionOf(files["console.css"].body)}`,
+  icon: `/console/assets/favicon.svg?v=${versionOf(files["favicon.svg"].body)}`,
 };
 
 export function asset(name: string): { body: string; type: string; etag: string } | undefined {

@@ -1,8 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /**
  * The page shell: header with the navigation the caller may use (admin links only for admin keys),
- * the CSRF token for the client script, one stylesheet and one script, both served by Loupe
- * (/console/assets/...): the Content-Security-Policy allows nothing inline.
+ * the CSRF token for the client script, one stylesheet, one script and the icon, all served by Loupe
+ * (/console/assets/...): the Content-Security-Policy allows nothing inline, and the browser has no
+ * reason to ask for /favicon.ico.
  */
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
@@ -33,6 +34,7 @@ export function Layout(props: { title: string; session?: ConsoleSession | undefi
           <meta name="referrer" content="same-origin" />
           {session ? <meta name="csrf-token" content={session.csrf} /> : null}
           <title>{`${props.title} · Loupe`}</title>
+          <link rel="icon" type="image/svg+xml" href={ASSET_PATHS.icon} />
           <link rel="stylesheet" href={ASSET_PATHS.css} />
           <script src={ASSET_PATHS.js} defer></script>
         </head>

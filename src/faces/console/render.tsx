@@ -1,9 +1,11 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Safe rendering of text that comes from hosts and users: markdown (comment bodies, answers,
- * descriptions) through markdown-it with raw HTML off, images off and only http(s), mailto and
- * relative links; code through highlight.js, whose output escapes the source. Everything else in the
- * pages goes through JSX, which escapes every value.
+ * descriptions) through markdown-it with raw HTML reduced to a few attribute-less elements
+ * (markdown-html.ts), images off and only http(s), mailto and relative links, table alignment as
+ * classes (the CSP allows no inline style) and each table in its own scrolling box; code through
+ * highlight.js, whose output escapes the source. Everything else in the pages goes through JSX, which
+ * escapes every value.
  */
 import MarkdownIt from "markdown-it";
 import hljs from "highlight.js/lib/core";
@@ -28,6 +30,7 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { raw } from "hono/html";
+import { allowlistHtml } from "./markdown-html.ts";
 
 const LANGUAGES = { bash, c, cpp, csharp, css, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, sql, swift, typescript, xml, yaml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
@@ -81,8 +84,22 @@ export function CodeBlock(props: { code: string; path?: string | null; firstLine
 
 const SAFE_LINK = /^(https?:|mailto:|#|\/(?!\/)|\.{0,2}\/|[^:/?#]+([/?#]|$))/i;
 
-const md = new MarkdownIt({ html: false, linkify: false, typographer: false, breaks: false });
+// Raw HTML is parsed, then reduced to the allowed elements by allowlistHtml (markdown-html.ts).
+const md = new MarkdownIt({ html: true, linkify: false, typographer: false, breaks: false });
 md.disable(["image"]);
+md.use(allowlistHtml);
+// A column's alignment as a class (the CSP refuses markdown-it's `style="text-align:..."`).
+md.core.ruler.push("align_classes", (state) => {
+  for (const token of state.tokens) {
+    if ((token.type !== "th_open" && token.type !== "td_open") || !token.attrs) continue;
+    const align = /^text-align:(left|center|right)$/.exec(String(token.attrGet("style") ?? ""))?.[1];
+    token.attrs = token.attrs.filter(([name]) => name !== "style");
+    if (align) token.attrJoin("class", `align-${align}`);
+  }
+});
+// A wide table scrolls in its own box instead of widening the page.
+md.renderer.rules.table_open = (tokens, idx, options, _env, self) => `<div class="table-wrap">${self.renderToken(tokens, idx, options)}`;
+md.renderer.rules.table_close = (tokens, idx, options, _env, self) => `${self.renderToken(tokens, idx, options)}</div>\n`;
 md.validateLink = (url: string) => SAFE_LINK.test(url.trim());
 const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -91,7 +108,7 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 };
 md.options.highlight = (code: string, lang: string) => highlight(code, lang && hljs.getLanguage(lang) ? lang : null);
 
-/** Markdown from a host or a user, rendered with no HTML, no images and only safe links. */
+/** Markdown from a host or a user, rendered with only the allowed HTML elements, no images and only safe links. */
 export function Markdown(props: { text: string | null | undefined; class?: string }) {
   return <div class={`markdown ${props.class ?? ""}`.trim()}>{raw(md.render(props.text ?? ""))}</div>;
 }

@@ -72,25 +72,25 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
   return (
     <tr data-repo-id={r.repoId}>
       <th scope="row">
-        <span class="mono">{shown.repository}</span>
+        <span class="mono nowrap">{shown.repository}</span>
         <div class="muted small">
           {shown.remote} · {branch}
         </div>
       </th>
-      <td>
+      <td data-label="Status">
         <Badge value={r.status} field="status" />
         <div class="failure small" data-field="failureReason" hidden={!r.failureReason}>
           {r.failureReason ?? ""}
         </div>
       </td>
-      <td>
+      <td data-label="Files">
         <Progress value={r.filesProcessed} max={r.numFiles} label={`Files of ${shown.repository} processed`} />
       </td>
-      <td data-field="languages">{languagesText(r.languages) || "-"}</td>
-      <td class="mono" data-field="sha" title={r.sha ?? ""}>
+      <td data-field="languages" data-label="Languages">{languagesText(r.languages) || "-"}</td>
+      <td class="mono nowrap" data-field="sha" data-label="Head" title={r.sha ?? ""}>
         {(r.sha ?? r.headSha ?? "-").slice(0, 12)}
       </td>
-      <td data-field="indexedAt">
+      <td class="nowrap" data-field="indexedAt" data-label="Last indexed">
         <Time at={r.indexedAt} />
       </td>
       <td>
@@ -198,7 +198,7 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
             <p class="muted">Nothing indexed yet.</p>
           ) : (
             <div class="table-wrap">
-              <table data-live="/console/live/repositories" id="repositories">
+              <table data-live="/console/live/repositories" id="repositories" class="rows-on-phone">
                 <thead>
                   <tr>
                     <th scope="col">Repository</th>
