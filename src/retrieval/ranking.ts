@@ -117,7 +117,9 @@ const CLASS_CACHE_LIMIT = 100_000;
 export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean; declarations: boolean } {
   const texts = analysis.terms.filter((t) => t.weight >= 0.9 || t.kind === "path").map((t) => t.text.toLowerCase());
   const tests = texts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
-    || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9);
+    || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9)
+    // "Where is X tested?" asks for its tests; a report's "tested on Linux" does not.
+    || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && t.text === "tested" && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
     || (t.kind === "path" && DOC_PATH.test(t.text)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.

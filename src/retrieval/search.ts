@@ -125,6 +125,25 @@ export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: 
   return queries;
 }
 
+/** A word that points back at what was said before (English; a question in another language is read alone). */
+const REFERS_BACK = /\b(?:it|its|this|that|these|those|them|they)\b/i;
+/** A follow-up is short: a longer question says what it is about. */
+const FOLLOW_UP_MAX_WORDS = 12;
+
+/**
+ * A short follow-up that names nothing of its own and points back ("and where is it tested?", "what
+ * calls it?") is about the subject of the question before it: it is read together with that question
+ * (whose names then lead). Any other question or report is read alone; the session's earlier questions
+ * still nudge it (the "context" list).
+ */
+export function followUpAnalysis(query: string, context: readonly string[]): QueryAnalysis {
+  const own = analyzeQuery(query);
+  const previous = context[context.length - 1];
+  if (previous === undefined || !previous.trim() || own.isLongReport || own.terms.some((t) => t.kind !== "word")) return own;
+  if (!REFERS_BACK.test(query) || query.trim().split(/\s+/).length > FOLLOW_UP_MAX_WORDS) return own;
+  return analyzeQuery(`${previous.slice(0, MAX_QUERY_CHARS / 2)}\n${query}`);
+}
+
 export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder | null; logger?: Logger }): Searcher {
   const { codeIndex } = deps;
   const embedder = deps.embedder ?? null;
@@ -146,7 +165,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
     async search(request) {
       const query = request.query.slice(0, MAX_QUERY_CHARS);
       const contextText = (request.context ?? []).join("\n").slice(0, MAX_QUERY_CHARS / 2);
-      const analysis = withSourcesOfTests(withExtraPaths(analyzeQuery(query), query));
+      const analysis = withSourcesOfTests(withExtraPaths(followUpAnalysis(query, request.context ?? []), query));
       const report = normalized(query);
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
       const deep = request.genius === true;
@@ -160,12 +179,15 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000), limit: chunkLimit });
       if (contextText.trim()) {
         // Earlier questions of the session: their names and words in ONE query, at a lower weight
-        // (0.35 of the lists it stands for) and with a shorter list (it only nudges the order).
+        // (0.35 of the lists it stands for, and never more than 0.35 of the question's own: a question
+        // that says what it is about is not outweighed by the one before) and with a shorter list (it
+        // only nudges the order).
         const earlier = lexicalQueries(analyzeQuery(contextText), contextText, namesFile);
         if (earlier.length > 0) {
+          const weightOf = (list: { weight: number }[]) => list.reduce((w, q) => w + q.weight, 0);
           queries.push({
             name: "context",
-            weight: 0.35 * earlier.reduce((w, q) => w + q.weight, 0),
+            weight: 0.35 * Math.min(weightOf(earlier), weightOf(queries)),
             text: earlier.map((q) => q.text).join(" "),
             limit: Math.min(chunkLimit, deep ? 150 : 60),
           });

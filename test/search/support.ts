@@ -45,7 +45,10 @@ export type SearchSource = { filepath: string; linestart: number | null; lineend
  * For the enclosing describe: a real server and one repository of `files` on a git host fixture,
  * indexed through the API before the tests and removed after; `search` asks POST /v2/search about it.
  */
-export function withIndexedRepository(repository: string, files: Record<string, string>): { search(query: string): Promise<SearchSource[]>; ask(question: string): Promise<string> } {
+export function withIndexedRepository(
+  repository: string,
+  files: Record<string, string>,
+): { search(query: string): Promise<SearchSource[]>; ask(question: string): Promise<string>; converse(messages: { role: "user" | "assistant"; content: string }[]): Promise<{ message: string; sources: SearchSource[] }> } {
   let server: TestServer;
   let host: GitHostFixture;
   const ref = { remote: "github", repository, branch: "main" };
@@ -70,6 +73,12 @@ export function withIndexedRepository(repository: string, files: Record<string, 
       const res = await server.api("/v2/query", { method: "POST", json: { messages: [{ id: "1", role: "user", content: question }], repositories: [ref] } });
       expect(res.status).toBe(200);
       return ((await res.json()) as { message: string }).message;
+    },
+    /** POST /v2/query with a conversation (earlier turns first, the question last): answer and sources. */
+    async converse(messages) {
+      const res = await server.api("/v2/query", { method: "POST", json: { messages: messages.map((m, i) => ({ id: String(i + 1), ...m })), repositories: [ref] } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { message: string; sources: SearchSource[] };
     },
   };
 }
