@@ -191,17 +191,23 @@ describe("admin pages over HTTP", () => {
     expect((await s.request("/console/audit/projections/rebuild", { method: "POST", form: { _csrf: s.csrf, name: "nope" } })).status).toBe(404);
   });
 
-  it("issues a key shown once (not cached) and revokes it", async () => {
+  it("issues a key shown once (not cached, redirected to a GET page) and revokes it", async () => {
     const s = await signedIn(seed.server.adminKey);
     const issued = await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "ci bot", role: "member" } });
-    expect(issued.status).toBe(201);
-    expect(issued.headers.get("cache-control")).toBe("no-store");
-    const html = await issued.text();
+    expect(issued.status).toBe(303);
+    const shown = await s.request(issued.headers.get("location")!);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    const html = await shown.text();
     const secret = /<output class="mono secret" id="issued-secret">([^<]+)<\/output>/.exec(html)![1]!;
+    expect(issued.headers.get("location")).not.toContain(secret);
     expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).not.toBeNull();
+    expect(await (await s.request(issued.headers.get("location")!)).text()).not.toContain(secret);
     expect(await (await s.request("/console/keys")).text()).not.toContain(secret);
+    expect(seed.server.logs()).not.toContain(secret);
     const keyId = seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)!.keyId;
-    expect((await s.request("/console/keys/revoke", { method: "POST", form: { _csrf: s.csrf, keyId } })).status).toBe(200);
+    const revoked = await s.request("/console/keys/revoke", { method: "POST", form: { _csrf: s.csrf, keyId } });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("location")).toBe(`/console/keys?revoked=${keyId}`);
     expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).toBeNull();
     expect((await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "", role: "root" } })).status).toBe(400);
   });
