@@ -74,11 +74,14 @@ export function returnPathOfReferer(referer: string | undefined): string | undef
   }
 }
 
-/** `/console/sign-in`, with the page to return to and why the session ended, when given. */
+/** Where sign-in lands when no other page was asked for. */
+const DEFAULT_LANDING = new Set(["/console", "/console/", "/console/repositories"]);
+
+/** `/console/sign-in`, with the page to return to (unless it is where sign-in lands anyway) and why the session ended. */
 export function signInPath(options: { next?: string | undefined; ended?: boolean } = {}): string {
   const query = new URLSearchParams();
   const next = safeReturnPath(options.next);
-  if (next) query.set("next", next);
+  if (next && !DEFAULT_LANDING.has(next)) query.set("next", next);
   if (options.ended) query.set("ended", "1");
   const text = query.toString();
   return text ? `/console/sign-in?${text}` : "/console/sign-in";

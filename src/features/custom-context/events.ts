@@ -20,8 +20,8 @@ export const CUSTOM_CONTEXT_LIMITS = { body: 50_000 } as const;
 export const bodyLimitProblem = (body: string): string | null =>
   body.length > CUSTOM_CONTEXT_LIMITS.body ? `body: must be at most ${CUSTOM_CONTEXT_LIMITS.body} characters (got ${body.length})` : null;
 
-/** A custom context's body as every schema checks it. */
-export const customContextBody = z.string().max(CUSTOM_CONTEXT_LIMITS.body, `must be at most ${CUSTOM_CONTEXT_LIMITS.body} characters`);
+/** A custom context's body as every schema checks it (zod's message names the limit: "Too big: ... <=50000 characters"). */
+export const customContextBody = z.string().max(CUSTOM_CONTEXT_LIMITS.body);
 
 export const CustomContextCreated = defineEvent(
   "CustomContextCreated",
