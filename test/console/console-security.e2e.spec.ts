@@ -109,12 +109,17 @@ describe("console sessions and requests", () => {
     expect(await seed.server.loupe.services.eventStore.headPosition()).toBe(before);
   });
 
-  it("sends pages to sign-in without a session, and refuses POSTs with 401", async () => {
+  it("sends pages to sign-in (and back) without a session, forms to sign-in with a note, and refuses the script's POSTs with 401", async () => {
     const c = client(seed.server.baseUrl);
-    const page = await c.request("/console/pull-requests");
+    const page = await c.request("/console/pull-requests?state=open");
     expect(page.status).toBe(303);
-    expect(page.headers.get("location")).toBe("/console/sign-in");
-    expect((await c.request("/console/keys", { method: "POST", form: { name: "x" } })).status).toBe(401);
+    expect(page.headers.get("location")).toBe("/console/sign-in?next=%2Fconsole%2Fpull-requests%3Fstate%3Dopen");
+    const before = await seed.server.loupe.services.eventStore.headPosition();
+    const form = await c.request("/console/keys", { method: "POST", form: { name: "x" }, headers: { referer: `${seed.server.baseUrl}/console/keys` } });
+    expect(form.status).toBe(303);
+    expect(form.headers.get("location")).toBe("/console/sign-in?next=%2Fconsole%2Fkeys&ended=1");
+    expect((await c.request("/console/keys", { method: "POST", body: "{}", headers: { "content-type": "application/json", "x-csrf-token": "x" } })).status).toBe(401);
+    expect(await seed.server.loupe.services.eventStore.headPosition()).toBe(before);
   });
 
   it("ends a key's sessions when the key is revoked", async () => {
@@ -124,7 +129,7 @@ describe("console sessions and requests", () => {
     expect((await seed.server.api(`/v2/keys/${issued.keyId}`, { method: "DELETE" })).status).toBe(200);
     const after = await s.request("/console/pull-requests");
     expect(after.status).toBe(303);
-    expect(after.headers.get("location")).toBe("/console/sign-in");
+    expect(after.headers.get("location")).toBe("/console/sign-in?next=%2Fconsole%2Fpull-requests");
   });
 
   it("shows another organisation's key none of this organisation's repositories, pull requests or context", async () => {
@@ -186,17 +191,23 @@ describe("admin pages over HTTP", () => {
     expect((await s.request("/console/audit/projections/rebuild", { method: "POST", form: { _csrf: s.csrf, name: "nope" } })).status).toBe(404);
   });
 
-  it("issues a key shown once (not cached) and revokes it", async () => {
+  it("issues a key shown once (not cached, redirected to a GET page) and revokes it", async () => {
     const s = await signedIn(seed.server.adminKey);
     const issued = await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "ci bot", role: "member" } });
-    expect(issued.status).toBe(201);
-    expect(issued.headers.get("cache-control")).toBe("no-store");
-    const html = await issued.text();
+    expect(issued.status).toBe(303);
+    const shown = await s.request(issued.headers.get("location")!);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    const html = await shown.text();
     const secret = /<output class="mono secret" id="issued-secret">([^<]+)<\/output>/.exec(html)![1]!;
+    expect(issued.headers.get("location")).not.toContain(secret);
     expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).not.toBeNull();
+    expect(await (await s.request(issued.headers.get("location")!)).text()).not.toContain(secret);
     expect(await (await s.request("/console/keys")).text()).not.toContain(secret);
+    expect(seed.server.logs()).not.toContain(secret);
     const keyId = seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)!.keyId;
-    expect((await s.request("/console/keys/revoke", { method: "POST", form: { _csrf: s.csrf, keyId } })).status).toBe(200);
+    const revoked = await s.request("/console/keys/revoke", { method: "POST", form: { _csrf: s.csrf, keyId } });
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("location")).toBe(`/console/keys?revoked=${keyId}`);
     expect(seed.server.loupe.services.keys.authenticate(`Bearer ${secret}`)).toBeNull();
     expect((await s.request("/console/keys", { method: "POST", form: { _csrf: s.csrf, name: "", role: "root" } })).status).toBe(400);
   });

@@ -11,8 +11,8 @@ import type { Services } from "../../services.ts";
 import { HttpError } from "../http/errors.ts";
 import { DomainError } from "../../eventstore/decider.ts";
 import type { ConsoleEnv } from "./env.ts";
-import { createSessionStore, randomToken, sameToken, SESSION_COOKIE, SIGN_IN_COOKIE, type SessionStore } from "./session.ts";
-import { securityHeaders } from "./security.ts";
+import { createSessionStore, randomToken, sameToken, SESSION_COOKIE, SIGN_IN_COOKIE, SIGN_IN_FORM_TTL_MS, type SessionStore } from "./session.ts";
+import { returnPathOfReferer, safeReturnPath, securityHeaders, signInPath } from "./security.ts";
 import { asset } from "./assets.ts";
 import { Layout, Notice } from "./layout.tsx";
 import { ConsoleError } from "./errors.ts";
@@ -30,26 +30,46 @@ const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 400, forbidden: 
 
 const secureRequest = (c: Context) => new URL(c.req.url).protocol === "https:" || c.req.header("x-forwarded-proto") === "https";
 
-function signInPage(c: Context, options: { errors?: string[]; status?: 200 | 400 | 401 | 403 } = {}) {
-  const token = randomToken();
-  setCookie(c, SIGN_IN_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/console", maxAge: 900, secure: secureRequest(c) });
+const SIGN_IN_BROWSER = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * The sign-in page. The browser's sign-in cookie (a random value, see session.ts) is kept when it has
+ * one, so every tab's form stays valid; `next` is the console page to return to after sign-in.
+ */
+function signInPage(
+  c: Context,
+  sessions: SessionStore,
+  options: { errors?: string[]; notice?: string; next?: string | undefined; status?: 200 | 400 | 401 | 403 } = {},
+) {
+  const current = getCookie(c, SIGN_IN_COOKIE);
+  const browser = current && SIGN_IN_BROWSER.test(current) ? current : randomToken();
+  setCookie(c, SIGN_IN_COOKIE, browser, { httpOnly: true, sameSite: "Strict", path: "/console", maxAge: SIGN_IN_FORM_TTL_MS / 1000, secure: secureRequest(c) });
+  const next = safeReturnPath(options.next);
   return c.html(
     <Layout title="Sign in">
       <section class="narrow">
         <h1>Sign in to Loupe</h1>
         <p>Paste an API key. It is exchanged at once for a session cookie; the browser never keeps the key.</p>
-        <Notice errors={options.errors} />
+        <Notice errors={options.errors} notice={options.notice} />
         <form method="post" action="/console/sign-in" class="stack" autocomplete="off">
-          <input type="hidden" name="_csrf" value={token} />
+          <input type="hidden" name="_csrf" value={sessions.signInToken(browser)} />
+          {next ? <input type="hidden" name="next" value={next} /> : null}
           <label for="apiKey">API key</label>
           <input id="apiKey" name="apiKey" type="password" required autocomplete="off" spellcheck={false} autofocus />
           <button type="submit">Sign in</button>
         </form>
+        {next ? (
+          <p class="muted small">
+            After sign-in: <span class="mono">{next}</span>
+          </p>
+        ) : null}
       </section>
     </Layout>,
     options.status ?? 200,
   );
 }
+
+const ENDED_NOTICE = "Your session had ended (signed out, expired or the server restarted), so what you sent was not saved. Sign in to go back to the page and send it again.";
 
 /** Mounts the console on the HTTP app. Sessions live in memory (see session.ts). */
 export function consoleRoutes(app: Hono<AppEnv>, services: Services, sessions: SessionStore = createSessionStore()) {
@@ -104,25 +124,28 @@ export function consoleRoutes(app: Hono<AppEnv>, services: Services, sessions: S
   });
 
   con.get("/sign-in", (c) => {
-    if (sessions.get(getCookie(c, SESSION_COOKIE))) return c.redirect("/console/repositories", 303);
-    return signInPage(c);
+    const next = safeReturnPath(c.req.query("next"));
+    if (sessions.get(getCookie(c, SESSION_COOKIE))) return c.redirect(next ?? "/console/repositories", 303);
+    return signInPage(c, sessions, { next, notice: c.req.query("ended") ? ENDED_NOTICE : undefined });
   });
 
   con.post("/sign-in", async (c) => {
     const form = await c.req.parseBody();
-    const token = getCookie(c, SIGN_IN_COOKIE);
-    if (!sameToken(token, typeof form._csrf === "string" ? form._csrf : undefined)) {
-      return signInPage(c, { errors: ["The sign-in form expired; try again."], status: 403 });
+    const next = safeReturnPath(form.next);
+    if (!sessions.validSignInToken(getCookie(c, SIGN_IN_COOKIE), typeof form._csrf === "string" ? form._csrf : undefined)) {
+      // A fresh form answers a stale one (too old, or from before a restart): never a dead end.
+      return signInPage(c, sessions, { errors: ["This sign-in form had expired (it was open too long, or Loupe restarted). Paste the key again."], next, status: 403 });
     }
     const key = typeof form.apiKey === "string" ? form.apiKey.trim() : "";
-    if (!key) return signInPage(c, { errors: ["apiKey: paste an API key"], status: 400 });
+    if (!key) return signInPage(c, sessions, { errors: ["apiKey: paste an API key"], next, status: 400 });
     const principal = keys.authenticate(`Bearer ${key}`);
-    if (!principal) return signInPage(c, { errors: ["Invalid or revoked API key"], status: 401 });
+    if (!principal) return signInPage(c, sessions, { errors: ["Invalid or revoked API key"], next, status: 401 });
+    // A browser has one session: the one it had (another tab's sign-in) ends.
+    sessions.destroy(getCookie(c, SESSION_COOKIE));
     const { id } = sessions.create(principal);
-    deleteCookie(c, SIGN_IN_COOKIE, { path: "/console" });
     setCookie(c, SESSION_COOKIE, id, { httpOnly: true, sameSite: "Strict", path: "/console", secure: secureRequest(c) });
     c.get("logger").info({ keyId: principal.keyId, orgId: principal.orgId, role: principal.role }, "console sign-in");
-    return c.redirect("/console/repositories", 303);
+    return c.redirect(next ?? "/console/repositories", 303);
   });
 
   // Everything else needs a live session whose key is still active, and a CSRF token on every POST.
@@ -132,7 +155,13 @@ export function consoleRoutes(app: Hono<AppEnv>, services: Services, sessions: S
     const key = session && keys.get(session.principal.orgId, session.principal.keyId);
     if (session && (!key || key.revokedAt)) sessions.destroyKey(session.principal.keyId);
     if (!session || !key || key.revokedAt) {
-      if (c.req.method === "GET") return c.redirect("/console/sign-in", 303);
+      const url = new URL(c.req.url);
+      // A page: sign in, then back to it.
+      if (c.req.method === "GET" || c.req.method === "HEAD") return c.redirect(signInPath({ next: url.pathname + url.search }), 303);
+      // A form a person sent: sign in, then back to the page it was sent from (what was sent is not kept).
+      const formPost = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header("content-type") ?? "") && !c.req.header("x-csrf-token");
+      if (formPost) return c.redirect(signInPath({ next: returnPathOfReferer(c.req.header("referer")), ended: true }), 303);
+      // The client script's fetches get the status to act on.
       throw new ConsoleError(401, "Your session has ended; sign in again.");
     }
     c.set("session", session);

@@ -6,11 +6,13 @@
  * signs everyone out. Every request checks that the key behind the session is still active, so
  * revoking a key ends its console sessions too.
  */
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Principal } from "../../features/access/service.ts";
 
 export const SESSION_COOKIE = "loupe_console";
 export const SIGN_IN_COOKIE = "loupe_console_signin";
+/** How long a sign-in form stays valid (and the sign-in cookie is kept): 12 hours. */
+export const SIGN_IN_FORM_TTL_MS = 12 * 60 * 60 * 1000;
 
 export type ConsoleSession = {
   principal: Principal;
@@ -39,6 +41,8 @@ export function createSessionStore(options: { idleMs?: number; maxAgeMs?: number
   const maxSessions = options.maxSessions ?? 10_000;
   const now = options.now ?? Date.now;
   const sessions = new Map<string, ConsoleSession>();
+  const formSecret = randomBytes(32);
+  const formMac = (browser: string, issuedAt: number) => createHmac("sha256", formSecret).update(`${browser}\0${issuedAt}`, "utf8").digest("base64url");
 
   const expired = (s: ConsoleSession, t: number) => t - s.lastSeenAt > idleMs || t - s.createdAt > maxAgeMs;
 
@@ -76,6 +80,27 @@ export function createSessionStore(options: { idleMs?: number; maxAgeMs?: number
     /** Ends every session of a key (used when its key is found revoked). */
     destroyKey(keyId: string) {
       for (const [k, s] of sessions) if (s.principal.keyId === keyId) sessions.delete(k);
+    },
+    /**
+     * Sign-in forms (login CSRF). The browser keeps one random value in the HttpOnly, SameSite=Strict
+     * sign-in cookie, reused by every tab; each form carries `<issuedAt>.<HMAC(secret, that value, issuedAt)>`.
+     * So any form rendered for this browser signs in, from any tab and in any order, for
+     * SIGN_IN_FORM_TTL_MS, while a token is worthless without the cookie it was made for (and another
+     * site can neither read nor set that cookie). The secret is in memory: a restart expires open forms.
+     */
+    signInToken(browser: string): string {
+      const issuedAt = now();
+      return `${issuedAt}.${formMac(browser, issuedAt)}`;
+    },
+    /** True when `token` was issued by this process for the browser's sign-in cookie value, and is fresh. */
+    validSignInToken(browser: string | undefined, token: string | undefined): boolean {
+      if (!browser || !token || token.length > 200) return false;
+      const dot = token.indexOf(".");
+      const issuedAt = Number(token.slice(0, dot));
+      if (dot < 1 || !Number.isSafeInteger(issuedAt)) return false;
+      const age = now() - issuedAt;
+      if (age < 0 || age > SIGN_IN_FORM_TTL_MS) return false;
+      return sameToken(token.slice(dot + 1), formMac(browser, issuedAt));
     },
     size: () => sessions.size,
     /** The stored keys (hashes), for tests that check the id itself is not kept. */

@@ -9,13 +9,27 @@ import { ScopeSchema } from "../../review/scope.ts";
 export const customContextType = z.enum(["CUSTOM_INSTRUCTION", "PATTERN"]);
 export const customContextStatus = z.enum(["ACTIVE", "INACTIVE", "SUGGESTED"]);
 
+/**
+ * The limits of a custom context, declared once: the event schemas below and every face's input schema
+ * (HTTP, MCP, GraphQL, the console's forms) use them, and the service checks them before it decides, so
+ * input over a limit is refused up front with a message naming the field, never by the event store.
+ */
+export const CUSTOM_CONTEXT_LIMITS = { body: 50_000 } as const;
+
+/** `body: must be at most 50000 characters (got 60000)`, or null when the body fits. */
+export const bodyLimitProblem = (body: string): string | null =>
+  body.length > CUSTOM_CONTEXT_LIMITS.body ? `body: must be at most ${CUSTOM_CONTEXT_LIMITS.body} characters (got ${body.length})` : null;
+
+/** A custom context's body as every schema checks it (zod's message names the limit: "Too big: ... <=50000 characters"). */
+export const customContextBody = z.string().max(CUSTOM_CONTEXT_LIMITS.body);
+
 export const CustomContextCreated = defineEvent(
   "CustomContextCreated",
   1,
   z.object({
     id: z.string().uuid(),
     type: customContextType,
-    body: z.string().max(50_000),
+    body: customContextBody,
     status: customContextStatus,
     scopes: ScopeSchema,
     metadata: z.record(z.string(), z.unknown()),
@@ -35,7 +49,7 @@ export const CustomContextUpdated = defineEvent(
   1,
   z.object({
     id: z.string().uuid(),
-    body: z.string().max(50_000).optional(),
+    body: customContextBody.optional(),
     scopes: ScopeSchema.optional(),
     metadata: z.record(z.string(), z.unknown()).optional(),
   }),
@@ -47,7 +61,7 @@ export const SuggestedPatternLearned = defineEvent(
   1,
   z.object({
     id: z.string().uuid(),
-    body: z.string().max(50_000),
+    body: customContextBody,
     evidenceCount: z.number().int().nonnegative(),
     comments: z
       .array(

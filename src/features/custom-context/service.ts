@@ -10,6 +10,7 @@ import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { DomainError, handleCommand } from "../../eventstore/decider.ts";
+import { bodyLimitProblem } from "./events.ts";
 import { customContextDecider, type CustomContextStatus, type CustomContextType } from "./decider.ts";
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
@@ -69,6 +70,12 @@ function enumValue<T extends string>(value: string | undefined, allowed: readonl
 }
 
 const metadataSchema = z.record(z.string(), z.unknown());
+
+/** Refuses a body over the limit as invalid input, before anything is decided or appended. */
+function checkBody(body: string | undefined) {
+  const problem = body === undefined ? null : bodyLimitProblem(body);
+  if (problem) throw new DomainError("invalid", problem);
+}
 
 /** A custom context as the faces list it (interface.md 2.6). */
 export const customContextListItem = (r: CustomContextRecord): CustomContextListItem => ({
@@ -136,6 +143,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
      */
     async create(orgId: string, input: CreateCustomContextInput, context: CommandContext) {
       const id = randomUUID();
+      checkBody(input.body);
       const metadata = metadataSchema.safeParse(input.metadata ?? {});
       if (!metadata.success) throw new DomainError("invalid", "metadata must be an object");
       const { lastPosition } = await handleCommand(
@@ -180,6 +188,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
 
     async update(orgId: string, customContextId: string, input: { body?: string; scopes?: unknown; metadata?: Record<string, unknown> }, context: CommandContext) {
       if (!record(orgId, customContextId)) throw new DomainError("not_found", `Custom context ${customContextId} not found`);
+      checkBody(input.body);
       const { lastPosition } = await handleCommand(
         eventStore,
         customContextStream(orgId, customContextId),

@@ -228,7 +228,9 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
     const orgId = c.get("session").principal.orgId;
     const q = c.req.query();
     const names = runner.projections().map((p) => p.name);
-    const name = names.find((n) => n === q.projection);
+    const asked = given(q.projection);
+    const name = names.find((n) => n === asked);
+    const unknown = asked !== undefined && name === undefined ? `projection: unknown projection "${asked}"; known: ${names.join(", ")}` : undefined;
     const asOfText = given(q.asOf);
     const offset = intIn(q.offset, 0, 1_000_000) ?? 0;
     let asOf;
@@ -241,6 +243,7 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
     const entries = snapshot ? redactEntries(snapshot.view.range<unknown>([]).filter((e) => entryBelongsTo(e, orgId))) : [];
     return c.html(
       <AuditLayout c={c} title="Read models" current="/console/audit/read-models">
+        <Notice errors={unknown ? [unknown] : undefined} />
         <form method="get" action="/console/audit/read-models" class="inline-form card">
           <label>
             Read model
@@ -277,6 +280,7 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
           </>
         ) : null}
       </AuditLayout>,
+      unknown ? 400 : 200,
     );
   });
 

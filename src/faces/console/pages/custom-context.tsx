@@ -12,6 +12,7 @@ import { Markdown } from "../render.tsx";
 import { DomainError } from "../../../eventstore/decider.ts";
 import { formText, given, intIn } from "./forms.ts";
 import type { CustomContextListItem } from "../../../features/custom-context/service.ts";
+import { bodyLimitProblem } from "../../../features/custom-context/events.ts";
 
 const TYPES = ["CUSTOM_INSTRUCTION", "PATTERN"] as const;
 const STATUSES = ["ACTIVE", "INACTIVE", "SUGGESTED"] as const;
@@ -152,6 +153,8 @@ export function customContextPages(app: Hono<ConsoleEnv>, services: Services) {
     const { scopes, error } = scopesOf(values.scopes);
     if (error) return listPage(c, { values, errors: [error], status: 400 });
     if (!values.body?.trim()) return listPage(c, { values, errors: ["body: must not be empty"], status: 400 });
+    const tooLong = bodyLimitProblem(values.body);
+    if (tooLong) return listPage(c, { values, errors: [tooLong], status: 400 });
     try {
       const { customContext: created } = await customContext.create(c.get("session").principal.orgId, { body: values.body, type: values.type, status: values.status, scopes }, consoleCommandContext(c.var));
       return c.redirect(`/console/custom-context/${created.id}?notice=created`, 303);
@@ -259,6 +262,8 @@ export function customContextPages(app: Hono<ConsoleEnv>, services: Services) {
     const { scopes, error } = scopesOf(values.scopes);
     if (error) return detailPage(c, id, { values, errors: [error], status: 400 });
     if (!values.body?.trim()) return detailPage(c, id, { values, errors: ["body: must not be empty"], status: 400 });
+    const tooLong = bodyLimitProblem(values.body);
+    if (tooLong) return detailPage(c, id, { values, errors: [tooLong], status: 400 });
     try {
       await customContext.update(c.get("session").principal.orgId, id, { body: values.body, scopes }, consoleCommandContext(c.var));
     } catch (e) {

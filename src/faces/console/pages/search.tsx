@@ -370,8 +370,15 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     const repository = given(q.repository);
     const branch = given(q.branch);
     const path = given(q.path);
-    const start = intIn(q.start, 1, 10_000_000) ?? 1;
-    const end = Math.max(start, intIn(q.end, 1, 10_000_000) ?? start);
+    // A line number that is not one is noted and ignored; a span past the file's end is said so.
+    const notes: string[] = [];
+    const lineParam = (field: "start" | "end") => {
+      const n = intIn(q[field], 1, 10_000_000);
+      if (n === undefined && given(q[field]) !== undefined) notes.push(`${field}: "${given(q[field])}" is not a line number (1 or more); ignored`);
+      return n;
+    };
+    const asked = lineParam("start");
+    const askedEnd = lineParam("end");
     if (!remote || !repository || !branch || !path) throw new ConsoleError(400, "remote, repository, branch and path are required");
     const ref = parseRepositoryId(`${remote}:${branch}:${repository}`);
     if (!ref) throw new ConsoleError(400, "remote must be one of github, gitlab, bitbucket, azure");
@@ -383,18 +390,29 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     }
     const lines = await codeSearch.indexedLines(session.principal.orgId, { remote: ref.remote, repository: ref.repository, branch, filepath: path });
     if (lines.size === 0) throw new ConsoleError(404, `${path} is not in the index of ${repository} (${branch}).`);
-    const from = Math.max(1, start - 20);
     const last = Math.max(...lines.keys());
+    let start = asked ?? 1;
+    let end = Math.max(start, askedEnd ?? start);
+    let mark: [number, number] | null = asked === undefined ? null : [start, end];
+    if (start > last) {
+      notes.push(`start: line ${start} is beyond the end of the file (${last} lines); showing its last lines`);
+      [start, end, mark] = [Math.max(1, last - 20), last, null];
+    } else if (end > last) {
+      end = last;
+      mark = [start, end];
+    }
+    const from = Math.max(1, start - 20);
     const to = Math.min(last, end + 20);
     const text: string[] = [];
     for (let n = from; n <= to; n++) text.push(lines.get(n) ?? "");
     return c.html(
       <Layout title={path} session={session} nav="search">
         <h1 class="mono path">{path}</h1>
+        <Notice errors={notes} />
         <p class="muted">
-          {repository} · {branch} · lines {start}-{end} marked
+          {repository} · {branch} · {mark ? `lines ${mark[0]}-${mark[1]} marked` : `lines ${from}-${to} of ${last}`}
         </p>
-        <CodeBlock code={text.join("\n")} path={path} firstLine={from} mark={[start, end]} />
+        <CodeBlock code={text.join("\n")} path={path} firstLine={from} mark={mark} />
       </Layout>,
     );
   });

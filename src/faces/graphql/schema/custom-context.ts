@@ -2,6 +2,7 @@ import { z } from "zod";
 import { customContextListItem, patternWarning, type CustomContextListItem } from "../../../features/custom-context/service.ts";
 import type { CustomContextRecord } from "../../../features/custom-context/projection.ts";
 import { DomainError } from "../../../eventstore/decider.ts";
+import { customContextBody } from "../../../features/custom-context/events.ts";
 import { builder, commandContextOf } from "../builder.ts";
 import { ReadModelSnapshot, snapshotView } from "./audit.ts";
 
@@ -75,7 +76,7 @@ builder.mutationFields((t) => ({
   createCustomContext: t.field({
     type: CustomContext,
     args: {
-      body: t.arg.string({ required: true, validate: z.string().trim().min(1).max(20_000) }),
+      body: t.arg.string({ required: true, validate: customContextBody.trim().min(1) }),
       type: t.arg({ type: CustomContextType, defaultValue: "CUSTOM_INSTRUCTION" }),
       status: t.arg({ type: CustomContextStatus, defaultValue: "ACTIVE" }),
       scopes: t.arg({ type: "JSON", description: "A scope expression (see the REST API's scopes)." }),

@@ -4,6 +4,7 @@ import { commandContext, type AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { readJson } from "../validate.ts";
 import { requireAdmin } from "../auth.ts";
+import { customContextBody } from "../../../features/custom-context/events.ts";
 
 const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
 
@@ -27,7 +28,7 @@ const triggerBody = z.object({
 });
 
 const createContextBody = z.object({
-  body: z.string().max(50_000).optional(),
+  body: customContextBody.optional(),
   type: z.string().optional(),
   status: z.string().optional(),
   scopes: z.unknown().optional(),

@@ -12,10 +12,11 @@ import {
   commandContextOf,
 } from "./common.ts";
 import { ScopeSchema } from "../../../review/scope.ts";
+import { CUSTOM_CONTEXT_LIMITS, customContextBody } from "../../../features/custom-context/events.ts";
 
 export const LIST_CUSTOM_CONTEXT_LIMIT = { default: 20, max: 100 } as const;
 export const SEARCH_CUSTOM_CONTEXT_LIMIT = { default: 10, max: 50 } as const;
-export const MAX_CUSTOM_CONTEXT_BODY = 50_000;
+export const MAX_CUSTOM_CONTEXT_BODY = CUSTOM_CONTEXT_LIMITS.body;
 
 export const listCustomContextInput = z.strictObject({
   type: customContextType.optional().describe("CUSTOM_INSTRUCTION or PATTERN"),
@@ -67,7 +68,7 @@ export const searchCustomContext = defineTool({
 });
 
 export const createCustomContextInput = z.strictObject({
-  body: z.string().max(MAX_CUSTOM_CONTEXT_BODY).optional().describe("The pattern or instruction text"),
+  body: customContextBody.optional().describe("The pattern or instruction text"),
   type: customContextType.optional().describe("CUSTOM_INSTRUCTION (default) or PATTERN"),
   status: customContextStatus.optional().describe("ACTIVE (default), INACTIVE or SUGGESTED"),
   scopes: ScopeSchema.optional().describe(
