@@ -45,12 +45,31 @@ export const ScopeConditionSchema = z
 
 const ScopeNodeSchema: z.ZodType<ScopeNode> = z.lazy(() => z.union([ScopeConditionSchema, ScopeGroupSchema]));
 
-const ScopeGroupSchema: z.ZodType<ScopeGroup> = z
-  .object({
+const CONDITION_KEYS: ReadonlySet<string> = new Set(["field", "operator", "value"]);
+
+/**
+ * What is wrong with a node meant as a condition (it has `field`, `operator` or `value`): the union of
+ * condition and group otherwise reports the group's complaint ("unrecognized keys field, operator"),
+ * which never says that `value` is missing or the operator unknown.
+ */
+function conditionProblem(input: unknown): string {
+  const parsed = ScopeConditionSchema.safeParse(input);
+  if (parsed.success) return "a condition has only field, operator and value (a group only AND and OR)";
+  const problems = parsed.error.issues.map((i) => {
+    const path = i.path.join(".");
+    const missing = i.path.length > 0 && typeof input === "object" && input !== null && !(String(i.path[0]) in input);
+    return `${path ? `${path}: ` : ""}${missing ? "required" : i.code === "invalid_value" ? `must be one of ${SCOPE_OPERATORS.join(", ")}` : i.message}`;
+  });
+  return `a condition needs field, operator and value: ${problems.join("; ")}`;
+}
+
+const ScopeGroupSchema: z.ZodType<ScopeGroup> = z.strictObject(
+  {
     AND: z.array(ScopeNodeSchema).max(MAX_SCOPE_CONDITIONS).optional(),
     OR: z.array(ScopeNodeSchema).max(MAX_SCOPE_CONDITIONS).optional(),
-  })
-  .strict();
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" && issue.keys.some((k) => CONDITION_KEYS.has(k)) ? conditionProblem(issue.input) : undefined) },
+);
 
 function measure(node: ScopeNode, depth: number, acc: { maxDepth: number; conditions: number }): void {
   acc.maxDepth = Math.max(acc.maxDepth, depth);

@@ -173,6 +173,9 @@ describe("-32602: ranges, enums, dates, UUIDs, the repository group, unknown and
     // unknown parameters
     ["list_pull_requests", "unknown parameter", { repository: REPO }, "repository", /Unrecognized parameter/],
     ["create_custom_context", "unknown parameter", { body: "x", name: "y" }, "name", /Unrecognized parameter/],
+    // a scope condition is named for what it lacks, not as a group's unknown keys
+    ["create_custom_context", "scope condition without a value", { body: "x", scopes: { AND: [{ field: "filepath", operator: "MATCHES" }] } }, "scopes", /scopes\.AND\.0: a condition needs field, operator and value: value: required/],
+    ["create_custom_context", "scope condition with an unknown operator", { body: "x", scopes: { field: "filepath", operator: "LIKE", value: "*.py" } }, "scopes", /operator: must be one of MATCHES, NOT_MATCHES, EQUALS, NOT_EQUALS/],
   ];
 
   it.each(cases)("%s: %s", async (tool, _label, args, field, pattern) => {

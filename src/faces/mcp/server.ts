@@ -46,7 +46,9 @@ type Issue = ParamIssue;
 function issuesOf(error: z.ZodError): Issue[] {
   return error.issues.flatMap((issue): Issue[] => {
     const base = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
+    // zod's own message ("Unrecognized key(s): ...") becomes one issue per key; a schema's own message
+    // (a scope condition missing its value) is kept as it says more.
+    if (issue.code === "unrecognized_keys" && /^Unrecognized keys?:/.test(issue.message)) {
       return issue.keys.map((key) => ({ field: base ? `${base}.${key}` : key, code: issue.code, message: "Unrecognized parameter" }));
     }
     return [{ field: base || "(params)", code: issue.code, message: issue.message }];
