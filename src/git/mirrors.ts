@@ -15,6 +15,7 @@ import { GitNameError, canonicalRepositoryName, validateBranchName, validateRefN
 
 export type TreeEntry = { path: string; blobId: string; size: number; mode: string };
 export type CommitInfo = { sha: string; message: string; author: string; date: string };
+export type RemoteHead = { branch: string; sha: string; defaultBranch: string | null };
 export type EnsureOptions = { authEnv?: Record<string, string>; fetch?: boolean; timeoutMs?: number };
 
 /** A branch or ref that does not exist in the mirror (or on the remote). */
@@ -35,8 +36,11 @@ export type GitMirrors = {
   exists(remote: string, repo: string): boolean;
   /** The branch (default: the mirror's HEAD) and its commit. Throws GitRefNotFoundError. */
   resolveBranch(dir: string, branch?: string): Promise<{ branch: string; sha: string }>;
-  /** The remote's default branch and the sha of `branch` (or of the default), without cloning. */
-  remoteHead(cloneUrl: string, branch?: string, options?: { authEnv?: Record<string, string>; timeoutMs?: number }): Promise<{ branch: string; sha: string } | null>;
+  /**
+   * The sha of `branch` (default: the remote's default branch) and the remote's default branch (its
+   * HEAD; null when the remote has none), without cloning. Null when the branch does not exist.
+   */
+  remoteHead(cloneUrl: string, branch?: string, options?: { authEnv?: Record<string, string>; timeoutMs?: number }): Promise<RemoteHead | null>;
   /** Every blob in the commit's tree (submodules left out), `git ls-tree -r -l -z`. */
   listTree(dir: string, sha: string): Promise<TreeEntry[]>;
   /** Blob contents by id through one `git cat-file --batch` process. Missing ids are absent from the map. */
@@ -156,20 +160,21 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
     async remoteHead(cloneUrl, branch, options = {}) {
       assertCleanUrl(cloneUrl);
       if (branch !== undefined) validateBranchName(branch);
-      const refs = branch === undefined ? ["HEAD"] : [`refs/heads/${branch}`];
-      const out = await gitText(["ls-remote", "--symref", "--", cloneUrl, ...refs], {
+      const wanted = branch === undefined ? "HEAD" : `refs/heads/${branch}`;
+      const out = await gitText(["ls-remote", "--symref", "--", cloneUrl, ...new Set(["HEAD", wanted])], {
         env: options.authEnv,
         timeoutMs: options.timeoutMs ?? REMOTE_TIMEOUT_MS,
       });
-      let name = branch;
+      let defaultBranch: string | null = null;
       let sha: string | null = null;
       for (const line of out.split("\n")) {
         const symref = /^ref: refs\/heads\/(\S+)\tHEAD$/.exec(line);
-        if (symref && name === undefined) name = symref[1]!;
+        if (symref) defaultBranch = symref[1]!;
         const ref = /^([0-9a-f]{40,64})\t(\S+)$/.exec(line);
-        if (ref && (ref[2] === "HEAD" || ref[2] === `refs/heads/${branch}`)) sha = ref[1]!;
+        if (ref && ref[2] === wanted) sha = ref[1]!;
       }
-      return name !== undefined && sha ? { branch: name, sha } : null;
+      const name = branch ?? defaultBranch;
+      return name !== null && sha ? { branch: name, sha, defaultBranch } : null;
     },
 
     async listTree(dir, sha) {

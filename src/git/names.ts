@@ -1,6 +1,6 @@
 /**
  * Validation of names that reach git's command line or the file system: repository names
- * (`owner/repo`) and branch names. Everything is checked before git runs, so an option-like
+ * (`owner/repo`, GitLab's nested groups, Azure's `org/project/repo`) and branch names. Everything is checked before git runs, so an option-like
  * (`-x`) or traversing (`..`) name never becomes an argument or a path.
  */
 
@@ -20,13 +20,27 @@ const SEGMENT = /^[A-Za-z0-9._-]+$/;
 const CONTROL = /[\x00-\x1f\x7f]/;
 const MAX_NAME = 300;
 
-/** Segments a remote's repository name may have: `owner/repo`, or `org/project/repo` on Azure. */
-export const repositorySegments = (remote: string): readonly number[] => (remote === "azure" ? [2, 3] : [2]);
+/** Segments a GitLab name may have at most: a group, up to 20 levels of subgroups, the project. */
+export const GITLAB_MAX_SEGMENTS = 22;
 
 /**
- * Checks `owner/repo` (Azure: `org/project/repo` too) and returns it as given: hosts compare names
- * without case, but a case-sensitive one (file://, a plain git server) must be cloned with the name the
- * client sent. Ids and mirror paths use `canonicalRepositoryName`. Throws GitNameError naming the problem.
+ * Segments a remote's repository name may have: `owner/repo`; on Azure `project/repo` or
+ * `org/project/repo`; on GitLab `group/project` or `group/subgroup/.../project` (nested groups).
+ */
+export const repositorySegments = (remote: string): { min: number; max: number } =>
+  remote === "azure" ? { min: 2, max: 3 } : remote === "gitlab" ? { min: 2, max: GITLAB_MAX_SEGMENTS } : { min: 2, max: 2 };
+
+const FORMS: Record<string, string> = {
+  azure: "'org/project/repo' or 'project/repo'",
+  gitlab: "'group/project' or 'group/subgroup/project'",
+};
+
+/**
+ * Checks `owner/repo` (Azure: `org/project/repo` too; GitLab: nested groups) and returns it as given:
+ * hosts compare names without case, but a case-sensitive one (file://, a plain git server) must be
+ * cloned with the name the client sent. Ids and mirror paths use `canonicalRepositoryName`. No segment
+ * but the last may end in `.git` (a mirror is `<name>.git`: `a/b.git/c` would live inside `a/b`'s).
+ * Throws GitNameError naming the problem.
  */
 export function validateRepositoryName(remote: string, name: string): string {
   if (typeof name !== "string" || name.length === 0) throw new GitNameError("repository", "must not be empty");
@@ -36,17 +50,18 @@ export function validateRepositoryName(remote: string, name: string): string {
   if (name.startsWith("-")) throw new GitNameError("repository", "must not start with '-'");
   if (name.includes("..")) throw new GitNameError("repository", "must not contain '..'");
   const parts = name.split("/");
-  const allowed = repositorySegments(remote);
-  if (!allowed.includes(parts.length)) {
-    const form = remote === "azure" ? "'org/project/repo' or 'project/repo'" : "'owner/repo'";
-    throw new GitNameError("repository", `must have the form ${form}`);
+  const { min, max } = repositorySegments(remote);
+  if (parts.length < min || parts.length > max) {
+    const form = FORMS[remote] ?? "'owner/repo'";
+    throw new GitNameError("repository", `must have the form ${form}${max > 3 && parts.length > max ? ` (at most ${max} segments)` : ""}`);
   }
-  for (const part of parts) {
+  parts.forEach((part, i) => {
     if (part.length === 0) throw new GitNameError("repository", "must not have empty segments");
     if (part.startsWith("-")) throw new GitNameError("repository", "segments must not start with '-'");
     if (part === ".") throw new GitNameError("repository", "segments must not be '.'");
     if (!SEGMENT.test(part)) throw new GitNameError("repository", "may contain only letters, digits, '.', '_' and '-'");
-  }
+    if (i < parts.length - 1 && part.toLowerCase().endsWith(".git")) throw new GitNameError("repository", "only the last segment may end in '.git'");
+  });
   return name;
 }
 

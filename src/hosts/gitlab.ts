@@ -33,7 +33,8 @@ import type {
 
 export const GITLAB_API_BASE = "https://gitlab.com/api/v4";
 
-const MAX_DEPTH = [2, 3, 4, 5, 6, 7, 8, 9, 10];
+/** Segments of a project path: a group, up to 20 levels of subgroups, the project (src/git/names.ts allows the same). */
+const MAX_DEPTH = Array.from({ length: 21 }, (_, i) => i + 2);
 
 function labelTitles(value: unknown): string[] {
   return arr(value)

@@ -125,8 +125,8 @@ describe("git mirrors", () => {
     const third = work.commit("add c");
     work.publish();
     git(join(fixture.baseDir, "acme/widgets.git"), "update-ref", "refs/pull/7/head", secondSha);
-    expect(await mirrors.remoteHead(url)).toEqual({ branch: "main", sha: third });
-    expect(await mirrors.remoteHead(url, "feature")).toEqual({ branch: "feature", sha: secondSha });
+    expect(await mirrors.remoteHead(url)).toEqual({ branch: "main", sha: third, defaultBranch: "main" });
+    expect(await mirrors.remoteHead(url, "feature")).toEqual({ branch: "feature", sha: secondSha, defaultBranch: "main" });
     expect(await mirrors.remoteHead(url, "missing")).toBeNull();
     expect((await mirrors.resolveBranch(dir)).sha).toBe(firstSha);
     const fetched = await mirrors.ensure("github", "acme/widgets", url, { fetch: true });

@@ -138,6 +138,13 @@ describe("host permissions for search and query (e2e, one local API server per h
     });
   }
 
+  it("marks repositories the host lets no one read without a token private, although none was submitted with one", async () => {
+    const res = await server.api("/v2/repositories");
+    const { repositories } = (await res.json()) as { repositories: { remote: string; repository: string; private: boolean }[] };
+    expect(repositories).toHaveLength(8);
+    for (const r of repositories) expect(r, `${r.remote}:${r.repository}`).toMatchObject({ private: true });
+  });
+
   it("caches answers briefly by token hash; tokens never reach logs or events", async () => {
     const before = api.requests.length;
     for (let i = 0; i < 3; i++) expect((await search([{ remote: "github", repository: "acme/shop" }], { "X-GitHub-Token": TOKEN_A })).status).toBe(200);

@@ -3,7 +3,8 @@ import { bodyLimit } from "hono/body-limit";
 import { ulid } from "../../ids.ts";
 import type { AppEnv } from "./env.ts";
 import type { Services } from "../../services.ts";
-import { HttpError, errorBody } from "./errors.ts";
+import { HttpError, errorBody, hostErrorAsHttp } from "./errors.ts";
+import { HostError } from "../../hosts/errors.ts";
 import { authenticate } from "./auth.ts";
 import { ExpectedVersionConflictError } from "../../eventstore/port.ts";
 import { DomainError } from "../../eventstore/decider.ts";
@@ -74,6 +75,11 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
   app.onError((error, c) => {
     if (error instanceof HttpError) return c.json(errorBody(error.code, error.message, error.details), error.status);
     if (error instanceof DomainError) return c.json(errorBody(error.code, error.message), domainStatus[error.code]);
+    if (error instanceof HostError) {
+      const answer = hostErrorAsHttp(error);
+      c.get("logger")?.warn({ remote: error.remote, operation: error.operation, status: error.status, err: { message: error.message } }, "git host call failed");
+      return c.json(errorBody(answer.code, answer.message), answer.status);
+    }
     if (error instanceof ExpectedVersionConflictError) {
       return c.json(errorBody("conflict", "The resource changed concurrently; retry the request"), 409);
     }

@@ -2,8 +2,8 @@
  * Code search over the repositories a request names: which of them the caller may search, then the
  * search itself, shaped as the interface's references.
  *
- * - Repositories: `{ remote, repository, branch? }`; branch omitted = the default branch that was
- *   indexed. Each must be indexed for the caller's organisation (looked up first: an unknown one is
+ * - Repositories: `{ remote, repository, branch? }`; branch omitted = the repository's default branch
+ *   (as the host reported it when the repository was last submitted), if indexed. Each must be indexed for the caller's organisation (looked up first: an unknown one is
  *   refused without asking the host) AND readable with the request's host token (./permissions.ts);
  *   otherwise the request is refused naming it, with the same message whether it is unknown or
  *   unreadable. A repository whose first index is still running (or failed) is
@@ -93,13 +93,22 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
   const { searcher, repositories } = deps;
   const access = createAccessChecker({ hosts: deps.hosts, hostUrls: deps.hostUrls, fileHostsNeedToken: deps.fileHostsNeedToken, cloneUrlFor: deps.cloneUrlFor });
 
+  /**
+   * The record a reference names. Without a branch: the repository's default branch as the host
+   * reported it at the latest submission of any of its branches, whatever was indexed last (so a
+   * re-index of another branch never changes the answer, and a default branch being re-indexed is
+   * searched at its previous index). Undefined when that branch is not indexed. Only when the host
+   * never told (records made before it was recorded): the branch last submitted without a name, else
+   * the only branch indexed.
+   */
   function findRecord(orgId: string, remote: Remote, repository: string, branch: string | undefined): RepositoryRecord | undefined {
     if (branch) return repositories.get(orgId, repositoryId(remote, branch, repository));
     const lower = repository.toLowerCase();
     const candidates = repositories.list(orgId).filter((r) => r.remote === remote && r.repository.toLowerCase() === lower);
-    const byDefault = candidates.filter((r) => r.requestedBranch === null);
-    const pool = byDefault.length > 0 ? byDefault : candidates;
-    return pool.sort((a, b) => Number(Boolean(b.sha)) - Number(Boolean(a.sha)) || (b.indexedAt ?? "").localeCompare(a.indexedAt ?? ""))[0];
+    const told = candidates.filter((r) => r.defaultBranch !== undefined).sort((a, b) => b.submittedAt.localeCompare(a.submittedAt))[0];
+    if (told) return told.defaultBranch === null ? undefined : candidates.find((r) => r.branch === told.defaultBranch);
+    const unnamed = candidates.filter((r) => r.requestedBranch === null).sort((a, b) => b.submittedAt.localeCompare(a.submittedAt));
+    return unnamed[0] ?? (candidates.length === 1 ? candidates[0] : undefined);
   }
 
   /** The repository record a result file came from (a request names at most 20 repositories). */

@@ -35,6 +35,16 @@ export const RepositorySubmitted = defineEvent(
     notify: z.boolean(),
     /** A host token came with the request (the token itself is never recorded). */
     withToken: z.boolean(),
+    /**
+     * The repository's default branch as the host reported it at submission (its HEAD); null when the
+     * host has none. Absent when the host was not asked, and in events recorded before it was.
+     */
+    defaultBranch: branch.nullable().optional(),
+    /**
+     * What the host says: true when the repository cannot be read without a token. Absent when the
+     * host could not tell, and in events recorded before it was asked.
+     */
+    private: z.boolean().optional(),
   }),
 );
 

@@ -32,7 +32,9 @@ import { validateBranchName, validateRepositoryName } from "../../git/names.ts";
 import { redact } from "../../git/run.ts";
 import { repositoryQueries, type RepositoryRecord } from "./projection.ts";
 import { repositoryDecider, repositoryStateOf, repositoryStream } from "./decider.ts";
-import { createJobRunner, failureReason, type IndexerStats, type Job } from "./jobs.ts";
+import { createJobRunner, type IndexerStats, type Job } from "./jobs.ts";
+import { failureReason, serverPaths, withoutServerPaths } from "./failure-reason.ts";
+import { createVisibility } from "./visibility.ts";
 
 export type { IndexerStats } from "./jobs.ts";
 
@@ -123,6 +125,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const idleWaiters = new Set<() => void>();
   const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0, chunkWaitMs: 0, indexWriteMs: 0 };
 
+  const visibility = createVisibility({ hosts, fileHostsNeedToken: config.fileHostsNeedToken, timeoutMs: PREFLIGHT_TIMEOUT_MS });
   const jobKey = (orgId: string, repoId: string) => `${orgId}\u0000${repoId}`;
   const getPool = () => (pool ??= createParsePool({ ...(config.workers ? { threads: config.workers } : {}), bundleDir: path.join(config.dataDir, "cache") }));
 
@@ -175,16 +178,28 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     // proof that this token can read the repository (mirrors are shared between organisations).
     let preflight: Job["preflight"];
     let branch = input.branch;
+    let defaultBranch: string | null | undefined;
     try {
       const head = await mirrors.remoteHead(cloneUrl, input.branch, { authEnv, timeoutMs: PREFLIGHT_TIMEOUT_MS });
       if (!head) preflight = { error: input.branch ? `Branch not found: ${input.branch}` : "The repository has no default branch (empty repository?)" };
       else {
         preflight = { sha: head.sha };
         branch = head.branch;
+        defaultBranch = head.defaultBranch;
       }
     } catch (error) {
-      preflight = { error: failureReason(error, input.hostToken) };
+      const reason = failureReason(error, input.hostToken);
+      preflight = { error: withoutServerPaths(reason, repository, { cloneUrl, paths: serverPaths(config, mirrors.rootDir) }) };
+      logger.warn({ orgId: input.orgId, remote: input.remote, repository, reason }, "repository preflight failed");
     }
+    const isPrivate = await visibility.isPrivate({
+      remote: input.remote,
+      repository,
+      cloneUrl,
+      local: deps.cloneUrlFor?.(input.remote, repository) !== undefined,
+      withToken: Boolean(input.hostToken),
+      readable: "sha" in preflight,
+    });
     const resolvedBranch = branch ?? UNRESOLVED_BRANCH;
     const repoId = repositoryId(input.remote, resolvedBranch, repository);
     const existing = queries.get(input.orgId, repoId);
@@ -213,6 +228,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
           reload: input.reload ?? false,
           notify: input.notify ?? false,
           withToken: Boolean(input.hostToken),
+          ...(defaultBranch !== undefined ? { defaultBranch } : {}),
+          ...(isPrivate !== undefined ? { private: isPrivate } : {}),
         },
       },
       repositoryStateOf(existing),

@@ -24,9 +24,8 @@ import { inFolders, vendoredFolders } from "../../indexing/vendored-folders.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { BlobReader } from "../../git/blob-reader.ts";
-import { GitRefNotFoundError } from "../../git/mirrors.ts";
-import { GitNameError } from "../../git/names.ts";
-import { GitError, redact, runGit } from "../../git/run.ts";
+import { runGit } from "../../git/run.ts";
+import { failureReason, serverPaths, withoutServerPaths } from "./failure-reason.ts";
 import { pathKey, type RepositoryQueries, type RepositoryRecord } from "./projection.ts";
 import { MAX_SKIPPED_RECORDED, MAX_SYMBOLS_PER_FILE } from "./events.ts";
 import { repositoryDecider, repositoryStateOf, repositoryStream, type RepositoryCommand } from "./decider.ts";
@@ -54,26 +53,6 @@ export type Job = {
 };
 
 export class JobAborted extends Error {}
-
-/** A reason for the client: git errors are already redacted; anything else is summarised. */
-export function failureReason(error: unknown, token?: string): string {
-  let text: string;
-  if (error instanceof GitRefNotFoundError) text = `Branch not found: ${error.ref}`;
-  else if (error instanceof GitNameError) text = error.message;
-  else if (error instanceof GitError) {
-    const stderr = error.stderr.toLowerCase();
-    // git's most telling line: its `fatal:` / `ERROR:` line, not the advice that follows it
-    // ("Please make sure you have the correct access rights / and the repository exists.").
-    const lines = error.stderr.split("\n").map((l) => l.trim()).filter(Boolean);
-    const cause = lines.find((l) => /^(fatal|error|remote: error):/i.test(l)) ?? lines[0] ?? error.message;
-    if (/does not appear to be a git repository|repository not found|not found|could not read from remote/.test(stderr)) {
-      text = `Repository not found on the host, or not readable with the token given (check the name, its case on case-sensitive hosts, and the host token): ${cause}`;
-    } else if (/could not resolve host|connection refused|timed out|unable to access|network is unreachable/.test(stderr) || error.timedOut) {
-      text = `Could not reach the host (${cause}); try again later`;
-    } else text = error.message;
-  } else text = error instanceof Error ? error.message : String(error);
-  return redact(text, token ? [token] : []).slice(0, 1900);
-}
 
 /** A job's events, decided by the repository decider from the job's own state and appended in order. */
 function createJobLog(eventStore: EventStore, record: RepositoryRecord, ctx: CommandContext) {
@@ -145,15 +124,15 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const cloneUrl = cloneUrlOf(remote, record.repository);
       const authEnv = authEnvOf(remote, job.hostToken);
       const resumeSha = record.status === "processing" ? record.headSha : null;
-      const wantedSha = resumeSha ?? (job.preflight && "sha" in job.preflight ? job.preflight.sha : null);
+      const hostSha = job.preflight && "sha" in job.preflight ? job.preflight.sha : null;
+      const name = record.branch === "HEAD" ? undefined : record.branch;
       const existed = mirrors.exists(remote, record.repository);
-      let { dir } = await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: false });
-      let fetched = !existed;
-      const fetch = async () => {
-        dir = (await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: true })).dir;
-        fetched = true;
-      };
-      if (existed && !(wantedSha && (await hasCommit(dir, wantedSha)))) await fetch();
+      const { dir } = await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: false });
+      // A resumed job needs only its commit. A new one needs the branch as the host has it now: the
+      // mirror's branch must point at the commit the host reported, not merely hold it (a branch reset
+      // or force-pushed to an older commit would otherwise be indexed at the mirror's stale head).
+      const current = resumeSha ? await hasCommit(dir, resumeSha) : hostSha !== null && (await mirrorBranchSha(dir, name)) === hostSha;
+      if (existed && !current) await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: true });
       checkAbort();
       let branch: string;
       let sha: string;
@@ -161,13 +140,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
         branch = record.branch;
         sha = resumeSha;
       } else {
-        const name = record.branch === "HEAD" ? undefined : record.branch;
-        // The mirror may hold the commit but not the branch (a new branch at a known commit): fetch once.
-        const resolved = await mirrors.resolveBranch(dir, name).catch(async (error: unknown) => {
-          if (fetched) throw error;
-          await fetch();
-          return mirrors.resolveBranch(dir, name);
-        });
+        const resolved = await mirrors.resolveBranch(dir, name);
         branch = resolved.branch;
         sha = resolved.sha;
       }
@@ -182,8 +155,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (error instanceof JobAborted || deps.isClosed()) return; // resumed on the next start
       const reason = failureReason(error, job.hostToken);
       logger.warn({ orgId: job.orgId, repoId: job.repoId, reason }, "indexing failed");
-      await log.record({ type: "FailIndexing", jobId: job.jobId, failure: { branch: record.branch, reason } });
+      const shown = withoutServerPaths(reason, record.repository, serverPlaces(remote, record.repository));
+      await log.record({ type: "FailIndexing", jobId: job.jobId, failure: { branch: record.branch, reason: shown } });
     }
+  }
+
+  /** Where a failure reason may name the server's disk (see withoutServerPaths). */
+  function serverPlaces(remote: Remote, repository: string) {
+    return { cloneUrl: cloneUrlOf(remote, repository), paths: serverPaths(config, mirrors.rootDir) };
+  }
+
+  async function mirrorBranchSha(dir: string, name: string | undefined): Promise<string | null> {
+    return mirrors.resolveBranch(dir, name).then((r) => r.sha, () => null);
   }
 
   async function hasCommit(dir: string, sha: string): Promise<boolean> {

@@ -32,6 +32,12 @@ export type RepositoryRecord = {
   branch: string;
   /** As requested; null = default branch. */
   requestedBranch: string | null;
+  /**
+   * The repository's default branch as the host reported it at the latest submission of this record
+   * (null: the host has none; absent: not known, e.g. records made before it was recorded).
+   */
+  defaultBranch?: string | null;
+  /** What the host says (readable without a token or not); false while it could not be told. */
   private: boolean;
   status: RepositoryStatus;
   jobId: string;
@@ -115,7 +121,9 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
           repository: event.data.repository,
           branch: event.data.resolvedBranch,
           requestedBranch: event.data.branch ?? null,
-          private: Boolean(event.data.withToken) || (record?.private ?? false),
+          // What the host said this time; when it could not tell, what it said before.
+          private: event.data.private ?? record?.private ?? false,
+          ...(event.data.defaultBranch !== undefined ? { defaultBranch: event.data.defaultBranch } : record?.defaultBranch !== undefined ? { defaultBranch: record.defaultBranch } : {}),
           status: "submitted",
           jobId: event.data.jobId,
           reload: Boolean(event.data.reload),

@@ -3,13 +3,23 @@ import type { RepositoryRecord } from "../../../features/repositories/projection
 import { builder, commandContextOf } from "../builder.ts";
 import { adminError } from "../errors.ts";
 import { Remote } from "./remote.ts";
+import { displayRepositoryId, parseRepositoryId, repositoryId, shownRef } from "../../../indexing/repo-id.ts";
+
+/** A stored id (`github:main:local/<name>` for a local repository) in the form users see. */
+const shownId = (id: string): string => {
+  const ref = parseRepositoryId(id);
+  return ref ? displayRepositoryId(ref.remote, ref.branch, ref.repository) : id;
+};
 
 export const Repository = builder.objectRef<RepositoryRecord>("Repository").implement({
   description: "A repository submitted for indexing, with the status of its index (the repositories read model).",
   fields: (t) => ({
-    repoId: t.exposeID("repoId"),
-    remote: t.exposeString("remote"),
-    repository: t.exposeString("repository"),
+    repoId: t.id({
+      description: "remote:branch:owner/repo; a local repository (indexed by path) as local:branch:<name>, as the REST API shows it.",
+      resolve: (r) => displayRepositoryId(r.remote, r.branch, r.repository),
+    }),
+    remote: t.string({ description: "github, gitlab, bitbucket or azure; local for a repository indexed by path.", resolve: (r) => shownRef(r).remote }),
+    repository: t.string({ resolve: (r) => shownRef(r).repository }),
     branch: t.exposeString("branch"),
     requestedBranch: t.exposeString("requestedBranch", { nullable: true }),
     private: t.exposeBoolean("private"),
@@ -31,7 +41,7 @@ const SubmitRepositoryPayload = builder
   .objectRef<{ repoId: string; message: string; started: boolean; orgId: string }>("SubmitRepositoryPayload")
   .implement({
     fields: (t) => ({
-      repoId: t.exposeID("repoId"),
+      repoId: t.id({ resolve: (p) => shownId(p.repoId) }),
       message: t.exposeString("message"),
       started: t.exposeBoolean("started", { description: "false when the index was up to date and nothing was started." }),
       repository: t.field({
@@ -51,8 +61,12 @@ builder.queryFields((t) => ({
   repository: t.field({
     type: Repository,
     nullable: true,
-    args: { repoId: t.arg.id({ required: true, validate: z.string().min(1).max(200) }) },
-    resolve: (_root, args, ctx) => ctx.services.indexer.get(ctx.principal.orgId, String(args.repoId)) ?? null,
+    description: "One repository by id: remote:branch:owner/repo, or local:branch:<name> for a repository indexed by path.",
+    args: { repoId: t.arg.id({ required: true, validate: z.string().min(1).max(600) }) },
+    resolve: (_root, args, ctx) => {
+      const ref = parseRepositoryId(String(args.repoId).trim());
+      return ref ? (ctx.services.indexer.get(ctx.principal.orgId, repositoryId(ref.remote, ref.branch, ref.repository)) ?? null) : null;
+    },
   }),
 }));
 

@@ -5,6 +5,8 @@ import type { Services } from "../../../services.ts";
 import { readJson } from "../validate.ts";
 import { requireAdmin } from "../auth.ts";
 import { customContextBody } from "../../../features/custom-context/events.ts";
+import { HttpError } from "../errors.ts";
+import { GitNameError, validateRepositoryName } from "../../../git/names.ts";
 
 const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
 
@@ -52,12 +54,19 @@ export function pullRequestRoutes(app: Hono<AppEnv>, services: Services) {
   app.post("/v2/repositories/pull-requests/backfill", async (c) => {
     requireAdmin(c);
     const body = await readJson(c, backfillBody);
+    const name = (body.repository ?? body.name)!;
+    try {
+      validateRepositoryName(body.remote, name);
+    } catch (error) {
+      if (error instanceof GitNameError) throw new HttpError(400, "invalid_request", `Invalid request: repository: ${error.problem}`, [{ field: "repository", message: error.problem }]);
+      throw error;
+    }
     const token = hostToken(c);
     const result = await services.pullRequests.backfill(
       c.get("principal").orgId,
       {
         remote: body.remote,
-        name: (body.repository ?? body.name)!,
+        name,
         state: body.state,
         ...(body.defaultBranch ? { defaultBranch: body.defaultBranch } : {}),
         ...(body.limit ? { limit: body.limit } : {}),

@@ -17,7 +17,7 @@ export const repositoryName = z
   .min(1)
   .max(300)
   .regex(/^[^/\s]+(\/[^/\s]+)+$/, { error: "expected a repository name of the form owner/repo" })
-  .describe("Repository name, form owner/repo");
+  .describe("Repository name, form owner/repo (GitLab: group/subgroup/project; Azure: org/project/repo)");
 
 export const defaultBranch = z.string().min(1).max(255).describe("Default branch of the repository");
 
