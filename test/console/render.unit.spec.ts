@@ -84,6 +84,15 @@ describe("markdown from hosts and users", () => {
     expect(out).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(out).not.toContain("<img");
   });
+
+  it("labels a suggestion block, and says in words that an empty one removes the lines", () => {
+    const removal = html(Markdown({ text: "Leftover `debugger` statement.\n\n```suggestion\n```" }));
+    expect(removal).toContain("Suggested change: remove the commented line(s).");
+    expect(removal).not.toContain("<pre");
+    const change = html(Markdown({ text: "Use a constant.\n\n```suggestion\nconst LIMIT = 10;\n```" }));
+    expect(change).toContain("Suggested change (replaces the commented line(s)):");
+    expect(change).toContain("LIMIT");
+  });
 });
 
 describe("code blocks", () => {

@@ -107,6 +107,15 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   return defaultLinkOpen(tokens, idx, options, env, self);
 };
 md.options.highlight = (code: string, lang: string) => highlight(code, lang && hljs.getLanguage(lang) ? lang : null);
+// A ```suggestion block (GitHub's and GitLab's) replaces the commented lines with its code: labelled as
+// such, and an empty one (the lines removed) said in words instead of an empty code box.
+const defaultFence = md.renderer.rules.fence!;
+md.renderer.rules.fence = (tokens, idx, options, env, self) => {
+  const token = tokens[idx]!;
+  if (token.info.trim().split(/\s+/)[0] !== "suggestion") return defaultFence(tokens, idx, options, env, self);
+  if (token.content.trim() === "") return `<p class="suggestion-note">Suggested change: remove the commented line(s).</p>\n`;
+  return `<p class="suggestion-note">Suggested change (replaces the commented line(s)):</p>\n${defaultFence(tokens, idx, options, env, self)}`;
+};
 
 /** Markdown from a host or a user, rendered with only the allowed HTML elements, no images and only safe links. */
 export function Markdown(props: { text: string | null | undefined; class?: string }) {
