@@ -120,6 +120,9 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   const codeIndex = openCodeIndex(config, { onStorageFull });
   const searcher = openSearcher(config, codeIndex, models.embedder, logger);
   const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
+  // Clones a crash interrupted (this process holds the data directory's lock: nobody else clones here).
+  const staleClones = mirrors.removeStaleClones();
+  if (staleClones.length > 0) logger.info({ removed: staleClones }, "removed temporary clones an earlier run left behind");
   const hosts = createHosts({
     github: { apiBase: config.hostApiUrls.github },
     gitlab: { apiBase: config.hostApiUrls.gitlab },
