@@ -19,10 +19,10 @@
  * or not, and the taker is refused. The same native lmdb runs on Node and Deno.
  */
 import { createConnection, createServer, type Server } from "node:net";
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, unlinkSync } from "node:fs";
+import { accessSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, unlinkSync } from "node:fs";
 import { open } from "lmdb";
 import { hostname } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 export type LockHolder = {
   /** What holds it: `server` or a script's name. */
@@ -56,6 +56,61 @@ export class DataDirLockedError extends Error {
         : "another process";
     super(`The data directory ${dataDir} is in use by ${who}.`);
     this.name = "DataDirLockedError";
+  }
+}
+
+/**
+ * The data directory (or something in it the stores must write) is not writable: a read-only mount, or
+ * files owned by another user. Raised before anything is opened, naming the first such path.
+ */
+export class DataDirNotWritableError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly path: string,
+    readonly errno: string,
+  ) {
+    const why = errno === "EROFS" ? "it is on a read-only file system" : errno === "ENOENT" ? "it does not exist and cannot be created" : `permission denied for uid ${process.getuid?.() ?? "?"}`;
+    const fix = errno === "EROFS"
+      ? "mount it read-write, or set LOUPE_DATA_DIR to a writable directory"
+      : `make the data directory and everything in it writable by the user Loupe runs as (chown -R <that user> ${dataDir}), or set LOUPE_DATA_DIR to a writable directory`;
+    super(`Loupe cannot write to ${path} (${why}): ${fix}.`);
+    this.name = "DataDirNotWritableError";
+  }
+}
+
+/** The data directory's own entries the stores and the mirrors write into (directories, and the lmdb files in them). */
+const WRITTEN_DIRS = ["events", "readmodels", "codeindex", "mirrors"];
+
+/**
+ * Throws DataDirNotWritableError naming the first path of the data directory that cannot be written
+ * (the directory itself, the stores' directories and their files, the mirrors' directory).
+ */
+export function assertDataDirWritable(dataDir: string): void {
+  const dir = resolve(dataDir);
+  const check = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+    } catch (error) {
+      const code = errorCode(error) ?? "EACCES";
+      if (code !== "ENOENT") throw new DataDirNotWritableError(dir, path, code);
+    }
+  };
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    // Name the directory it could not be created in (recursive mkdir may report only ENOENT).
+    let parent = dirname(dir);
+    while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+    check(parent);
+    throw new DataDirNotWritableError(dir, dir, errorCode(error) ?? "EACCES");
+  }
+  check(dir);
+  for (const name of WRITTEN_DIRS) {
+    const sub = join(dir, name);
+    if (!existsSync(sub)) continue;
+    check(sub);
+    if (name === "mirrors") continue; // git writes below; a mirror's own files are git's to report
+    for (const file of readdirSync(sub)) check(join(sub, file));
   }
 }
 
@@ -159,7 +214,7 @@ function withTakeoverGuard<T>(dataDir: string, fn: () => Promise<T>): Promise<T>
  */
 export async function lockDataDir(dataDir: string, role: string): Promise<DataDirLock> {
   const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
+  assertDataDirWritable(dir);
   const path = join(dir, LOCK_FILE);
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
     throw new Error(`The data directory path is too long for its lock (${path} is over ${MAX_SOCKET_PATH} bytes): use a shorter LOUPE_DATA_DIR`);

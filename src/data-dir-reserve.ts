@@ -43,9 +43,13 @@ export function createSpaceReserve(dataDir: string, bytes = SPACE_RESERVE_BYTES)
       }
     },
     release() {
-      if (statSync(path, { throwIfNoEntry: false }) === undefined) return false;
-      rmSync(path, { force: true });
-      return true;
+      try {
+        if (statSync(path, { throwIfNoEntry: false }) === undefined) return false;
+        rmSync(path, { force: true });
+        return true;
+      } catch {
+        return false; // not ours to delete (another owner): nothing to give back
+      }
     },
   };
 }
