@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { loadConfig, type Config } from "../src/config.ts";
 import type { StoredEvent } from "../src/eventstore/port.ts";
 import { redact } from "../src/audit/redact.ts";
-import { DataDirLockedError, lockAdvice, lockDataDir } from "../src/data-dir-lock.ts";
+import { DataDirLockedError, DataDirNotWritableError, lockAdvice, lockDataDir } from "../src/data-dir-lock.ts";
 
 /**
  * Runs a maintenance script's work holding the data directory's lock (src/data-dir-lock.ts). While a
@@ -14,6 +14,10 @@ export async function withDataDirLock<T>(config: Config, role: string, instead: 
   try {
     lock = await lockDataDir(config.dataDir, role);
   } catch (error) {
+    if (error instanceof DataDirNotWritableError) {
+      process.stderr.write(`${role}: ${error.message}\n`);
+      process.exit(1);
+    }
     if (!(error instanceof DataDirLockedError)) throw error;
     process.stderr.write(`${role}: refused. ${lockAdvice(error, instead)}\n`);
     process.exit(3);

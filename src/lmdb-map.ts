@@ -9,3 +9,12 @@
  * reserved at open, 208 MB in one. A database larger than this still grows the lmdb-js way.
  */
 export const LMDB_MAP_BYTES = 2 ** 35;
+
+/**
+ * lmdb-js's "event turn batching" (its default) opens a batch for the writes of one event turn with an
+ * internal commit promise nobody awaits: when that commit fails (a full disk), the promise's rejection
+ * is unhandled and ends the process (Node and Deno alike). Every write of Loupe's stores is an explicit
+ * `transaction()` awaited through src/storage-errors.ts, so the stores open without it: transactions
+ * queued before the commit starts still share it (lmdb starts it on the next turn, `setImmediate`).
+ */
+export const LMDB_WRITE_OPTIONS = { eventTurnBatching: false } as const;

@@ -4,6 +4,7 @@ import { ulid } from "./ids.ts";
 import type { Config } from "./config.ts";
 import { createLogger, resolveLogFormat, type Logger } from "./logging.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { createSpaceReserve } from "./data-dir-reserve.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import { catalogue } from "./features/catalogue.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
@@ -41,10 +42,10 @@ import { localRepositoryRoutes } from "./faces/http/routes/local-repositories.ts
 import { consoleRoutes } from "./faces/console/route.tsx";
 
 /** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
-export function openCodeIndex(config: Config): CodeIndex | EmbeddedCodeIndex {
+export function openCodeIndex(config: Config, options: { onStorageFull?: () => void } = {}): CodeIndex | EmbeddedCodeIndex {
   return config.elasticsearchUrl
     ? createElasticsearchCodeIndex({ node: config.elasticsearchUrl })
-    : createEmbeddedCodeIndex({ dir: join(config.dataDir, "codeindex") });
+    : createEmbeddedCodeIndex({ dir: join(config.dataDir, "codeindex"), ...options });
 }
 
 /**
@@ -98,9 +99,16 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   mkdirSync(config.dataDir, { recursive: true });
   const logger = options.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = createMetrics();
+  // A full disk refuses the write that found it (HTTP 507) and gives back the space reserve, so that
+  // failures can still be recorded (src/data-dir-reserve.ts); reads go on.
+  const reserve = createSpaceReserve(config.dataDir);
+  if (!reserve.keep()) logger.warn({ path: reserve.path, dataDir: config.dataDir }, "no room for the space reserve on the data directory's file system: free space there");
+  const onStorageFull = () => {
+    if (reserve.release()) logger.error({ dataDir: config.dataDir }, "no space left on device in the data directory: the write was refused (HTTP 507), and the space reserve given back so that failures can still be recorded; free space there");
+  };
   // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
-  const eventStore = instrumentEventStore(await openEventStore(config, catalogue), metrics, logger);
-  const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels") });
+  const eventStore = instrumentEventStore(await openEventStore(config, catalogue, { onStorageFull }), metrics, logger);
+  const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels"), onStorageFull });
   const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
   metrics.setRunner(runner);
   await runner.start();
@@ -109,9 +117,12 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   // One set of models for the process (the embedder's concurrency limit is process-wide); the search
   // threads build their own embedder from the same settings.
   const models = createModelsFromEnv(config.env);
-  const codeIndex = openCodeIndex(config);
+  const codeIndex = openCodeIndex(config, { onStorageFull });
   const searcher = openSearcher(config, codeIndex, models.embedder, logger);
   const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
+  // Clones a crash interrupted (this process holds the data directory's lock: nobody else clones here).
+  const staleClones = mirrors.removeStaleClones();
+  if (staleClones.length > 0) logger.info({ removed: staleClones }, "removed temporary clones an earlier run left behind");
   const hosts = createHosts({
     github: { apiBase: config.hostApiUrls.github },
     gitlab: { apiBase: config.hostApiUrls.gitlab },

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { createLoupe } from "./loupe.ts";
-import { DataDirLockedError } from "./data-dir-lock.ts";
+import { DataDirLockedError, DataDirNotWritableError } from "./data-dir-lock.ts";
 import { serve } from "./serve.ts";
 
 /** Entry point on Node (tsx) and Deno: load config, compose, serve, shut down cleanly on signals. */
@@ -21,6 +21,10 @@ async function main() {
   } catch (error) {
     if (error instanceof DataDirLockedError) {
       process.stderr.write(`${error.message}\nOne Loupe process at a time may use a data directory: stop that one, or give this one another LOUPE_DATA_DIR.\n`);
+      process.exit(1);
+    }
+    if (error instanceof DataDirNotWritableError) {
+      process.stderr.write(`${error.message}\n`);
       process.exit(1);
     }
     throw error;

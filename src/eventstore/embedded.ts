@@ -25,6 +25,10 @@
  * validates everything before its first write and returns a verdict instead of throwing, so a
  * rejected batch writes nothing (a throw would not undo writes already batched with others).
  *
+ * A commit the file system refuses (a full disk: ENOSPC) aborts the whole transaction: the append
+ * throws a StorageFullError (src/storage-errors.ts) and nothing of it is stored or acknowledged;
+ * everything acknowledged before stays, and reads go on.
+ *
  * Subscriptions read committed events from the log (notifications only wake them up), so
  * they cannot see a gap: positions are contiguous and each batch commits atomically. They also
  * poll the head every `pollIntervalMs` to see appends made by other processes.
@@ -32,7 +36,7 @@
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
-import { LMDB_MAP_BYTES } from "../lmdb-map.ts";
+import { LMDB_MAP_BYTES, LMDB_WRITE_OPTIONS } from "../lmdb-map.ts";
 import {
   DuplicateEventIdError,
   ExpectedVersionConflictError,
@@ -48,11 +52,14 @@ import type {
   Subscription,
 } from "./port.ts";
 import { matchesExpectedVersion } from "./expected-version.ts";
+import { createCommitGuard } from "../storage-errors.ts";
 
 export type EmbeddedEventStoreOptions = {
   dir: string;
   /** How often subscriptions look for appends made by other processes. Default 250 ms. */
   pollIntervalMs?: number;
+  /** Called when an append finds the file system full (before the append's StorageFullError is thrown). */
+  onStorageFull?: () => void;
 };
 
 type AppendVerdict =
@@ -71,7 +78,9 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     overlappingSync: true, // acknowledged after `flushed`: see the header comment
     maxDbs: 8,
     mapSize: LMDB_MAP_BYTES,
+    ...LMDB_WRITE_OPTIONS, // a failed commit must not be an unhandled rejection
   });
+  const guardCommit = createCommitGuard(options.dir, options.onStorageFull);
   const events: Database<StoredEvent, number> = root.openDB({ name: "events" });
   const streams: Database<number, string> = root.openDB({ name: "streams" });
   const streamIndex: Database<number, [string, number]> = root.openDB({ name: "streamIndex" });
@@ -182,7 +191,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
       throw new DuplicateEventIdError(streamName, [...findDuplicates(batch.map((e) => e.id))]);
     }
     const expected = appendOptions?.expectedStreamVersion ?? "any";
-    const write = root.transaction(() => appendInTransaction(streamName, batch, expected));
+    const write = guardCommit(root.transaction(() => appendInTransaction(streamName, batch, expected)));
     pendingWrites.add(write);
     let verdict: AppendVerdict;
     try {
@@ -321,6 +330,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     closed = true;
     await Promise.all([...subscriptions].map((subscription) => subscription.stop()));
     await Promise.allSettled([...pendingWrites]);
+    await guardCommit.settle(root);
     await root.close();
   }
 

@@ -10,9 +10,9 @@ import { createCataloguedEventStore, type Catalogue } from "./catalogue.ts";
  * is configured, so the service and the operator scripts start fast. The catalogue comes from the
  * composition root (src/features/catalogue.ts), assembled from the features' event modules.
  */
-export async function openEventStore(config: Config, catalogue: Catalogue): Promise<EventStore> {
+export async function openEventStore(config: Config, catalogue: Catalogue, options: { onStorageFull?: () => void } = {}): Promise<EventStore> {
   const raw = config.eventStoreUrl
     ? (await import("./eventstoredb.ts")).createEventStoreDbEventStore({ connectionString: config.eventStoreUrl })
-    : createEmbeddedEventStore({ dir: join(config.dataDir, "events") });
+    : createEmbeddedEventStore({ dir: join(config.dataDir, "events"), ...options });
   return createCataloguedEventStore(raw, catalogue);
 }

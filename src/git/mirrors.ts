@@ -6,7 +6,7 @@
  * `gitAuthEnv(token)`: http.extraHeader via GIT_CONFIG_COUNT), never through a URL, so nothing
  * secret lands in the mirror's config, on the command line or in an error message.
  */
-import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join, resolve, sep } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createBlobReader, type BlobReader } from "./blob-reader.ts";
@@ -32,6 +32,12 @@ export type GitMirrors = {
   mirrorDir(remote: string, repo: string): string;
   /** Clones the mirror on first use (`git clone --mirror`), fetches (`--prune`) when asked. */
   ensure(remote: string, repo: string, cloneUrl: string, options?: EnsureOptions): Promise<{ dir: string; fetched: boolean }>;
+  /**
+   * Removes the temporary clones (`<name>.git.tmp-<id>`) no clone of this instance is writing: what a
+   * crash during a clone left behind. Call it at start-up, under the data directory's lock (no other
+   * process clones into the root then). Returns the directories removed.
+   */
+  removeStaleClones(): string[];
   /** True when the mirror exists locally. */
   exists(remote: string, repo: string): boolean;
   /** The branch (default: the mirror's HEAD) and its commit. Throws GitRefNotFoundError. */
@@ -57,6 +63,8 @@ export type GitMirrors = {
 };
 
 const FETCH_TIMEOUT_MS = 30 * 60_000;
+/** A temporary clone's directory name: the mirror's, then `.tmp-<id>` (see ensure). */
+const TEMP_CLONE = /\.git\.tmp-[0-9a-z-]+$/;
 const REMOTE_TIMEOUT_MS = 60_000;
 
 function assertCleanUrl(url: string): void {
@@ -74,6 +82,19 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
   const root = resolve(rootDir);
   mkdirSync(root, { recursive: true });
   const locks = new Map<string, Promise<unknown>>();
+  /** Temporary clone directories being written by this instance. */
+  const cloning = new Set<string>();
+
+  /** `*.git.tmp-*` under `dir`, not descending into mirrors or temporary clones. */
+  const findTemporaryClones = (dir: string, found: string[] = []): string[] => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (!entry.isDirectory()) continue;
+      const path = join(dir, entry.name);
+      if (TEMP_CLONE.test(entry.name)) found.push(path);
+      else if (!entry.name.endsWith(".git")) findTemporaryClones(path, found);
+    }
+    return found;
+  };
 
   /** Serialises work on one mirror directory within this process. */
   const withLock = async <T>(key: string, fn: () => Promise<T>): Promise<T> => {
@@ -119,6 +140,12 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
     mirrorDir,
     exists: (remote, repo) => isMirror(mirrorDir(remote, repo)),
 
+    removeStaleClones() {
+      const stale = findTemporaryClones(root).filter((dir) => !cloning.has(dir));
+      for (const dir of stale) rmSync(dir, { recursive: true, force: true });
+      return stale;
+    },
+
     async ensure(remote, repo, cloneUrl, options = {}) {
       const dir = mirrorDir(remote, repo);
       assertCleanUrl(cloneUrl);
@@ -133,12 +160,15 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
         }
         mkdirSync(dirname(dir), { recursive: true });
         // Clone beside the target and rename: a crash never leaves a half-cloned mirror in place.
+        // A crash (kill -9, power) can still leave the temporary clone: removeStaleClones at start-up.
         const temp = `${dir}.tmp-${randomBytes(4).toString("hex")}`;
+        cloning.add(temp);
         try {
           await runGit(["clone", "--mirror", "--quiet", "--", cloneUrl, temp], { env: options.authEnv, timeoutMs });
           renameSync(temp, dir);
         } finally {
           rmSync(temp, { recursive: true, force: true });
+          cloning.delete(temp);
         }
         return { dir, fetched: true };
       });

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
-import { LMDB_MAP_BYTES } from "../lmdb-map.ts";
+import { LMDB_MAP_BYTES, LMDB_WRITE_OPTIONS } from "../lmdb-map.ts";
+import { createCommitGuard } from "../storage-errors.ts";
 import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from "./port.ts";
 
 /**
@@ -11,11 +12,15 @@ import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from 
  */
 const KEY_END = "\u{10FFFF}\u{10FFFF}";
 
-export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
+/** `onStorageFull`: called when a commit finds the file system full (before its StorageFullError is thrown). */
+export function createLmdbReadStore({ dir, onStorageFull }: { dir: string; onStorageFull?: () => void }): ReadStore {
   mkdirSync(dir, { recursive: true });
   // Synced after each commit, outside the writer lock (lmdb-js's overlappingSync): a read model can always
   // be rebuilt from the log, and its data and checkpoint commit together, so a crash only sets it back.
-  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true, mapSize: LMDB_MAP_BYTES });
+  const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true, mapSize: LMDB_MAP_BYTES, ...LMDB_WRITE_OPTIONS });
+  // A refused commit (a full disk) throws a StorageFullError and writes nothing; the projection runner
+  // keeps the previous checkpoint and tries again.
+  const guardCommit = createCommitGuard(dir, onStorageFull);
   const metaDb: Database<ProjectionMeta, string> = env.openDB("projection-meta", {});
   const spaces = new Map<string, Database<unknown, Key>>();
 
@@ -70,7 +75,7 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
       const db = space(name, generation);
       const isActive = (metaDb.get(name)?.generation ?? generation) === generation;
       bump(name);
-      await env.transaction(() => {
+      await guardCommit(env.transaction(() => {
         const tx: WriteView = {
           ...readView(db),
           put: (key, value) => void db.put(key, value),
@@ -79,25 +84,25 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
         fn(tx);
         const metaKey = isActive ? name : `${name}#building`;
         metaDb.put(metaKey, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
-      });
+      }));
       if (isActive) activeGenerations.set(name, generation);
       bump(name);
     },
     async clearGeneration(name, generation) {
       bump(name);
-      await space(name, generation).clearAsync();
+      await guardCommit(space(name, generation).clearAsync());
       bump(name);
     },
     async activate(name, generation, checkpoint, version) {
       const previous = metaDb.get(name)?.generation;
       bump(name);
-      await env.transaction(() => {
+      await guardCommit(env.transaction(() => {
         metaDb.put(name, { name, version, generation, checkpoint, updatedAt: new Date().toISOString() });
         metaDb.remove(`${name}#building`);
-      });
+      }));
       activeGenerations.set(name, generation);
       bump(name);
-      if (previous !== undefined && previous !== generation) await space(name, previous).clearAsync();
+      if (previous !== undefined && previous !== generation) await guardCommit(space(name, previous).clearAsync());
     },
     contentHash(name) {
       const hash = createHash("sha256");
@@ -110,6 +115,7 @@ export function createLmdbReadStore({ dir }: { dir: string }): ReadStore {
       return hash.digest("hex");
     },
     async close() {
+      await guardCommit.settle(env);
       await env.close();
     },
   };

@@ -2,14 +2,17 @@
  * Maintenance cannot hurt a live server: replay, the code index rebuild and audit take the data
  * directory's lock, so while a server runs on it they refuse (exit 3, naming the server and the admin
  * API to use instead) and nothing is lost: after `npm run replay -- --all`, twice, the live server
- * still lists its repositories and still accepts its admin key, its read models unchanged.
+ * still lists its repositories and still accepts its admin key, its read models unchanged. Deleting
+ * loupe.lock by hand does not change that: the stores' own lock tables name the live server.
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allProjections } from "../../src/features/read-models.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
-import { repoRoot, tsxBin } from "../support/process.ts";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { freePort, repoRoot, spawnProcess, tsxBin } from "../support/process.ts";
 import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 import { indexRepository } from "../search/support.ts";
 import { gqlData } from "../graphql/support.ts";
@@ -84,6 +87,26 @@ describe("maintenance scripts against a live server (e2e)", () => {
     expect(snapshot()).toEqual(before);
     const search = await server.api("/v2/search", { method: "POST", json: { query: "alpha", repositories: [{ remote: "github", repository: "acme/live" }] } });
     expect(((await search.json()) as unknown[]).length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("with loupe.lock deleted by hand, replay and a second server are still refused; the key still works", async () => {
+    const { runner, eventStore } = server.loupe.services;
+    await runner.waitForPosition(await eventStore.headPosition(), 10_000);
+    before = snapshot();
+    rmSync(join(server.dataDir, "loupe.lock"), { force: true });
+    const result = await script("npm", ["run", "--silent", "replay", "--", "--all"], server.dataDir);
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(`The data directory ${server.dataDir} is in use by another process (pid ${process.pid})`);
+    expect(result.stderr).toContain("Nothing was changed.");
+    expect(snapshot()).toEqual(before);
+    expect((await server.api("/v2/me")).status).toBe(200);
+
+    const port = await freePort();
+    const second = spawnProcess("node", ["--import", "tsx", "src/main.ts"], { PORT: String(port), LOUPE_HOST: "127.0.0.1", LOUPE_DATA_DIR: server.dataDir, LOUPE_API_KEY: "" });
+    expect(await second.exited, second.output()).toBe(1);
+    expect(second.output()).toContain(`is in use by another process (pid ${process.pid})`);
+    expect(existsSync(join(server.dataDir, "loupe.lock"))).toBe(false); // the refused ones leave no lock behind
+    expect((await server.api("/v2/me")).status).toBe(200);
   }, 120_000);
 
   it("once the server has stopped, replay runs", async () => {

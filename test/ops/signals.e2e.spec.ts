@@ -1,7 +1,8 @@
 /**
- * `npm start` runs node itself (`node --import tsx src/main.ts`), so a SIGTERM or SIGINT sent to the
- * npm process reaches the process that serves: after the signal, npm exits and no process it started
- * is left running (no orphan still serving on the port).
+ * `npm start` runs node itself (`exec node --import tsx src/main.ts`), and `npm run start:deno` deno
+ * itself (`exec deno run ...`), so a SIGTERM or SIGINT sent to the npm process reaches the process that
+ * serves: after the signal, npm exits and no process it started is left running (no orphan still
+ * serving on the port and holding the data directory).
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -52,14 +53,20 @@ const alive = (pid: number) => {
   }
 };
 
-describe("npm start and signals", () => {
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
-    it(`${signal} to the npm process stops the server: npm exits and no child remains`, async () => {
+describe("npm start (and npm run start:deno) and signals", () => {
+  const cases = [
+    { script: ["start"], signal: "SIGTERM" },
+    { script: ["start"], signal: "SIGINT" },
+    // Deno: `exec deno run ...` too; without the exec, sh and npm exited and deno kept serving.
+    { script: ["run", "start:deno"], signal: "SIGTERM" },
+  ] as const;
+  for (const { script, signal } of cases) {
+    it(`${signal} to the process of \`npm ${script.join(" ")}\` stops the server: npm exits and no child remains`, async () => {
       const dataDir = mkdtempSync(join(tmpdir(), "loupe-signals-"));
       dirs.push(dataDir);
       const port = await freePort();
       const env = { ...process.env, PORT: String(port), LOUPE_HOST: "127.0.0.1", LOUPE_DATA_DIR: dataDir, LOUPE_API_KEY: TEST_ADMIN_KEY, LOUPE_LOG_FORMAT: "json" };
-      const npm = spawn("npm", ["start", "--silent"], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
+      const npm = spawn("npm", [...script, "--silent"], { cwd: repoRoot, env, stdio: ["ignore", "pipe", "pipe"] });
       let output = "";
       npm.stdout!.on("data", (d) => (output += String(d)));
       npm.stderr!.on("data", (d) => (output += String(d)));

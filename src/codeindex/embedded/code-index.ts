@@ -38,6 +38,8 @@ export type EmbeddedCodeIndexOptions = {
   writeGeneration?: () => number;
   /** Bytes of scored postings (ordinals and impacts of recently queried terms) kept in memory per instance (default 32 MB; 0 disables). */
   postingCacheBytes?: number;
+  /** Called when a write finds the file system full (before the write's StorageFullError is thrown). */
+  onStorageFull?: () => void;
 };
 
 export type EmbeddedCodeIndex = CodeIndex & {
@@ -53,7 +55,7 @@ export type EmbeddedCodeIndex = CodeIndex & {
 };
 
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
-  const layout = openLayout(options.dir);
+  const layout = openLayout(options.dir, { onStorageFull: options.onStorageFull });
   const generations = createGenerations(options);
   const reader = createIndexReader(layout, generations, {
     maxQueryTerms: options.maxQueryTerms ?? 32,
@@ -158,7 +160,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
       if (closed) return;
       closed = true;
       reader.dropFilters();
-      await layout.root.close();
+      await layout.close();
     },
   };
   return index;

@@ -38,7 +38,7 @@ type Place = { target: number; repoId: string; path: string; blobId: string };
 export type CandidateFiles = (terms: readonly string[], filter: IndexFilter) => Place[];
 
 export function createGraphStore(layout: IndexLayout, generations: Generations, candidateFiles: CandidateFiles) {
-  const { root, graphs, graphImports, graphNames, branches } = layout;
+  const { commit, graphs, graphImports, graphNames, branches } = layout;
   const cache = createBranchGraphCache();
 
   /** Inside a write transaction: removes the graph of one blob and its name keys. */
@@ -108,7 +108,7 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
     async upsertGraphs(input: FileGraphRecord[]): Promise<void> {
       if (input.length === 0) return;
       const repoIds = new Set<string>();
-      await root.transaction(() => {
+      await commit(() => {
         for (const record of input) {
           const key = blobKey(record.repoId, record.path, record.blobId);
           const old = graphs.get(key);

@@ -18,7 +18,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
-import { LMDB_MAP_BYTES } from "../../lmdb-map.ts";
+import { createCommitGuard } from "../../storage-errors.ts";
+import { LMDB_MAP_BYTES, LMDB_WRITE_OPTIONS } from "../../lmdb-map.ts";
 import type { ChunkDocument, GraphImport } from "../port.ts";
 import { FIELD_COUNT } from "../fields.ts";
 
@@ -70,6 +71,13 @@ export function storedDoc(doc: ChunkDocument): StoredDoc {
 
 export type IndexLayout = {
   root: RootDatabase;
+  /**
+   * Runs `fn` in a write transaction and waits for its commit; a commit the file system refuses (a full
+   * disk) throws a StorageFullError / StorageWriteError (src/storage-errors.ts) and writes nothing.
+   */
+  commit<T>(fn: () => T): Promise<T>;
+  /** Closes the environment (settling a failed commit first: CommitGuard.settle). */
+  close(): Promise<void>;
   meta: Database<Stats, string>;
   docs: Database<StoredDoc, number>;
   vectors: Database<Uint8Array, number>;
@@ -87,9 +95,9 @@ export type IndexLayout = {
 };
 
 /** Opens (or creates) the index under `dir`; an index of another format is refused. */
-export function openLayout(dir: string): IndexLayout {
+export function openLayout(dir: string, options: { onStorageFull?: () => void } = {}): IndexLayout {
   mkdirSync(dir, { recursive: true });
-  const root: RootDatabase = open({ path: join(dir, "code-index.mdb"), maxDbs: 12, mapSize: LMDB_MAP_BYTES });
+  const root: RootDatabase = open({ path: join(dir, "code-index.mdb"), maxDbs: 12, mapSize: LMDB_MAP_BYTES, ...LMDB_WRITE_OPTIONS });
   const meta: Database<Stats, string> = root.openDB({ name: "meta" });
   // Only documents of 2 KB or more are compressed: those would otherwise spill into overflow pages, and
   // LZ4 with lmdb's dictionary cost the writer ~25 us per document (a third of the index writes' native
@@ -114,7 +122,13 @@ export function openLayout(dir: string): IndexLayout {
   });
   const existing = meta.get("stats");
   if (existing && existing.format !== EMBEDDED_INDEX_FORMAT) throw new IndexFormatError(existing.format);
-  return { root, meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames, all, readStats: () => meta.get("stats") ?? emptyStats() };
+  const guard = createCommitGuard(dir, options.onStorageFull);
+  const commit = <T>(fn: () => T): Promise<T> => guard(root.transaction(fn));
+  const close = async () => {
+    await guard.settle(root);
+    await root.close();
+  };
+  return { root, commit, close, meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames, all, readStats: () => meta.get("stats") ?? emptyStats() };
 }
 
 export function* rangeWithPrefix<V>(db: Database<V, string>, prefix: string): Generator<{ key: string; value: V }> {

@@ -34,7 +34,7 @@ export type BlobCompanions = {
 };
 
 export function createIndexWriter(layout: IndexLayout, generations: Generations, companions: BlobCompanions) {
-  const { root, meta, docs, vectors, ids, postings, dfs, blobs, branches, readStats } = layout;
+  const { commit, meta, docs, vectors, ids, postings, dfs, blobs, branches, readStats } = layout;
   const { touch } = generations;
 
   /** Inside a write transaction: removes postings of `ordinal` and updates counters. */
@@ -154,7 +154,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations,
       // Precomputed terms describe `input` in order: usable when it has no duplicates and every document is new.
       const supplied = options?.terms;
       let useSupplied = supplied !== undefined && byId.size === input.length && supplied.reduce((n, t) => n + t.docCount, 0) === input.length;
-      await root.transaction(() => {
+      await commit(() => {
         const stats = readStats();
         const changes: PostingChanges = new Map();
         const appends = new Map<string, AppendSegment[]>();
@@ -239,7 +239,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations,
 
     async deleteBlob(repoId: string, path: string, blobId: string): Promise<void> {
       const key = blobKey(repoId, path, blobId);
-      await root.transaction(() => {
+      await commit(() => {
         companions.removeGraphSync(repoId, path, blobId);
         const entry = blobs.get(key);
         if (!entry) return;
@@ -257,7 +257,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations,
       const wanted = new Map<string, string>();
       for (const file of files) wanted.set(file.path, file.blobId);
       const prefix = branchKey(repoId, branch, "");
-      await root.transaction(() => {
+      await commit(() => {
         for (const { key, value } of rangeWithPrefix(branches, prefix)) {
           const path = key.slice(prefix.length);
           const blobId = wanted.get(path);
@@ -271,7 +271,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations,
 
     async deleteRepository(repoId: string): Promise<void> {
       const prefix = `${repoId}${SEP}`;
-      await root.transaction(() => {
+      await commit(() => {
         const stats = readStats();
         const changes: PostingChanges = new Map();
         const blobKeys: string[] = [];
@@ -290,7 +290,7 @@ export function createIndexWriter(layout: IndexLayout, generations: Generations,
 
     /** Empties every database (the caller drops the read caches and moves the generations). */
     async clear(): Promise<void> {
-      await root.transaction(() => {
+      await commit(() => {
         for (const db of layout.all) db.clearSync();
       });
     },

@@ -13,6 +13,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { withLogContext } from "../../logging.ts";
 import { routePath } from "hono/route";
+import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
 
 /** A face's routes: registered on the shared app, given the services. */
 export type RouteModule = (app: Hono<AppEnv>, services: Services) => void;
@@ -82,6 +83,13 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
     }
     if (error instanceof ExpectedVersionConflictError) {
       return c.json(errorBody("conflict", "The resource changed concurrently; retry the request"), 409);
+    }
+    // The file system refused a write (nothing of it was stored): 507 for a full disk, 503 otherwise.
+    if (error instanceof StorageFullError || error instanceof StorageWriteError) {
+      const full = error instanceof StorageFullError;
+      c.get("logger")?.error({ path: error.path, detail: error.detail }, full ? "write refused: no space left on device" : "write refused by the file system");
+      const details = { dataDir: config.dataDir, path: error.path, reason: full ? "no space left on device" : error.detail };
+      return c.json(errorBody(full ? "insufficient_storage" : "storage_unavailable", error.message, details), full ? 507 : 503);
     }
     c.get("logger")?.error({ err: { message: error.message, stack: error.stack } }, "unhandled error");
     return c.json(errorBody("internal", "Internal server error"), 500);

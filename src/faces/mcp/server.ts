@@ -10,6 +10,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { Services } from "../../services.ts";
 import type { Logger } from "../../logging.ts";
 import { DomainError } from "../../eventstore/decider.ts";
+import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
 import { RpcCode, RpcError, internalError, invalidParams, unauthorized, type ParamIssue, type RpcErrorObject } from "./errors.ts";
 import { allTools, toolsByName } from "./tools/index.ts";
 import type { ToolDefinition } from "./tools/common.ts";
@@ -112,6 +113,11 @@ export function toRpcError(error: unknown, logger: Logger): RpcErrorObject {
     // A rule the schemas do not express, found by a service: still the caller's parameters.
     if (error.code === "invalid") return { code: RpcCode.InvalidParams, message: `Invalid params: ${error.message}` };
     return { code: RpcCode.ServerError, message: error.message };
+  }
+  if (error instanceof StorageFullError || error instanceof StorageWriteError) {
+    // The file system refused a write (nothing of it was stored): say so instead of "Internal error".
+    logger.error({ path: error.path, detail: error.detail }, "tool interface: write refused by the file system");
+    return { code: RpcCode.ServerError, message: error.message, data: { reason: error instanceof StorageFullError ? "insufficient_storage" : "storage_unavailable", path: error.path } };
   }
   const err = error instanceof Error ? { message: error.message, stack: error.stack, name: error.name } : { message: String(error) };
   logger.error({ err }, "tool interface: unhandled error");
