@@ -8,6 +8,8 @@ type Review = {
   id: string;
   status: string;
   body?: string;
+  /** Why a FAILED or SKIPPED review ended so (null otherwise). */
+  reason?: string | null;
   metadata?: { totalFiles?: number; completedFiles?: number; correlationId?: string };
 };
 
@@ -72,11 +74,14 @@ export const reviewCommand: Command = {
       await sleep(interval);
     }
     progress.done();
-    if (ctx.json) out(JSON.stringify(review, null, 2));
-    else {
-      out(`Review ${review.id}: ${review.status}`);
-      if (review.body) out("\n" + review.body);
+    if (ctx.json) {
+      out(JSON.stringify(review, null, 2));
+      return review.status === "FAILED" ? 1 : 0;
     }
-    return review.status === "FAILED" ? 1 : 0;
+    // A review that failed is an error (one line on stderr, exit 1); a skipped one says why and exits 0.
+    if (review.status === "FAILED") throw new CliError(`review ${review.id} FAILED: ${review.reason || "no reason given"}`);
+    out(`Review ${review.id}: ${review.status}${review.status === "SKIPPED" ? ` (${review.reason || "no reason given"})` : ""}`);
+    if (review.body) out("\n" + review.body);
+    return 0;
   },
 };
