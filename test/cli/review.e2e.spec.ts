@@ -94,3 +94,19 @@ it("--branch naming a branch the host does not have fails the review with that r
   const own = await runCli(["review", "acme/gadgets", "3", "--branch", "feature", "--interval", "200"], env, { timeoutMs: 120_000 });
   expect(own.code, own.stdout + own.stderr).toBe(0);
 }, 120_000);
+
+it("a host that is not one of the four, or a repository that is not owner/repo, is a usage error naming what was given (exit 2, nothing sent)", async () => {
+  const env = { LOUPE_URL: server.baseUrl, LOUPE_API_KEY: server.adminKey };
+  for (const args of [["review", "acme/gadgets", "3", "--remote", "gitlub"], ["index", "acme/gadgets", "--remote", "gitlub"]]) {
+    const refused = await runCli(args, env);
+    expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('--remote must be one of github, gitlab, bitbucket, azure (got "gitlub")');
+  }
+  const bare = await runCli(["review", "gadgets", "3"], env);
+  expect(bare.code).toBe(2);
+  expect(bare.stderr).toContain('"gadgets" is not a repository name: expected owner/repo');
+  // The server's own 400 is said once: "invalid request: defaultBranch: ...", not "invalid request: Invalid request: ...".
+  const empty = await runCli(["review", "acme/gadgets", "3", "--default-branch", ""], env);
+  expect(empty.code).toBe(1);
+  expect(empty.stderr).toMatch(/^loupe review: invalid request: defaultBranch: /);
+});
