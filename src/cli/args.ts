@@ -81,3 +81,14 @@ export function intOption(args: Parsed, name: string, range: { min: number; max:
   }
   return value;
 }
+
+export const REMOTES = ["github", "gitlab", "bitbucket", "azure"] as const;
+
+/** `--remote`, checked: absent -> the default; anything but a known host is a usage error naming the choices. */
+export function remoteOption(args: Parsed, fallback: (typeof REMOTES)[number] = "github"): (typeof REMOTES)[number] {
+  const raw = args.strings.remote;
+  if (raw === undefined) return fallback;
+  const remote = REMOTES.find((r) => r === raw.trim().toLowerCase());
+  if (!remote) throw new UsageError(`--remote must be one of ${REMOTES.join(", ")} (got ${JSON.stringify(raw)})`);
+  return remote;
+}

@@ -45,7 +45,9 @@ export async function errorFor(response: Response, what: string, hints: Record<s
   const { code, message } = await serverMessage(response);
   const next = (code && hints[code]) ?? hints[String(response.status)] ?? NEXT_STEP[response.status];
   const label = ({ 400: "invalid request", 401: "authentication failed", 403: "forbidden", 404: "not found", 409: "conflict", 413: "request too large" } as Record<number, string>)[response.status];
-  if (label) return new CliError(`${label}: ${message}${next ? ` (${next})` : ""}`);
+  // The server's message may already open with the label ("Invalid request: remote: ..."): said once.
+  const said = label && message.toLowerCase().startsWith(`${label}:`) ? message.slice(label.length + 1).trimStart() : message;
+  if (label) return new CliError(`${label}: ${said}${next ? ` (${next})` : ""}`);
   const requestId = response.headers.get("x-request-id");
   return new CliError(
     `${what} failed: HTTP ${response.status}: ${message} (try again; if it persists, look for ${requestId ? `request id ${requestId}` : "this request"} in the server's logs)`,

@@ -110,10 +110,11 @@ describe("loupe CLI", () => {
     expect(unknownFlag.code).toBe(2);
     expect(unknownFlag.stderr).toContain("unknown option --verbose");
 
-    // A server-side validation error shows the server's message.
-    const validation = await runCli(["index", "acme/x", "--remote", "sourceforge", "--no-wait"], env());
+    // An unknown host is refused before anything is sent (test/cli/review.e2e.spec.ts); a server-side
+    // validation error shows the server's message, its "Invalid request:" said once.
+    const validation = await runCli(["index", "acme/x", "--branch", "a..b", "--no-wait"], env());
     expect(validation.code).toBe(1);
-    expect(validation.stderr.trim()).toBe("loupe index: invalid request: Invalid request: remote: must be one of github, gitlab, bitbucket, azure (fix the request and run it again)");
+    expect(validation.stderr.trim()).toBe("loupe index: invalid request: branch: must not contain '..' (fix the request and run it again)");
   });
 
   it("indexes a local repository by path, drawing progress until it is completed", async () => {

@@ -1,4 +1,4 @@
-import { intOption, UsageError } from "../args.ts";
+import { intOption, remoteOption, UsageError } from "../args.ts";
 import { CliError, errorFor } from "../client.ts";
 import type { Command } from "../command.ts";
 import { createMcpClient } from "../mcp.ts";
@@ -8,6 +8,8 @@ type Review = {
   id: string;
   status: string;
   body?: string;
+  /** Why a FAILED or SKIPPED review ended so (null otherwise). */
+  reason?: string | null;
   metadata?: { totalFiles?: number; completedFiles?: number; correlationId?: string };
 };
 
@@ -29,11 +31,14 @@ export const reviewCommand: Command = {
     if (extra.length) throw new UsageError(`unexpected argument ${extra[0]}`);
     const prNumber = /^#?\d+$/.test(pr) ? Number(pr.replace(/^#/, "")) : Number.NaN;
     if (!Number.isSafeInteger(prNumber) || prNumber <= 0) throw new UsageError(`${JSON.stringify(pr)} is not a pull request number (e.g. 42)`);
+    const remote = remoteOption(args);
+    // owner/repo (GitLab groups nest: group/subgroup/repo); a bare name would only come back as "not found".
+    if (!/^[^/\s]+(\/[^/\s]+)+$/.test(name)) throw new UsageError(`${JSON.stringify(name)} is not a repository name: expected owner/repo (e.g. acme/api)`);
     const strictness = intOption(args, "strictness", { min: 1, max: 5 });
     const interval = intOption(args, "interval", { min: 100, max: 60_000 }) ?? 1000;
     const timeoutSeconds = intOption(args, "timeout", { min: 1, max: 24 * 3600 }) ?? 30 * 60;
     const client = ctx.client();
-    const repo = { name, remote: args.strings.remote ?? "github", defaultBranch: args.strings["default-branch"] ?? "main" };
+    const repo = { name, remote, defaultBranch: args.strings["default-branch"] ?? "main" };
     const input = { ...repo, prNumber, ...(args.strings.branch ? { branch: args.strings.branch } : {}), ...(strictness ? { strictness } : {}) };
     // The HTTP route when the server has it (POST /v2/code-reviews), else the tool endpoint (/mcp).
     type Trigger = { codeReviewId: string; status: string; message: string };
@@ -72,11 +77,14 @@ export const reviewCommand: Command = {
       await sleep(interval);
     }
     progress.done();
-    if (ctx.json) out(JSON.stringify(review, null, 2));
-    else {
-      out(`Review ${review.id}: ${review.status}`);
-      if (review.body) out("\n" + review.body);
+    if (ctx.json) {
+      out(JSON.stringify(review, null, 2));
+      return review.status === "FAILED" ? 1 : 0;
     }
-    return review.status === "FAILED" ? 1 : 0;
+    // A review that failed is an error (one line on stderr, exit 1); a skipped one says why and exits 0.
+    if (review.status === "FAILED") throw new CliError(`review ${review.id} FAILED: ${review.reason || "no reason given"}`);
+    out(`Review ${review.id}: ${review.status}${review.status === "SKIPPED" ? ` (${review.reason || "no reason given"})` : ""}`);
+    if (review.body) out("\n" + review.body);
+    return 0;
   },
 };

@@ -41,6 +41,7 @@ import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
+import { describeSkipped, skipReasonOf } from "../../review/skipped.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -172,12 +173,10 @@ export function createReviewEngine(deps: EngineDeps) {
         const rules = await rulesAt(head);
         const skippedFiles: { path: string; reason: string }[] = [];
         const reviewable: DiffFile[] = [];
+        const skipChecks = { ignored: (path: string) => rules.rulesFor(path, { repository: name }).ignored, generated: isSkippedPath };
         for (const f of files) {
-          if (f.status === "deleted") skippedFiles.push({ path: f.path, reason: "deleted" });
-          else if (f.binary) skippedFiles.push({ path: f.path, reason: "binary" });
-          else if (rules.rulesFor(f.path, { repository: name }).ignored) skippedFiles.push({ path: f.path, reason: "ignored by .loupe rules" });
-          else if (isSkippedPath(f.path)) skippedFiles.push({ path: f.path, reason: "generated, vendored or lock file" });
-          else if (f.additions === 0) skippedFiles.push({ path: f.path, reason: "no added lines" });
+          const reason = skipReasonOf(f, skipChecks);
+          if (reason) skippedFiles.push({ path: f.path, reason });
           else reviewable.push(f);
         }
         const changedLines = reviewable.reduce((n, f) => n + f.additions + f.deletions, 0);
@@ -188,7 +187,7 @@ export function createReviewEngine(deps: EngineDeps) {
           return await finish("CodeReviewSkipped", `over the size limit: ${changedLines} changed lines (limit ${config.reviews.maxChangedLines})`);
         }
         if (reviewable.length === 0 && !incremental) {
-          return await finish("CodeReviewSkipped", files.length === 0 ? "nothing reviewable: the change is empty" : "nothing reviewable: every changed file was skipped");
+          return await finish("CodeReviewSkipped", files.length === 0 ? "nothing reviewable: the change is empty" : `nothing reviewable: every changed file was skipped: ${describeSkipped(skippedFiles)}`);
         }
         await record({
           type: "StartReview",

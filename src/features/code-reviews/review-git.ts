@@ -28,6 +28,11 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     if (branch) {
       const b = await mirrors.resolveBranch(dir, branch).catch(() => null);
       if (b) return b.sha;
+      // The pull request's own source branch may live in a fork: its head is found below. Any other
+      // branch asked for must exist, or the review would silently be of something else.
+      if (branch !== pr.sourceBranch) {
+        throw new Error(`branch ${JSON.stringify(branch)} (asked for as the branch to review) is not on the host's ${pr.repository.name}; pull request #${pr.number} is from ${JSON.stringify(pr.sourceBranch)}`);
+      }
     }
     if (await hasCommit(dir, pr.headSha)) return pr.headSha;
     const source = await mirrors.resolveBranch(dir, pr.sourceBranch).catch(() => null);

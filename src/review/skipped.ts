@@ -1,0 +1,29 @@
+/**
+ * Why files of a pull request were not reviewed, in words a reader of a SKIPPED review's reason
+ * understands: `src/logo.png (binary), src/old.py (deleted) and 2 more`.
+ */
+import type { DiffFile } from "./diff.ts";
+
+export type SkippedFile = { path: string; reason: string };
+
+/** The reason a changed file is left out of the review, or null when it is reviewed. */
+export function skipReasonOf(file: DiffFile, checks: { ignored: (path: string) => boolean; generated: (path: string) => boolean }): string | null {
+  if (file.status === "deleted") return "deleted";
+  if (file.binary) return "binary";
+  if (checks.ignored(file.path)) return "ignored by .loupe rules";
+  if (checks.generated(file.path)) return "generated, vendored or lock file";
+  if (file.additions === 0) {
+    if (file.status === "renamed" && file.deletions === 0) return `renamed from ${file.oldPath ?? "another path"} without changes`;
+    return "no added lines";
+  }
+  return null;
+}
+
+/** The first `limit` skipped files with their reasons, then how many more. */
+export function describeSkipped(skipped: readonly SkippedFile[], limit = 5): string {
+  const shown = skipped.slice(0, limit).map((s) => `${s.path} (${s.reason})`);
+  const more = skipped.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${more} more`;
+  if (shown.length <= 1) return shown.join("");
+  return `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
+}
