@@ -219,6 +219,15 @@ describe("code graph extraction", () => {
     expect(imports(cpp)).toEqual([["geo/shape.h", "include", 1]]);
   });
 
+  it("a generated chain of 50,000 calls is chunked, without a graph (its query grew with the square of the depth: minutes)", async () => {
+    const content = "export const routes = router" + ".get(f)".repeat(50_000) + ";\n";
+    const file = await chunker.chunkFile("src/routes.js", content);
+    expect(file.chunks.length).toBeGreaterThan(0);
+    expect(file.graph).toBeUndefined();
+    // A short chain keeps its graph.
+    expect(refs(await graphOf("src/short.js", ["router.get(f).get(g).post(h);"]))).toEqual(["get@1()", "post@1()"]);
+  });
+
   it("other languages and unparsable files have no graph", async () => {
     expect((await chunker.chunkFile("README.md", "# Title\n\ntext\n")).graph).toBeUndefined();
     expect((await chunker.chunkFile("lib/a.rb", "def x; end\n")).graph).toBeUndefined();

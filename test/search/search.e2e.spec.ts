@@ -280,6 +280,26 @@ describe("POST /v2/search and /v2/query (e2e)", () => {
     }
   });
 
+  it("answers a pasted literal full of backslashes, a run of backticks and a question of 99,000 capitals, and keeps serving", async () => {
+    // Shapes that made a pattern of the query analysis or of the offline answer backtrack: the literal
+    // exponentially (minutes for 20 `\\`), the others quadratically (20 s for the question).
+    const literal = "```python\nx = \"" + "\\\\\u0000".repeat(40) + "\\\n```";
+    const queries = [`why does this crash\n${literal}`, `see ${"`".repeat(20_000)} in the shop`];
+    for (const query of queries) {
+      const health = (async () => {
+        await new Promise((r) => setTimeout(r, 50));
+        return (await server.api("/healthz")).status;
+      })();
+      const res = await search({ query, repositories: [shop] });
+      expect(res.status, query.slice(0, 20)).toBe(200);
+      expect(Array.isArray(await res.json())).toBe(true);
+      expect(await health).toBe(200);
+    }
+    const question = await server.api("/v2/query", { method: "POST", json: { messages: [{ role: "user", content: `what is ${"A".repeat(99_000)}` }], repositories: [shop] } });
+    expect(question.status).toBe(200);
+    await question.text();
+  });
+
   it("reports unknown repositories and branches with 404 naming them", async () => {
     const unknown = await search({ query: "x", repositories: [shop, { remote: "github", repository: "acme/nothing" }] });
     expect(unknown.status).toBe(404);

@@ -9,6 +9,12 @@ import type { DiffFile } from "../../review/diff.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 
 const MAX_CHARS = 6000;
+/**
+ * A string literal: an escape pair, a character other than the quote, a backslash or a line break, or a lone
+ * backslash just before the closing quote. (With `.` also taking a backslash, each `\\` could be read two
+ * ways, and a line of 30 of them with no closing quote backtracked for minutes.)
+ */
+const STRING_LITERAL = /(["'`])(?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*\1/g;
 const MAX_CHUNK_CHARS = 1500;
 const MAX_IDENTIFIERS = 16;
 const MAX_DEFINITIONS = 6;
@@ -28,7 +34,7 @@ export function identifiersOnAddedLines(file: DiffFile, max = MAX_IDENTIFIERS): 
   for (const h of file.hunks) {
     for (const l of h.lines) {
       if (l.kind !== "add") continue;
-      const code = l.text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ").replace(/\/\/.*$|#.*$/, "");
+      const code = l.text.replace(STRING_LITERAL, " ").replace(/\/\/.*$|#.*$/, "");
       for (const m of code.matchAll(/[A-Za-z_$][\w$]*/g)) {
         const name = m[0];
         if (name.length < 3 || KEYWORDS.has(name) || seen.has(name)) continue;

@@ -20,6 +20,13 @@ export type GraphUnit = {
 /** Bounds per file (generated files can hold hundreds of thousands of names). */
 export const GRAPH_LIMITS = { definitions: 5000, references: 20000, imports: 2000, nameChars: 200, specChars: 500 };
 
+/**
+ * A file's graph query running longer than this is given up, and the file has no graph. The query's
+ * matching grows with the square of the tree's depth: a generated chain of 10,000 calls
+ * (`p.then(f).then(f)...`, 80 KB) took 16 s, a 1 MB one would take half an hour.
+ */
+export const GRAPH_QUERY_TIMEOUT_MS = 5_000;
+
 const GRAPH_KINDS: ReadonlySet<string> = new Set<GraphDefinitionKind>(["function", "method", "class", "interface", "enum", "type"]);
 
 export const hasGraph = (languageId: string): boolean => GRAPH_QUERIES[languageId] !== undefined;
@@ -75,8 +82,8 @@ function pythonFromImport(node: Node, line: number): GraphImport | null {
   return { spec: module.text.replace(/\s+/g, ""), kind: "import", line, names };
 }
 
-/** The code graph of a parsed file; null for a language without graph rules. */
-export function extractGraph(root: Node, languageId: string, units: readonly GraphUnit[]): FileGraphContent | null {
+/** The code graph of a parsed file; null for a language without graph rules, or when the query runs out of time. */
+export function extractGraph(root: Node, languageId: string, units: readonly GraphUnit[], timeoutMs = GRAPH_QUERY_TIMEOUT_MS): FileGraphContent | null {
   if (!hasGraph(languageId)) return null;
   const definitions = definitionsOf(units, []);
   const builtins = BUILTIN_TYPES[languageId];
@@ -86,7 +93,12 @@ export function extractGraph(root: Node, languageId: string, units: readonly Gra
   const defined = new Set<number>();
   const imports: GraphImport[] = [];
   let pkg: string | null = null;
-  for (const capture of query.captures(root)) {
+  // The query halts at the timeout and then answers no capture (a progress callback is not called for
+  // queries by this build of the runtime, so the time limit is the query's own).
+  const started = performance.now();
+  const captures = query.captures(root, { timeoutMicros: timeoutMs * 1000 });
+  if (captures.length === 0 && performance.now() - started >= timeoutMs) return null;
+  for (const capture of captures) {
     const kind = capture.name;
     if (kind.startsWith("_")) continue;
     const node = capture.node;

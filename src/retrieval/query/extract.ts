@@ -182,8 +182,10 @@ export function extractFromCodeLine(ctx: Ctx, raw: string, factor: number): void
     if (path && path.path.includes("/")) addPath(ctx, path, W.pathInCode * factor);
   }
 
-  // String literals: single-name contents (column names, keys) are kept weakly, the rest dropped.
-  const code = line.replace(/(["'`])((?:\\.|(?!\1).)*)\1/g, (_m, _q: string, inner: string) => {
+  // String literals: single-name contents (column names, keys) are kept weakly, the rest dropped. A backslash
+  // is read with the character after it (or alone before the closing quote): read either way, as `.` allowed,
+  // an unclosed literal of 20 `\\` backtracked for minutes.
+  const code = line.replace(/(["'`])((?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*)\1/g, (_m, _q: string, inner: string) => {
     if (IDENT.test(inner) && inner.length > 2 && !CODE_KEYWORDS.has(inner)) {
       ctx.bag.add(inner, "identifier", W.stringLiteralName * factor);
     }
@@ -209,13 +211,32 @@ export function extractFromCodeLine(ctx: Ctx, raw: string, factor: number): void
 
 // ----- prose
 
+/**
+ * The line with each inline code span (`` `x` ``, ``` ``a`b`` ```) replaced by a space, each span's inner text
+ * given to `onSpan`: a run of backticks, text without any, and a run of the same length closes it (the
+ * opening run's last backticks when it is longer). Read as runs, once: the pattern
+ * `` (`+)([^`]+?)\1(?!`) `` tried every backtick of a long run, 20,000 of them took over a second.
+ */
+export function withoutCodeSpans(raw: string, onSpan: (inner: string) => void): string {
+  const runs = raw.match(/`+|[^`]+/g) ?? [];
+  let out = "";
+  for (let k = 0; k < runs.length; k++) {
+    const open = runs[k]!;
+    const inner = runs[k + 1];
+    const close = runs[k + 2];
+    if (open[0] === "`" && inner !== undefined && close !== undefined && close.length <= open.length) {
+      out += open.slice(0, open.length - close.length) + " ";
+      onSpan(inner);
+      k += 2;
+    } else out += open;
+  }
+  return out;
+}
+
 export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): void {
   const W = QUERY_WEIGHTS;
   // Inline code spans first.
-  const line = raw.replace(/(`+)([^`]+?)\1(?!`)/g, (_m, _ticks: string, inner: string) => {
-    extractFromSpan(ctx, inner.trim());
-    return " ";
-  });
+  const line = withoutCodeSpans(raw, (inner) => extractFromSpan(ctx, inner.trim()));
   const wordWeight = !ctx.long ? W.wordInShortQuery : isTitle ? W.wordInTitle : W.wordInReport;
   const words: string[] = [];
   // A closing bracket glued to a name ends a token: "[Bug]customParseFormat", "(core)Parser".

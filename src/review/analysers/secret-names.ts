@@ -58,10 +58,13 @@ export function notASecretValue(value: string): string | null {
 
 // name = "literal" / name := "literal" / name: "literal" / "name" => "literal" / name="literal" (kwargs), with
 // an optional type annotation (`password: str = "..."`); the literal must end the expression.
+// The literal's characters: an escape pair, a character other than the quote, a backslash or a line break, or a
+// lone backslash just before the closing quote (with `.` also taking a backslash, each `\\` could be read two
+// ways, and an unclosed literal of 30 of them backtracked for minutes).
 const ASSIGN =
-  /(?:^|[\s,({;])(["']?)([A-Za-z_$][\w$.-]{0,80})\1(?:\s*:\s*[A-Za-z_][\w.[\]|<> ]{0,40}?)?\s*(?::=|=>|(?<![=!<>])=(?!=)|:)\s*(?:[rRbBuU]{1,2})?(["'`])((?:\\.|(?!\3).){1,300})\3\s*(?=$|[,;)}\]]|#|\/\/)/g;
+  /(?:^|[\s,({;])(["']?)([A-Za-z_$][\w$.-]{0,80})\1(?:\s*:\s*[A-Za-z_][\w.[\]|<> ]{0,40}?)?\s*(?::=|=>|(?<![=!<>])=(?!=)|:)\s*(?:[rRbBuU]{1,2})?(["'`])((?:\\.|(?!\3)[^\\\n\r\u2028\u2029]|\\(?=\3)){1,300})\3\s*(?=$|[,;)}\]]|#|\/\/)/g;
 // config["NAME"] = "literal"
-const SUBSCRIPT = /\[\s*(["'])([\w.-]{1,80})\1\s*\]\s*=(?!=)\s*(["'])((?:\\.|(?!\3).){1,300})\3\s*(?=$|[,;)}\]]|#|\/\/)/g;
+const SUBSCRIPT = /\[\s*(["'])([\w.-]{1,80})\1\s*\]\s*=(?!=)\s*(["'])((?:\\.|(?!\3)[^\\\n\r\u2028\u2029]|\\(?=\3)){1,300})\3\s*(?=$|[,;)}\]]|#|\/\/)/g;
 
 export type NamedSecret = { name: string; value: string };
 

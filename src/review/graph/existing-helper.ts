@@ -23,6 +23,13 @@ import { compareDefinitions } from "../change-outline.ts";
 import { isScriptPath, isSkippedPath, isTestPath } from "../analysers/context.ts";
 import { codeOnly, codeTokens, similarity, type CodeTokens } from "./similarity.ts";
 
+/**
+ * A string literal: an escape pair, a character other than the quote, a backslash or a line break, or a lone
+ * backslash just before the closing quote. (With `.` also taking a backslash, each `\\` could be read two
+ * ways, and a line of 30 of them with no closing quote backtracked for minutes.)
+ */
+const STRING_LITERAL = /(["'`])(?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*\1/g;
+
 export const RULE_EXISTING_HELPER = "graph/existing-helper";
 export const MIN_TOKENS = 40;
 export const MIN_CODE_LINES = 4;
@@ -90,7 +97,7 @@ export function newFunctionsOf(file: DiffFile, before: readonly OutlineDefinitio
 /** Distinct identifiers of a function's code (as written; not of its comments), the search terms for its candidates. */
 export function identifiersOf(fn: NewFunction, max = 40): string[] {
   const names = new Set<string>();
-  for (const m of codeOnly(fn.text, fn.path).replace(/(["'`])(?:\\.|(?!\1).)*\1/g, " ").matchAll(/[A-Za-z_$][\w$]*/g)) {
+  for (const m of codeOnly(fn.text, fn.path).replace(STRING_LITERAL, " ").matchAll(/[A-Za-z_$][\w$]*/g)) {
     if (m[0].length >= 3) names.add(m[0]);
     if (names.size >= max) break;
   }
