@@ -45,13 +45,43 @@ function stem(w: string): string {
   return w;
 }
 
+/**
+ * The lines of `lines` with each fenced block (``` or ~~~, closed by a line starting with the same
+ * marker) made one " "; an unclosed fence stays text and the lines after it are read again. One pass
+ * per marker at most: a pattern that looked for each fence's close from every fence line was quadratic
+ * on a comment of unclosed fences.
+ */
+function withoutFences(lines: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const marker = /^(```|~~~)/.exec(lines[i]!)?.[1];
+    let close = -1;
+    if (marker !== undefined) {
+      for (let j = i + 1; j < lines.length; j++) {
+        if (lines[j]!.startsWith(marker)) {
+          close = j;
+          break;
+        }
+      }
+    }
+    if (close < 0) {
+      out.push(lines[i]!);
+      continue;
+    }
+    out.push(" ");
+    i = close;
+  }
+  return out;
+}
+
+/** A comment's prose: fenced code, links' targets, URLs, mentions and tags taken out (a link's text, its target and a tag are read up to a bound, so no pattern is quadratic on a comment of `[` or `<`). */
 function stripMarkup(body: string): string {
-  return body
-    .replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, " ")
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1")
+  return withoutFences(body.split("\n"))
+    .join("\n")
+    .replace(/!?\[([^\]]{0,500})\]\([^)]{0,2000}\)/g, "$1")
     .replace(/https?:\/\/\S+/g, " ")
     .replace(/(^|\s)@[\w-]+/g, " ")
-    .replace(/<[^>]+>/g, " ");
+    .replace(/<[^>]{1,500}>/g, " ");
 }
 
 export function contentWords(body: string): Set<string> {

@@ -31,3 +31,16 @@ describe("string literals full of backslashes in a change", () => {
     expect(identifiersOf(fn)).toEqual(expect.arrayContaining(["function", "parsed", "parseConfig"]));
   });
 });
+
+describe("review comments a learned pattern reads (a host's comment may hold 65,000 characters)", () => {
+  it("reads a comment of brackets, angle brackets or unclosed fences, and still drops links, tags and fenced code", async () => {
+    const { contentWords } = await import("../../src/review/learned-patterns.ts");
+    for (const body of ["[".repeat(65_000), "<".repeat(65_000), "```\n~~~\n".repeat(30_000), "![".repeat(30_000)]) {
+      expect(contentWords(body).size).toBeLessThan(3);
+    }
+    const words = contentWords("Prefer [the helper](https://x.test/h) over <b>copies</b>.\n```py\nsecret_value()\n```\nUse `fetch_all` here.");
+    expect([...words]).toEqual(expect.arrayContaining(["helper", "copi", "`fetch_all"]));
+    expect(words.has("secret_value")).toBe(false);
+    expect(words.has("https")).toBe(false);
+  });
+});
