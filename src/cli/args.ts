@@ -6,6 +6,7 @@
  * options listed as `multiple` may repeat.
  */
 import { parseArgs as splitArgs } from "node:util";
+import { REMOTES, type Remote } from "../hosts/types.ts";
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -82,12 +83,13 @@ export function intOption(args: Parsed, name: string, range: { min: number; max:
   return value;
 }
 
-export const REMOTES = ["github", "gitlab", "bitbucket", "azure"] as const;
+/** A repository on a host: owner/repo (GitLab groups nest: group/subgroup/repo). */
+export const REPOSITORY_NAME = /^[^/\s]+(\/[^/\s]+)+$/;
 
-/** `--remote`, checked: absent -> the default; anything but a known host is a usage error naming the choices. */
-export function remoteOption(args: Parsed, fallback: (typeof REMOTES)[number] = "github"): (typeof REMOTES)[number] {
+/** `--remote`, checked: absent -> github; anything but a known host is a usage error naming the choices. */
+export function remoteOption(args: Parsed): Remote {
   const raw = args.strings.remote;
-  if (raw === undefined) return fallback;
+  if (raw === undefined) return "github";
   const remote = REMOTES.find((r) => r === raw.trim().toLowerCase());
   if (!remote) throw new UsageError(`--remote must be one of ${REMOTES.join(", ")} (got ${JSON.stringify(raw)})`);
   return remote;

@@ -1,4 +1,5 @@
 import process from "node:process";
+import { REPOSITORY_NAME } from "./args.ts";
 
 /** An error the CLI reports as one line on stderr, exiting with `exitCode`. */
 export class CliError extends Error {
@@ -124,7 +125,7 @@ export function parseRepoRef(value: string, defaults: { remote?: string; branch?
   const repository = parts.pop() ?? "";
   const branch = parts.length === 2 ? parts[1]! : parts.length === 1 ? parts[0]! : defaults.branch;
   const remote = parts.length === 2 ? parts[0]! : (defaults.remote ?? "github");
-  const shape = remote === "local" ? /^[^/\s]+$/ : /^[^/\s]+(\/[^/\s]+)+$/;
+  const shape = remote === "local" ? /^[^/\s]+$/ : REPOSITORY_NAME;
   if (parts.length > 2 || !shape.test(repository)) {
     throw new CliError(`invalid repository ${JSON.stringify(value)}: expected remote:branch:owner/repo (e.g. github:main:acme/api) or local:branch:<name>`, 2);
   }

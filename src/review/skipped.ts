@@ -3,15 +3,16 @@
  * understands: `src/logo.png (binary), src/old.py (deleted) and 2 more`.
  */
 import type { DiffFile } from "./diff.ts";
+import { isSkippedPath } from "./analysers/context.ts";
 
 export type SkippedFile = { path: string; reason: string };
 
 /** The reason a changed file is left out of the review, or null when it is reviewed. */
-export function skipReasonOf(file: DiffFile, checks: { ignored: (path: string) => boolean; generated: (path: string) => boolean }): string | null {
+export function skipReasonOf(file: DiffFile, ignored: (path: string) => boolean): string | null {
   if (file.status === "deleted") return "deleted";
   if (file.binary) return "binary";
-  if (checks.ignored(file.path)) return "ignored by .loupe rules";
-  if (checks.generated(file.path)) return "generated, vendored or lock file";
+  if (ignored(file.path)) return "ignored by .loupe rules";
+  if (isSkippedPath(file.path)) return "generated, vendored or lock file";
   if (file.additions === 0) {
     if (file.status === "renamed" && file.deletions === 0) return `renamed from ${file.oldPath ?? "another path"} without changes`;
     return "no added lines";

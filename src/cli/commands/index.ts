@@ -1,7 +1,7 @@
 import process from "node:process";
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { intOption, remoteOption, UsageError } from "../args.ts";
+import { intOption, remoteOption, REPOSITORY_NAME, UsageError } from "../args.ts";
 import { CliError, errorFor } from "../client.ts";
 import type { Command } from "../command.ts";
 import { createProgress, err, out, sleep } from "../output.ts";
@@ -43,7 +43,7 @@ export const indexCommand: Command = {
       }
       submitted = await response.json();
     } else {
-      if (!/^[^/\s]+(\/[^/\s]+)+$/.test(target)) throw new UsageError(`${JSON.stringify(target)} is neither owner/repo nor an existing directory (a local path starts with ./ or /)`);
+      if (!REPOSITORY_NAME.test(target)) throw new UsageError(`${JSON.stringify(target)} is neither owner/repo nor an existing directory (a local path starts with ./ or /)`);
       const response = await client.send("POST", "/v2/repositories", { json: { remote: remoteOption(args), repository: target, ...(branch ? { branch } : {}), reload } });
       if (!response.ok) throw await errorFor(response, "submitting the repository");
       submitted = await response.json();

@@ -1,4 +1,4 @@
-import { intOption, remoteOption, UsageError } from "../args.ts";
+import { intOption, remoteOption, REPOSITORY_NAME, UsageError } from "../args.ts";
 import { CliError, errorFor } from "../client.ts";
 import type { Command } from "../command.ts";
 import { createMcpClient } from "../mcp.ts";
@@ -32,8 +32,8 @@ export const reviewCommand: Command = {
     const prNumber = /^#?\d+$/.test(pr) ? Number(pr.replace(/^#/, "")) : Number.NaN;
     if (!Number.isSafeInteger(prNumber) || prNumber <= 0) throw new UsageError(`${JSON.stringify(pr)} is not a pull request number (e.g. 42)`);
     const remote = remoteOption(args);
-    // owner/repo (GitLab groups nest: group/subgroup/repo); a bare name would only come back as "not found".
-    if (!/^[^/\s]+(\/[^/\s]+)+$/.test(name)) throw new UsageError(`${JSON.stringify(name)} is not a repository name: expected owner/repo (e.g. acme/api)`);
+    // A bare name would only come back as "not found".
+    if (!REPOSITORY_NAME.test(name)) throw new UsageError(`${JSON.stringify(name)} is not a repository name: expected owner/repo (e.g. acme/api)`);
     const strictness = intOption(args, "strictness", { min: 1, max: 5 });
     const interval = intOption(args, "interval", { min: 100, max: 60_000 }) ?? 1000;
     const timeoutSeconds = intOption(args, "timeout", { min: 1, max: 24 * 3600 }) ?? 30 * 60;

@@ -23,7 +23,6 @@ import { foldStream } from "../../eventstore/decider.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
 import { codeFingerprint, fingerprintFindings, dedupeFindings } from "../../review/dedupe.ts";
 import { renderInlineComment, renderSummary } from "../../review/summary.ts";
-import { isSkippedPath } from "../../review/analysers/context.ts";
 import type { Finding } from "../../review/findings.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import type { CodeReviewQueries } from "./queries.ts";
@@ -41,7 +40,7 @@ import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
-import { describeSkipped, skipReasonOf } from "../../review/skipped.ts";
+import { describeSkipped, skipReasonOf, type SkippedFile } from "../../review/skipped.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -171,11 +170,11 @@ export function createReviewEngine(deps: EngineDeps) {
         if (!incremental) diffBase = mergeBase;
         const files = await diffOf(diffBase, head, incremental);
         const rules = await rulesAt(head);
-        const skippedFiles: { path: string; reason: string }[] = [];
+        const skippedFiles: SkippedFile[] = [];
         const reviewable: DiffFile[] = [];
-        const skipChecks = { ignored: (path: string) => rules.rulesFor(path, { repository: name }).ignored, generated: isSkippedPath };
+        const ignored = (path: string) => rules.rulesFor(path, { repository: name }).ignored;
         for (const f of files) {
-          const reason = skipReasonOf(f, skipChecks);
+          const reason = skipReasonOf(f, ignored);
           if (reason) skippedFiles.push({ path: f.path, reason });
           else reviewable.push(f);
         }

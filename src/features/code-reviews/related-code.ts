@@ -6,15 +6,10 @@
  * see reviewer.ts.)
  */
 import type { DiffFile } from "../../review/diff.ts";
+import { STRING_LITERAL } from "../../review/graph/similarity.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 
 const MAX_CHARS = 6000;
-/**
- * A string literal: an escape pair, a character other than the quote, a backslash or a line break, or a lone
- * backslash just before the closing quote. (With `.` also taking a backslash, each `\\` could be read two
- * ways, and a line of 30 of them with no closing quote backtracked for minutes.)
- */
-const STRING_LITERAL = /(["'`])(?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*\1/g;
 const MAX_CHUNK_CHARS = 1500;
 const MAX_IDENTIFIERS = 16;
 const MAX_DEFINITIONS = 6;

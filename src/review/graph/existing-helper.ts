@@ -21,14 +21,7 @@ import type { Finding } from "../findings.ts";
 import type { OutlineDefinition } from "../change-outline.ts";
 import { compareDefinitions } from "../change-outline.ts";
 import { isScriptPath, isSkippedPath, isTestPath } from "../analysers/context.ts";
-import { codeOnly, codeTokens, similarity, type CodeTokens } from "./similarity.ts";
-
-/**
- * A string literal: an escape pair, a character other than the quote, a backslash or a line break, or a lone
- * backslash just before the closing quote. (With `.` also taking a backslash, each `\\` could be read two
- * ways, and a line of 30 of them with no closing quote backtracked for minutes.)
- */
-const STRING_LITERAL = /(["'`])(?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*\1/g;
+import { codeOnly, codeTokens, similarity, STRING_LITERAL, type CodeTokens } from "./similarity.ts";
 
 export const RULE_EXISTING_HELPER = "graph/existing-helper";
 export const MIN_TOKENS = 40;

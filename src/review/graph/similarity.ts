@@ -14,6 +14,13 @@
 import { languageOf, type Language } from "../analysers/context.ts";
 import { withoutTrailingCommas } from "./trailing-commas.ts";
 
+/**
+ * A string literal: an escape pair, a character other than the quote, a backslash or a line break, or a lone
+ * backslash just before the closing quote. (With `.` also taking a backslash, each `\\` could be read two
+ * ways, and a line of 30 of them with no closing quote backtracked for minutes.)
+ */
+export const STRING_LITERAL = /(["'`])(?:\\.|(?!\1)[^\\\n\r\u2028\u2029]|\\(?=\1))*\1/g;
+
 export const SHINGLE = 4;
 
 /**
