@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { launchChromium, chromiumAvailable, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -23,9 +24,7 @@ afterAll(async () => {
 describe.skipIf(!chromiumAvailable())("console API keys", () => {
   it("shows a new key once; a reload issues nothing and shows it no longer; revoke lands on the keys page", async () => {
     const page = await browser.context.newPage();
-    await page.goto(`${server.baseUrl}/console/sign-in`);
-    await page.getByLabel("API key").fill(server.adminKey);
-    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign in" }).click()]);
+    await signInConsole(page, server.baseUrl, server.adminKey, "navigation");
     await page.goto(`${server.baseUrl}/console/keys`);
     const orgId = server.loupe.services.keys.organisations()[0]!.orgId;
     const named = () => server.loupe.services.keys.list(orgId).filter((k) => k.name === "nightly build");

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ConsoleMessage, Page } from "playwright-core";
 import { chromiumAvailable, CHROMIUM, launchChromium, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 import { seedConsole, REPO, type ConsoleSeed } from "../support/console-seed.ts";
 import { githubExample } from "../support/host-fixtures.ts";
 import { deliverGitHub, pullRequestPayload } from "../support/pr-webhooks.ts";
@@ -57,7 +58,8 @@ beforeAll(async () => {
     expect((await server.api("/v2/repositories", { method: "POST", json: { remote: "github", repository } })).status).toBe(202);
   }
   const statuses = async () => ((await (await server.api("/v2/repositories")).json()) as { repositories: { status: string }[] }).repositories.map((r) => r.status).sort().join();
-  while ((await statuses()) !== "completed,failed") await new Promise((r) => setTimeout(r, 100));
+  await server.loupe.services.indexer.idle();
+  if ((await statuses()) !== "completed,failed") throw new Error(`repositories not indexed as expected: ${await statuses()}`);
   const triggered = await server.api("/v2/code-reviews", { method: "POST", json: { remote: "github", name: REPO, defaultBranch: "main", prNumber: seed.prNumber, strictness: 3 } });
   reviewId = ((await triggered.json()) as { codeReviewId: string }).codeReviewId;
   await server.loupe.services.reviews.idle();
@@ -70,10 +72,7 @@ beforeAll(async () => {
   page.on("response", (r) => {
     if (r.status() >= 400) failedResponses.push(`${r.status()} ${r.url()}`);
   });
-  await page.goto(`${server.baseUrl}/console/sign-in`);
-  await page.getByLabel("API key").fill(server.adminKey);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL(/\/console\/repositories$/);
+  await signInConsole(page, server.baseUrl, server.adminKey);
 }, 120_000);
 
 afterAll(async () => {

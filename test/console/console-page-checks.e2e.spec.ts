@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { seedConsole, REPO, APP_TS, type ConsoleSeed } from "../support/console-seed.ts";
 import { launchChromium, chromiumAvailable, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 
 let seed: ConsoleSeed;
 let browser: Browser;
@@ -21,9 +22,7 @@ beforeAll(async () => {
   if (!chromiumAvailable()) return;
   browser = await launchChromium();
   page = await browser.context.newPage();
-  await page.goto(`${seed.server.baseUrl}/console/sign-in`);
-  await page.getByLabel("API key").fill(seed.server.adminKey);
-  await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Sign in" }).click()]);
+  await signInConsole(page, seed.server.baseUrl, seed.server.adminKey, "navigation");
 }, 120_000);
 
 afterAll(async () => {

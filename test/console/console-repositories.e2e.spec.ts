@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { chromiumAvailable, CHROMIUM, launchChromium, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 import { startTestServer, type TestServer } from "../support/server.ts";
 
 const git = (cwd: string, ...args: string[]) =>
@@ -47,13 +48,6 @@ let hostRoot: string;
 let rootsDir: string;
 let localRepo: string;
 
-async function signIn(p: Page, s: TestServer) {
-  await p.goto(`${s.baseUrl}/console/sign-in`);
-  await p.getByLabel("API key").fill(s.adminKey);
-  await p.getByRole("button", { name: "Sign in" }).click();
-  await p.waitForURL(/\/console\/repositories$/);
-}
-
 const notice = () => page.getByRole("status").first().textContent();
 const rowIds = () => page.locator("#repositories tbody tr").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-repo-id")));
 const row = (text: string) => page.locator("#repositories tbody tr", { hasText: text });
@@ -81,14 +75,14 @@ afterAll(async () => {
 
 describe("repositories page", () => {
   it("says how to turn on local repositories when LOUPE_LOCAL_ROOTS is not set", async () => {
-    await signIn(page, disabled);
+    await signInConsole(page, disabled.baseUrl, disabled.adminKey);
     const local = page.locator("#local");
     expect(await local.textContent()).toContain("LOUPE_LOCAL_ROOTS");
     expect(await local.locator("form").count()).toBe(0);
   });
 
   it("indexes a local repository by path, with the API's checks and the local: id", async () => {
-    await signIn(page, server);
+    await signInConsole(page, server.baseUrl, server.adminKey);
     const path = page.getByLabel("Path on the server");
     const submit = page.getByRole("button", { name: "Index local repository" });
     expect(await page.locator("#local").textContent()).toContain(rootsDir);

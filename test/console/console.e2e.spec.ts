@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdirSync, writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { chromiumAvailable, CHROMIUM, launchChromium, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 import { seedConsole, REPO, type ConsoleSeed } from "../support/console-seed.ts";
 
 const timings: Record<string, number> = {};
@@ -26,13 +27,6 @@ let page: Page;
 const dialogs: string[] = [];
 const pageErrors: string[] = [];
 const REPO_ID = `github:main:${REPO}`;
-
-async function signIn(p: Page, key: string) {
-  await p.goto(`${seed.server.baseUrl}/console/sign-in`);
-  await p.getByLabel("API key").fill(key);
-  await p.getByRole("button", { name: "Sign in" }).click();
-  await p.waitForURL(/\/console\/repositories$/);
-}
 
 beforeAll(async () => {
   if (!chromiumAvailable()) throw new Error(`Chromium not found at ${CHROMIUM}: install Debian's chromium package (apt-get install -y chromium)`);
@@ -76,7 +70,7 @@ describe("web console in Chromium", () => {
       return page.getByRole("alert").textContent();
     });
     expect(bad).toContain("Invalid or revoked API key");
-    await timed("sign in", () => signIn(page, seed.server.adminKey));
+    await timed("sign in", () => signInConsole(page, seed.server.baseUrl, seed.server.adminKey));
     expect(page.url()).not.toContain(seed.server.adminKey);
     const cookies = await browser.context.cookies();
     const session = cookies.find((c) => c.name === "loupe_console");
@@ -292,7 +286,7 @@ describe("web console in Chromium", () => {
     });
     await page.goto(`${seed.server.baseUrl}/console/repositories`);
     expect(page.url()).toMatch(/\/console\/sign-in$/); // the old session is gone
-    await signIn(page, seed.memberKey);
+    await signInConsole(page, seed.server.baseUrl, seed.memberKey);
     const nav = await page.locator('nav[aria-label="Main"] a').allTextContents();
     expect(nav).toEqual(["Repositories", "Search & ask", "Pull requests", "Custom context"]);
     for (const path of ["/console/audit/events", "/console/audit/projections", "/console/keys"]) {

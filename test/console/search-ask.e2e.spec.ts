@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page, Request } from "playwright-core";
 import { chromiumAvailable, CHROMIUM, launchChromium, type Browser } from "../support/browser.ts";
+import { signInConsole } from "../support/console-browser.ts";
 import { seedConsole, REPO, type ConsoleSeed } from "../support/console-seed.ts";
 
 let seed: ConsoleSeed;
@@ -19,12 +20,7 @@ const pageErrors: string[] = [];
 const MAIN = `github:main:${REPO}`;
 const FEATURE = `github:feature:${REPO}`;
 
-async function signIn(p: Page) {
-  await p.goto(`${seed.server.baseUrl}/console/sign-in`);
-  await p.getByLabel("API key").fill(seed.server.adminKey);
-  await p.getByRole("button", { name: "Sign in" }).click();
-  await p.waitForURL((url) => !url.pathname.endsWith("/sign-in"));
-}
+const signIn = (p: Page) => signInConsole(p, seed.server.baseUrl, seed.server.adminKey, (url) => !url.pathname.endsWith("/sign-in"));
 
 /** Signs out in another tab of the same browser: this tab's session has ended. */
 async function signOutElsewhere() {
@@ -218,7 +214,7 @@ describe("search and ask pages", () => {
     await refused; // refused: the session had ended
     await page.waitForLoadState();
     await signIn(page);
-    if (new URL(page.url()).pathname !== "/console/search") await page.goto(`${seed.server.baseUrl}/console/search`);
+    await page.goto(`${seed.server.baseUrl}/console/search`);
     expect(await page.getByLabel("Query or question").inputValue()).toBe(query);
     expect(await repoBox(page, FEATURE).isChecked()).toBe(true);
     expect(pageErrors).toEqual([]);

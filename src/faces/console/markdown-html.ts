@@ -11,7 +11,7 @@
 import type { MarkdownIt, StateCore, Token } from "markdown-it";
 
 /** Elements kept (lower case). `br` is void; `details` may keep its boolean `open`. */
-export const ALLOWED_HTML = new Set([
+const ALLOWED_HTML = new Set([
   "b", "i", "em", "strong", "s", "del", "ins", "mark", "small", "sub", "sup", "code", "kbd", "samp", "var", "abbr", "u",
   "br", "details", "summary",
 ]);
@@ -22,6 +22,9 @@ const HTML_PIECE = new RegExp(
   String.raw`(<!--[\s\S]*?-->)|<\/([A-Za-z][A-Za-z0-9-]*)\s*>|<([A-Za-z][A-Za-z0-9-]*)((?:${ATTRIBUTE})*)\s*(\/?)>`,
   "g",
 );
+
+/** A `details` tag's attributes that keep its boolean `open` (no g flag: `test` keeps no state). */
+const OPEN_ATTRIBUTE = /(^|\s)open(\s*=|\s|$)/i;
 
 const escapeSource = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 /** Text of an HTML block: character references stay as written, anything else that could start markup is escaped. */
@@ -34,7 +37,7 @@ const closing = (open: string[]) => open.splice(0).reverse().map((name) => `</${
  * `html` (a token's raw HTML) with only the allowed elements, attribute-less; `open` is the stack of
  * allowed elements open in the enclosing markdown element, updated in place.
  */
-export function allowlistedHtml(html: string, open: string[]): string {
+function allowlistedHtml(html: string, open: string[]): string {
   let out = "";
   let last = 0;
   for (const m of html.matchAll(HTML_PIECE)) {
@@ -51,7 +54,7 @@ export function allowlistedHtml(html: string, open: string[]): string {
     } else if (VOID.has(name)) {
       out += `<${name}>`;
     } else {
-      const keepOpen = name === "details" && new RegExp(String.raw`(^|\s)open(\s*=|\s|$)`, "i").test(attributes);
+      const keepOpen = name === "details" && OPEN_ATTRIBUTE.test(attributes);
       out += `<${name}${keepOpen ? " open" : ""}>`;
       if (selfClosing) out += `</${name}>`;
       else open.push(name);

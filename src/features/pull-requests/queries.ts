@@ -93,6 +93,13 @@ export type PullRequestReviews = {
 };
 export type PullRequestReview = { id: string; status: CodeReviewStatus; createdAt: string; completedAt: string | null; headSha: string | null };
 
+/**
+ * A comment the review analysis tracks (and the console badges addressed or not): a service comment
+ * other than a summary. A summary is never "addressed": completeness and the addressed/unaddressed
+ * lists count inline comments.
+ */
+export const countsAsInline = (c: Pick<CommentRecord, "isGreptileComment" | "kind">): boolean => c.isGreptileComment && c.kind !== "summary";
+
 export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<Remote, string>, reviews: PullRequestReviews) {
   const prs = (): ReadView => readStore.view("pull-requests");
   const comments = createReviewCommentQueries(readStore);
@@ -141,8 +148,7 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
   function reviewAnalysis(pr: PullRequestRecord, all: CommentRecord[], codeReviews: PullRequestReview[]): MergeRequestDetail["reviewAnalysis"] {
     const service = all.filter((c) => c.isGreptileComment);
     const human = all.filter((c) => !c.isGreptileComment);
-    // A summary is never "addressed": completeness and the addressed/unaddressed lists count inline comments.
-    const inline = service.filter((c) => c.kind !== "summary");
+    const inline = all.filter(countsAsInline);
     const addressed = inline.filter((c) => c.addressed);
     const lastReview = [...codeReviews].filter((r) => r.status === "COMPLETED").sort((a, b) => ((a.completedAt ?? "") < (b.completedAt ?? "") ? -1 : 1)).pop();
     let commitsSince: Commit[] = [];

@@ -219,6 +219,21 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       const turns = await withSummaries(orgId, sessions.turns(orgId, sid));
       return { ...session, orgId: undefined, turns: turns.map(shownTurn) };
     },
+
+    /**
+     * What a search's page needs of its session, without reading summaries from the code index (`get`
+     * reads them): the turns as shown (their repositories and questions) and the search's retrieval
+     * context as when it was recorded, the last 3 questions before the newest search turn of `query`
+     * (before none: the session's last 3). Undefined when the organisation has no such session.
+     */
+    async searchContext(orgId: string, sid: string, query: string): Promise<{ turns: QueryTurn[]; context: string[] } | undefined> {
+      await recorder.settled(orgId, sid); // turns still being recorded become readable first
+      if (!sessions.get(orgId, sid)) return undefined;
+      const turns = sessions.turns(orgId, sid).map(shownTurn);
+      const at = turns.findLastIndex((t) => t.kind === "search" && t.question === query);
+      const context = (at < 0 ? turns : turns.slice(0, at)).map((t) => t.question).slice(-3);
+      return { turns, context };
+    },
   };
 
   type AnswerInput = { history: ChatMessage[]; systemExtra: string[]; question: string; sources: AnswerSource[]; notes: string[]; signal?: AbortSignal };

@@ -14,7 +14,7 @@ import { given } from "./forms.ts";
 import type { ConsoleSession } from "../session.ts";
 
 /** How long an issued key's secret waits, in memory, for its one showing. */
-export const ISSUED_KEY_SHOWN_WITHIN_MS = 5 * 60 * 1000;
+const ISSUED_KEY_SHOWN_WITHIN_MS = 5 * 60 * 1000;
 
 type Issued = { name: string; secret: string; until: number };
 
@@ -22,20 +22,20 @@ type Issued = { name: string; secret: string; until: number };
  * Secrets of keys just issued, by the session that issued them (a WeakMap: they go with the session),
  * then by key id. `take` hands a secret out once.
  */
-function createIssuedKeys(now: () => number = Date.now) {
+function createIssuedKeys() {
   const bySession = new WeakMap<ConsoleSession, Map<string, Issued>>();
   return {
     hold(session: ConsoleSession, keyId: string, name: string, secret: string) {
       const held = bySession.get(session) ?? new Map<string, Issued>();
-      for (const [id, x] of held) if (x.until < now()) held.delete(id);
-      held.set(keyId, { name, secret, until: now() + ISSUED_KEY_SHOWN_WITHIN_MS });
+      for (const [id, x] of held) if (x.until < Date.now()) held.delete(id);
+      held.set(keyId, { name, secret, until: Date.now() + ISSUED_KEY_SHOWN_WITHIN_MS });
       bySession.set(session, held);
     },
     take(session: ConsoleSession, keyId: string): Issued | undefined {
       const held = bySession.get(session);
       const x = held?.get(keyId);
       held?.delete(keyId);
-      return x && x.until >= now() ? x : undefined;
+      return x && x.until >= Date.now() ? x : undefined;
     },
   };
 }

@@ -15,6 +15,7 @@ import { CommentItem, ReviewProgress } from "./reviews.tsx";
 import { isRemote } from "../../../hosts/index.ts";
 import { prKey } from "../../../hosts/pull-request-key.ts";
 import { toReviewComment } from "../../../features/review-comments/queries.ts";
+import { countsAsInline } from "../../../features/pull-requests/queries.ts";
 import type { CodeReviewRecord } from "../../../features/code-reviews/projection.ts";
 
 const PAGE = 50;
@@ -249,7 +250,7 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
     const { codeReview } = reviews.get(orgId, id);
     const key = prKey({ remote: record.repository.remote, name: record.repository.name, number: record.prNumber });
     const records = pullRequests.queries.commentsOf(orgId, key).filter((x) => x.codeReviewId === id);
-    const comments = records.map((x) => ({ comment: toReviewComment(x), tracked: x.isGreptileComment && x.kind !== "summary" }));
+    const comments = records.map((x) => ({ comment: toReviewComment(x), tracked: countsAsInline(x) }));
     return c.html(
       <Layout title={`Review ${id.slice(0, 8)}`} session={session} nav="pull-requests">
         <p class="muted">

@@ -217,7 +217,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
   app.get("/search", async (c) => {
     const orgId = c.get("session").principal.orgId;
     const read = { query: given(c.req.query("query")) ?? "", repoIds: (c.req.queries("repo") ?? []).filter((v) => v.trim()), sessionId: given(c.req.query("sessionId")) };
-    const session = read.sessionId && SESSION_ID.test(read.sessionId) ? await querySessions.get(orgId, read.sessionId) : undefined;
+    const session = read.sessionId && SESSION_ID.test(read.sessionId) ? await querySessions.searchContext(orgId, read.sessionId, read.query) : undefined;
     const errors: string[] = [];
     if (read.sessionId && !session) {
       errors.push(`Query session ${read.sessionId} is not in your organisation; a search or question starts a new session.`);
@@ -229,9 +229,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     const invalid = formErrors(form);
     if (invalid.length) return page(c, { form, errors: [...errors, ...invalid], status: 400, continued });
     // Within a session, the questions before this one are retrieval context, as when it was recorded.
-    const turns = session?.turns ?? [];
-    const at = turns.findLastIndex((t) => t.kind === "search" && t.question === form.query);
-    const context = (at < 0 ? turns : turns.slice(0, at)).map((t) => t.question).slice(-3);
+    const context = session?.context ?? [];
     const resolution = await resolveOrPage(c, form);
     if (resolution instanceof Response) return resolution;
     const files = await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true });
