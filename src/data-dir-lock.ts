@@ -85,7 +85,7 @@ const WRITTEN_DIRS = ["events", "readmodels", "codeindex", "mirrors"];
  * Throws DataDirNotWritableError naming the first path of the data directory that cannot be written
  * (the directory itself, the stores' directories and their files, the mirrors' directory).
  */
-export function assertDataDirWritable(dataDir: string): void {
+function assertDataDirWritable(dataDir: string): void {
   const dir = resolve(dataDir);
   const check = (path: string) => {
     try {

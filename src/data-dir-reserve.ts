@@ -11,8 +11,8 @@
 import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { join } from "node:path";
 
-export const SPACE_RESERVE_FILE = "space-reserve";
-export const SPACE_RESERVE_BYTES = 8 * 1024 * 1024;
+const SPACE_RESERVE_FILE = "space-reserve";
+const SPACE_RESERVE_BYTES = 8 * 1024 * 1024;
 
 export type SpaceReserve = {
   readonly path: string;

@@ -14,7 +14,6 @@ import { statfsSync } from "node:fs";
 
 /** The file system holding a store has no space left: the write was refused, nothing of it was stored. */
 export class StorageFullError extends Error {
-  readonly code = "ENOSPC";
   constructor(
     /** The store's directory (under the data directory). */
     readonly path: string,
@@ -41,7 +40,7 @@ export class StorageWriteError extends Error {
 const ERRNO_NAMES: Record<number, string> = { 5: "EIO", 13: "EACCES", 28: "ENOSPC", 30: "EROFS", 122: "EDQUOT" };
 
 /** The errno name of a file-system error from node:fs (a string code) or from lmdb (a numeric one), if any. */
-export function errnoOf(error: unknown): string | undefined {
+function errnoOf(error: unknown): string | undefined {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string") return code;
   if (typeof code === "number") return ERRNO_NAMES[code] ?? String(code);
@@ -73,7 +72,7 @@ const isFull = (errno: string | undefined, path: string) =>
   errno === "ENOSPC" || errno === "EDQUOT" || (errno === "EIO" && (freeBytes(path) ?? Infinity) < NEARLY_FULL_BYTES);
 
 /** Turns a file-system error from a write under `path` into a StorageFullError / StorageWriteError. */
-export function storageErrorOf(error: unknown, path: string): StorageFullError | StorageWriteError {
+function storageErrorOf(error: unknown, path: string): StorageFullError | StorageWriteError {
   const errno = errnoOf(error);
   const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
   return isFull(errno, path) ? new StorageFullError(path, detail) : new StorageWriteError(path, detail, errno);

@@ -33,9 +33,9 @@ export type GitMirrors = {
   /** Clones the mirror on first use (`git clone --mirror`), fetches (`--prune`) when asked. */
   ensure(remote: string, repo: string, cloneUrl: string, options?: EnsureOptions): Promise<{ dir: string; fetched: boolean }>;
   /**
-   * Removes the temporary clones (`<name>.git.tmp-<id>`) no clone of this instance is writing: what a
-   * crash during a clone left behind. Call it at start-up, under the data directory's lock (no other
-   * process clones into the root then). Returns the directories removed.
+   * Removes the temporary clones (`<name>.git.tmp-<id>`): what a crash during a clone left behind.
+   * Call it at start-up, before any clone (it removes every temporary clone, one being written too), under
+   * the data directory's lock (no other process clones into the root then). Returns the directories removed.
    */
   removeStaleClones(): string[];
   /** True when the mirror exists locally. */
@@ -82,8 +82,6 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
   const root = resolve(rootDir);
   mkdirSync(root, { recursive: true });
   const locks = new Map<string, Promise<unknown>>();
-  /** Temporary clone directories being written by this instance. */
-  const cloning = new Set<string>();
 
   /** `*.git.tmp-*` under `dir`, not descending into mirrors or temporary clones. */
   const findTemporaryClones = (dir: string, found: string[] = []): string[] => {
@@ -141,7 +139,7 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
     exists: (remote, repo) => isMirror(mirrorDir(remote, repo)),
 
     removeStaleClones() {
-      const stale = findTemporaryClones(root).filter((dir) => !cloning.has(dir));
+      const stale = findTemporaryClones(root);
       for (const dir of stale) rmSync(dir, { recursive: true, force: true });
       return stale;
     },
@@ -162,13 +160,11 @@ export function createGitMirrors({ rootDir }: { rootDir: string }): GitMirrors {
         // Clone beside the target and rename: a crash never leaves a half-cloned mirror in place.
         // A crash (kill -9, power) can still leave the temporary clone: removeStaleClones at start-up.
         const temp = `${dir}.tmp-${randomBytes(4).toString("hex")}`;
-        cloning.add(temp);
         try {
           await runGit(["clone", "--mirror", "--quiet", "--", cloneUrl, temp], { env: options.authEnv, timeoutMs });
           renameSync(temp, dir);
         } finally {
           rmSync(temp, { recursive: true, force: true });
-          cloning.delete(temp);
         }
         return { dir, fetched: true };
       });

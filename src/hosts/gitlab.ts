@@ -23,6 +23,7 @@ import {
   type Json,
 } from "./shared.ts";
 import { defineHost } from "./define-host.ts";
+import { GITLAB_MAX_SEGMENTS } from "../git/names.ts";
 import type {
   HostComment,
   HostPullRequest,
@@ -33,8 +34,8 @@ import type {
 
 export const GITLAB_API_BASE = "https://gitlab.com/api/v4";
 
-/** Segments of a project path: a group, up to 20 levels of subgroups, the project (src/git/names.ts allows the same). */
-const MAX_DEPTH = Array.from({ length: 21 }, (_, i) => i + 2);
+/** Segments of a project path: a group, up to 20 levels of subgroups, the project (2 to GITLAB_MAX_SEGMENTS, as src/git/names.ts allows). */
+const MAX_DEPTH = Array.from({ length: GITLAB_MAX_SEGMENTS - 1 }, (_, i) => i + 2);
 
 function labelTitles(value: unknown): string[] {
   return arr(value)

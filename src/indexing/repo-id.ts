@@ -73,6 +73,18 @@ export function parseRepositoryId(id: string): RepositoryRef | null {
   return { remote: remote as Remote, branch, repository };
 }
 
+/** A stored id (`github:main:local/<name>` for a local repository) in the form users see; any other string unchanged. */
+export function shownRepositoryId(storedId: string): string {
+  const ref = parseRepositoryId(storedId);
+  return ref ? displayRepositoryId(ref.remote, ref.branch, ref.repository) : storedId;
+}
+
+/** The stored id of an id as users give it (shown or stored form, any case of owner/repo); null when it is not an id. */
+export function storedRepositoryId(publicId: string): string | null {
+  const ref = parseRepositoryId(publicId);
+  return ref ? repositoryId(ref.remote, ref.branch, ref.repository) : null;
+}
+
 /** The code index's repository key for (org, remote, owner/repo). */
 export const codeIndexRepoId = (orgId: string, remote: string, repository: string): string =>
   `${orgId}:${remote}:${repository.toLowerCase()}`;

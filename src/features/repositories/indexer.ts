@@ -192,14 +192,6 @@ export function createIndexer(deps: IndexerDeps): Indexer {
       preflight = { error: withoutServerPaths(reason, repository, { cloneUrl, paths: serverPaths(config, mirrors.rootDir) }) };
       logger.warn({ orgId: input.orgId, remote: input.remote, repository, reason }, "repository preflight failed");
     }
-    const isPrivate = await visibility.isPrivate({
-      remote: input.remote,
-      repository,
-      cloneUrl,
-      local: deps.cloneUrlFor?.(input.remote, repository) !== undefined,
-      withToken: Boolean(input.hostToken),
-      readable: "sha" in preflight,
-    });
     const resolvedBranch = branch ?? UNRESOLVED_BRANCH;
     const repoId = repositoryId(input.remote, resolvedBranch, repository);
     const existing = queries.get(input.orgId, repoId);
@@ -213,6 +205,14 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     if (current && !input.reload && preflight && "sha" in preflight && preflight.sha === existing?.sha) {
       return { repoId, message: "Repository is up to date", started: false };
     }
+    const isPrivate = await visibility.isPrivate({
+      remote: input.remote,
+      repository,
+      cloneUrl,
+      local: deps.cloneUrlFor?.(input.remote, repository) !== undefined,
+      withToken: Boolean(input.hostToken),
+      readable: "sha" in preflight,
+    });
     const jobId = ulid();
     const submitted = repositoryDecider.decide(
       {

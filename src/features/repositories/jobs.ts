@@ -21,7 +21,7 @@ import { detectLanguage } from "../../indexing/chunking/languages.ts";
 import { lineFallback } from "../../indexing/chunking/syntax-chunker.ts";
 import { classifyFile, FILE_FILTER_VERSION } from "../../indexing/file-filter.ts";
 import { inFolders, vendoredFolders } from "../../indexing/vendored-folders.ts";
-import { codeIndexRepoId } from "../../indexing/repo-id.ts";
+import { codeIndexRepoId, UNRESOLVED_BRANCH } from "../../indexing/repo-id.ts";
 import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { BlobReader } from "../../git/blob-reader.ts";
 import { runGit } from "../../git/run.ts";
@@ -125,14 +125,27 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const authEnv = authEnvOf(remote, job.hostToken);
       const resumeSha = record.status === "processing" ? record.headSha : null;
       const hostSha = job.preflight && "sha" in job.preflight ? job.preflight.sha : null;
-      const name = record.branch === "HEAD" ? undefined : record.branch;
+      const name = record.branch === UNRESOLVED_BRANCH ? undefined : record.branch;
       const existed = mirrors.exists(remote, record.repository);
       const { dir } = await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: false });
       // A resumed job needs only its commit. A new one needs the branch as the host has it now: the
       // mirror's branch must point at the commit the host reported, not merely hold it (a branch reset
       // or force-pushed to an older commit would otherwise be indexed at the mirror's stale head).
-      const current = resumeSha ? await hasCommit(dir, resumeSha) : hostSha !== null && (await mirrorBranchSha(dir, name)) === hostSha;
-      if (existed && !current) await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: true });
+      // A mirror just cloned is not checked (it is not fetched again either way).
+      /** The mirror's branch as resolved before any fetch, kept while no fetch has moved it. */
+      let resolved: { branch: string; sha: string } | null = null;
+      if (existed) {
+        let current: boolean;
+        if (resumeSha) current = await hasCommit(dir, resumeSha);
+        else {
+          resolved = hostSha === null ? null : await mirrors.resolveBranch(dir, name).catch(() => null);
+          current = resolved !== null && resolved.sha === hostSha;
+        }
+        if (!current) {
+          resolved = null;
+          await mirrors.ensure(remote, record.repository, cloneUrl, { authEnv, fetch: true });
+        }
+      }
       checkAbort();
       let branch: string;
       let sha: string;
@@ -140,9 +153,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
         branch = record.branch;
         sha = resumeSha;
       } else {
-        const resolved = await mirrors.resolveBranch(dir, name);
-        branch = resolved.branch;
-        sha = resolved.sha;
+        ({ branch, sha } = resolved ?? (await mirrors.resolveBranch(dir, name)));
       }
       job.phase = "processing";
       const blobs = mirrors.openBlobReader(dir);
@@ -163,10 +174,6 @@ export function createJobRunner(deps: JobRunnerDeps) {
   /** Where a failure reason may name the server's disk (see withoutServerPaths). */
   function serverPlaces(remote: Remote, repository: string) {
     return { cloneUrl: cloneUrlOf(remote, repository), paths: serverPaths(config, mirrors.rootDir) };
-  }
-
-  async function mirrorBranchSha(dir: string, name: string | undefined): Promise<string | null> {
-    return mirrors.resolveBranch(dir, name).then((r) => r.sha, () => null);
   }
 
   async function hasCommit(dir: string, sha: string): Promise<boolean> {

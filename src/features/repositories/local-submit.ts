@@ -6,7 +6,7 @@
  */
 import type { CommandContext } from "../../eventstore/new-event.ts";
 import { validateBranchName } from "../../git/names.ts";
-import { displayRepositoryId, localAlias, parseRepositoryId } from "../../indexing/repo-id.ts";
+import { localAlias, shownRepositoryId } from "../../indexing/repo-id.ts";
 import type { Indexer, SubmitResult } from "./indexer.ts";
 import type { LocalRepositories } from "./local.ts";
 
@@ -31,10 +31,9 @@ export async function submitLocalRepository(
     { orgId: input.orgId, remote: local.remote, repository: local.repository, branch: input.branch, reload: input.reload ?? false },
     ctx,
   );
-  const parsed = parseRepositoryId(result.repoId)!;
   return {
     ...result,
-    repositoryId: displayRepositoryId(parsed.remote, parsed.branch, local.repository),
+    repositoryId: shownRepositoryId(result.repoId),
     repository: localAlias(local.remote, local.repository) ?? local.repository,
     path: local.path,
   };

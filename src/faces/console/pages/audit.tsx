@@ -16,7 +16,7 @@ import type { StoredEvent } from "../../../eventstore/port.ts";
 import type { EventFilter } from "../../../audit/event-log.ts";
 import { parseAsOf } from "../../../audit/as-of.ts";
 import { entryBelongsTo, redact, redactEntries } from "../../../audit/redact.ts";
-import { displayRepositoryId, parseRepositoryId, repositoryId } from "../../../indexing/repo-id.ts";
+import { shownRepositoryId, storedRepositoryId } from "../../../indexing/repo-id.ts";
 
 /**
  * The id the event log knows an entity by: a repository id as the console and the API show it
@@ -24,11 +24,9 @@ import { displayRepositoryId, parseRepositoryId, repositoryId } from "../../../i
  * (`github:main:local/flask-1a2b3c4d`); anything else is looked up as given.
  */
 function storedEntityId(entity: string): { stored: string; shown?: string } {
-  const ref = parseRepositoryId(entity);
-  if (!ref) return { stored: entity };
-  const stored = repositoryId(ref.remote, ref.branch, ref.repository);
-  const shown = displayRepositoryId(ref.remote, ref.branch, ref.repository);
-  return stored === entity ? { stored } : { stored, shown };
+  const stored = storedRepositoryId(entity);
+  if (stored === null) return { stored: entity };
+  return stored === entity ? { stored } : { stored, shown: shownRepositoryId(stored) };
 }
 
 const PAGE = 50;

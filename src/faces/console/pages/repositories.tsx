@@ -15,7 +15,7 @@ import { submitBody } from "../../http/routes/repositories.ts";
 import { localBody } from "../../http/routes/local-repositories.ts";
 import { zodIssues } from "../../http/validate.ts";
 import { GitNameError } from "../../../git/names.ts";
-import { displayRepositoryId, parseRepositoryId, repositoryId, shownRef, UNRESOLVED_BRANCH } from "../../../indexing/repo-id.ts";
+import { parseRepositoryId, shownRef, shownRepositoryId, storedRepositoryId, UNRESOLVED_BRANCH } from "../../../indexing/repo-id.ts";
 import type { RepositoryView } from "../../../features/repositories/indexer.ts";
 import { LocalPathError } from "../../../features/repositories/local.ts";
 import { submitLocalRepository } from "../../../features/repositories/local-submit.ts";
@@ -46,12 +46,6 @@ export const repositoryLive = (r: RepositoryView) => ({
 type FormValues = { remote?: string; repository?: string; branch?: string };
 type LocalValues = { path?: string; branch?: string };
 
-/** A stored id as users see it (`local:<branch>:<name>-<hash>` for a local repository). */
-const shownId = (repoId: string) => {
-  const ref = parseRepositoryId(repoId);
-  return ref ? displayRepositoryId(ref.remote, ref.branch, ref.repository) : repoId;
-};
-
 /** Stable order: by the name shown, then remote and branch (a re-index does not move a row). */
 const byName = (a: RepositoryView, b: RepositoryView) => {
   const x = shownRef(a);
@@ -62,8 +56,8 @@ const byName = (a: RepositoryView, b: RepositoryView) => {
 /** The notice after a submission: its id as shown, and why a default branch could not be resolved. */
 const submittedNotice = (message: string, repoId: string) =>
   parseRepositoryId(repoId)?.branch === UNRESOLVED_BRANCH
-    ? `${message}: ${shownId(repoId)} (the default branch could not be resolved; the reason shows when the job fails, and Re-index tries again)`
-    : `${message}: ${shownId(repoId)}`;
+    ? `${message}: ${shownRepositoryId(repoId)} (the default branch could not be resolved; the reason shows when the job fails, and Re-index tries again)`
+    : `${message}: ${shownRepositoryId(repoId)}`;
 
 function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variables"]["session"] }) {
   const { r } = props;
@@ -94,7 +88,7 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
         <Time at={r.indexedAt} />
       </td>
       <td>
-        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: shownId(r.repoId) }} label="Re-index" />
+        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: shownRepositoryId(r.repoId) }} label="Re-index" />
       </td>
     </tr>
   );
@@ -275,9 +269,9 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
   // Exactly the row's repository and branch (the form posts the id as shown; the stored form is accepted too).
   app.post("/repositories/reindex", async (c) => {
     const form = await c.req.parseBody();
-    const ref = parseRepositoryId(formText(form.repoId)?.trim() ?? "");
+    const repoId = storedRepositoryId(formText(form.repoId)?.trim() ?? "");
     const orgId = c.get("session").principal.orgId;
-    const result = ref ? await indexer.reindex(orgId, repositoryId(ref.remote, ref.branch, ref.repository), consoleCommandContext(c.var)) : undefined;
+    const result = repoId !== null ? await indexer.reindex(orgId, repoId, consoleCommandContext(c.var)) : undefined;
     if (!result) throw new ConsoleError(404, "No such repository in your organisation.");
     const notice = result.replaced
       ? `The default branch resolved to ${parseRepositoryId(result.repoId)?.branch}: ${submittedNotice(result.message, result.repoId)} (it replaces the row whose default branch was not resolved)`

@@ -3,13 +3,7 @@ import type { RepositoryRecord } from "../../../features/repositories/projection
 import { builder, commandContextOf } from "../builder.ts";
 import { adminError } from "../errors.ts";
 import { Remote } from "./remote.ts";
-import { displayRepositoryId, parseRepositoryId, repositoryId, shownRef } from "../../../indexing/repo-id.ts";
-
-/** A stored id (`github:main:local/<name>` for a local repository) in the form users see. */
-const shownId = (id: string): string => {
-  const ref = parseRepositoryId(id);
-  return ref ? displayRepositoryId(ref.remote, ref.branch, ref.repository) : id;
-};
+import { displayRepositoryId, shownRef, shownRepositoryId, storedRepositoryId } from "../../../indexing/repo-id.ts";
 
 export const Repository = builder.objectRef<RepositoryRecord>("Repository").implement({
   description: "A repository submitted for indexing, with the status of its index (the repositories read model).",
@@ -41,7 +35,7 @@ const SubmitRepositoryPayload = builder
   .objectRef<{ repoId: string; message: string; started: boolean; orgId: string }>("SubmitRepositoryPayload")
   .implement({
     fields: (t) => ({
-      repoId: t.id({ resolve: (p) => shownId(p.repoId) }),
+      repoId: t.id({ resolve: (p) => shownRepositoryId(p.repoId) }),
       message: t.exposeString("message"),
       started: t.exposeBoolean("started", { description: "false when the index was up to date and nothing was started." }),
       repository: t.field({
@@ -64,8 +58,8 @@ builder.queryFields((t) => ({
     description: "One repository by id: remote:branch:owner/repo, or local:branch:<name> for a repository indexed by path.",
     args: { repoId: t.arg.id({ required: true, validate: z.string().min(1).max(600) }) },
     resolve: (_root, args, ctx) => {
-      const ref = parseRepositoryId(String(args.repoId).trim());
-      return ref ? (ctx.services.indexer.get(ctx.principal.orgId, repositoryId(ref.remote, ref.branch, ref.repository)) ?? null) : null;
+      const repoId = storedRepositoryId(String(args.repoId).trim());
+      return repoId !== null ? (ctx.services.indexer.get(ctx.principal.orgId, repoId) ?? null) : null;
     },
   }),
 }));

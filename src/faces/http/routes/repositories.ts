@@ -5,7 +5,7 @@ import type { Services } from "../../../services.ts";
 import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { GitNameError } from "../../../git/names.ts";
-import { parseRepositoryId, repositoryId } from "../../../indexing/repo-id.ts";
+import { storedRepositoryId } from "../../../indexing/repo-id.ts";
 import { repositoryStatus as repositoryBody } from "../../../features/repositories/status.ts";
 
 /** The body of POST /v2/repositories; the console validates its form with it too (the same messages). */
@@ -78,10 +78,10 @@ export function repositoryRoutes(app: Hono<AppEnv>, { indexer }: Services) {
     } catch {
       /* already decoded */
     }
-    const ref = parseRepositoryId(decoded.trim());
+    const repoId = storedRepositoryId(decoded.trim());
     const notFound = () => new HttpError(404, "not_found", "Repository or branch not found, or your token cannot read it");
-    if (!ref) throw notFound();
-    const record = indexer.get(c.get("principal").orgId, repositoryId(ref.remote, ref.branch, ref.repository));
+    if (repoId === null) throw notFound();
+    const record = indexer.get(c.get("principal").orgId, repoId);
     if (!record) throw notFound();
     return c.json(repositoryBody(record));
   });

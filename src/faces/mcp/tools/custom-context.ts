@@ -12,11 +12,10 @@ import {
   commandContextOf,
 } from "./common.ts";
 import { ScopeSchema } from "../../../review/scope.ts";
-import { CUSTOM_CONTEXT_LIMITS, customContextBody } from "../../../features/custom-context/events.ts";
+import { customContextBody } from "../../../features/custom-context/events.ts";
 
 export const LIST_CUSTOM_CONTEXT_LIMIT = { default: 20, max: 100 } as const;
 export const SEARCH_CUSTOM_CONTEXT_LIMIT = { default: 10, max: 50 } as const;
-export const MAX_CUSTOM_CONTEXT_BODY = CUSTOM_CONTEXT_LIMITS.body;
 
 export const listCustomContextInput = z.strictObject({
   type: customContextType.optional().describe("CUSTOM_INSTRUCTION or PATTERN"),
