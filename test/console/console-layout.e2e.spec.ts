@@ -12,6 +12,7 @@ import { signInConsole } from "../support/console-browser.ts";
 import { seedConsole, REPO, type ConsoleSeed } from "../support/console-seed.ts";
 import { githubExample } from "../support/host-fixtures.ts";
 import { deliverGitHub, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { waitFor } from "../support/fake-hosts.ts";
 
 const LONG = "x".repeat(3000);
 const DESCRIPTION = [
@@ -59,7 +60,11 @@ beforeAll(async () => {
   }
   const statuses = async () => ((await (await server.api("/v2/repositories")).json()) as { repositories: { status: string }[] }).repositories.map((r) => r.status).sort().join();
   await server.loupe.services.indexer.idle();
-  if ((await statuses()) !== "completed,failed") throw new Error(`repositories not indexed as expected: ${await statuses()}`);
+  // The jobs' last events reach the repositories' read model a moment after the indexer is idle.
+  let seen = "";
+  await waitFor(async () => ((seen = await statuses()) === "completed,failed" ? true : undefined), 30_000, "repositories completed and failed").catch(() => {
+    throw new Error(`repositories not indexed as expected: ${seen}`);
+  });
   const triggered = await server.api("/v2/code-reviews", { method: "POST", json: { remote: "github", name: REPO, defaultBranch: "main", prNumber: seed.prNumber, strictness: 3 } });
   reviewId = ((await triggered.json()) as { codeReviewId: string }).codeReviewId;
   await server.loupe.services.reviews.idle();
