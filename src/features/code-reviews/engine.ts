@@ -180,6 +180,7 @@ export function createReviewEngine(deps: EngineDeps) {
           graphRuns.set(k, rulesAt(head).then((rules) => graphFindingsFor({
             codeIndex: deps.codeIndex, target, logger, files,
             readBase: (p) => readAt(base, p).catch(() => null), readHead: (p) => readAt(head, p).catch(() => null),
+            prefetchHead: (paths) => listing(head).then(() => prefetch(head, paths)),
             basePaths: () => pathsAt(base), headPaths: () => pathsAt(head),
             skipImporter: (p) => rules.rulesFor(p, { repository: name }).ignored,
           })));

@@ -67,6 +67,8 @@ export async function graphFindingsFor(input: {
   files: readonly DiffFile[];
   readBase(path: string): Promise<string | null>;
   readHead(path: string): Promise<string | null>;
+  /** Reads files at the head together ahead of `readHead` (optional). */
+  prefetchHead?(paths: string[]): Promise<void>;
   /** Every file at the diff's base and at the head (broken imports resolve imports against both). */
   basePaths(): Promise<readonly string[]>;
   headPaths(): Promise<readonly string[]>;
@@ -87,6 +89,7 @@ export async function graphFindingsFor(input: {
       files: input.files,
       importersOf: (path) => codeIndex.importersOf(target.repoId, target.branch, path),
       readHead: input.readHead,
+      ...(input.prefetchHead ? { prefetchHead: input.prefetchHead } : {}),
       basePaths: input.basePaths,
       headPaths: input.headPaths,
       ...(input.skipImporter ? { skipImporter: input.skipImporter } : {}),

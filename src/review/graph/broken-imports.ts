@@ -36,6 +36,8 @@ export type BrokenImportsInput = {
   /** The indexed branch's files that import `path` (its code graph's resolved imports). */
   importersOf(path: string): Promise<string[]>;
   readHead(path: string): Promise<string | null>;
+  /** Reads these files at the head together, for the `readHead` calls that follow (optional). */
+  prefetchHead?(paths: string[]): Promise<void>;
   /** Every file at the diff's base, and at the head. */
   basePaths(): Promise<readonly string[]>;
   headPaths(): Promise<readonly string[]>;
@@ -111,6 +113,7 @@ export async function findBrokenImports(input: BrokenImportsInput): Promise<Brok
   const wanted = [...candidates].filter((p) => !removedPaths.has(p) && !(input.skipImporter?.(p) ?? false)).sort().slice(0, maxCandidates);
   if (wanted.length === 0) return [];
 
+  await input.prefetchHead?.(wanted).catch(() => undefined);
   const parsed: { file: ResolverFile; lines: string[] }[] = [];
   for (const path of wanted) {
     const text = await input.readHead(path);
