@@ -10,7 +10,10 @@ export type Finding = {
   severity: Severity;
   /** Path in the new revision of the change. */
   path: string;
-  /** New-file line range (1-based, inclusive); every line in it is an added line of the diff. */
+  /**
+   * New-file line range (1-based, inclusive); every line in it is an added line of the diff. Both
+   * WHOLE_FILE_LINE for a finding on the file as a whole (a deleted or moved file has no added line).
+   */
   lineStart: number;
   lineEnd: number;
   /** Markdown, concise and specific. Never contains a full secret. */
@@ -20,6 +23,11 @@ export type Finding = {
   /** Custom context (PATTERN) that produced the finding; becomes the comment's linkedMemory. */
   customContextId?: string;
 };
+
+/** The lines of a finding on a file as a whole: its comment has no line, and the summary carries its whole message. */
+export const WHOLE_FILE_LINE = 0;
+
+export const isWholeFile = (f: Pick<Finding, "lineStart">): boolean => f.lineStart === WHOLE_FILE_LINE;
 
 /** 0 for critical .. 4 for info: lower is more severe. */
 export function severityRank(severity: Severity): number {

@@ -7,13 +7,18 @@ import { isSkippedPath } from "./analysers/context.ts";
 
 export type SkippedFile = { path: string; reason: string };
 
-/** The reason a changed file is left out of the review, or null when it is reviewed. */
-export function skipReasonOf(file: DiffFile, ignored: (path: string) => boolean): string | null {
-  if (file.status === "deleted") return "deleted";
+/**
+ * The reason a changed file is left out of the review, or null when it is reviewed. A deleted file, or
+ * one without added lines, that has findings on the file as a whole (`wholeFileFindings`: others still
+ * import it, src/review/graph/broken-imports.ts) is reviewed.
+ */
+export function skipReasonOf(file: DiffFile, ignored: (path: string) => boolean, options: { wholeFileFindings?: boolean } = {}): string | null {
+  const found = options.wholeFileFindings === true && !file.binary;
+  if (file.status === "deleted" && !found) return "deleted";
   if (file.binary) return "binary";
   if (ignored(file.path)) return "ignored by .loupe rules";
   if (isSkippedPath(file.path)) return "generated, vendored or lock file";
-  if (file.additions === 0) {
+  if (file.additions === 0 && !found) {
     if (file.status === "renamed" && file.deletions === 0) return `renamed from ${file.oldPath ?? "another path"} without changes`;
     return "no added lines";
   }

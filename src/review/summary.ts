@@ -4,12 +4,13 @@
  * comment bodies with GitHub/GitLab-style ```suggestion blocks.
  */
 import type { DiffFile } from "./diff.ts";
-import { SEVERITIES, severityRank, type Finding, type Severity } from "./findings.ts";
+import { SEVERITIES, isWholeFile, severityRank, type Finding, type Severity } from "./findings.ts";
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
 import { declaredSameBehaviour, untestedSection, type UntestedChange, type UntestedReport } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
+import { removedFilesOf } from "./graph/broken-imports.ts";
 
 export { confidenceFor, type Confidence } from "./confidence.ts";
 
@@ -90,9 +91,11 @@ function uncheckedInterfaceChanges(outline: readonly FileOutline[] | undefined, 
     .filter((c) => c.change === "removed" || c.signatureChanged).length;
 }
 
-function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined): string[] {
+function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined, removed: number): string[] {
   const out = [
-    `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
+    checks.reviewedFiles === 0
+      ? "- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs): no added lines to run them on."
+      : `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
   ];
   if (checks.patterns > 0) out.push(`- ${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"} and repository rule${checks.patterns === 1 ? "" : "s"} matched against the added lines.`);
   if (checks.model === "all") out.push("- A chat model read every reviewed file with its diff, the pull request's description and the code before the change.");
@@ -102,6 +105,13 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
   const unchecked = uncheckedInterfaceChanges(outline, checks);
   if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
     out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
+  }
+  // Files the change deletes or moves (./graph/broken-imports.ts): whether other files still import them.
+  const files = `${removed} file${removed === 1 ? "" : "s"} this change deletes or moves`;
+  if (removed > 0 && checks.callersBranch !== undefined) {
+    out.push(`- The imports elsewhere in the repository (tests included) of the ${files}, from the code graph of ${code(checks.callersBranch)} as indexed, each importer read at this pull request's head.`);
+  } else if (removed > 0) {
+    out.push(`- Not checked: whether other files still import the ${files} (the repository is not indexed).`);
   }
   if (unchecked > 0) {
     out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
@@ -155,8 +165,15 @@ export function renderSummary(input: SummaryInput): string {
 
   if (findings.length > 0) {
     out.push("", "### Findings", "");
-    const sorted = [...findings].sort((a, b) => severityRank(a.severity) - severityRank(b.severity) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.lineStart - b.lineStart));
+    // A finding on a file as a whole has no inline comment on the host: it comes first, whole, nested under its line.
+    const sorted = [...findings].sort(
+      (a, b) => severityRank(a.severity) - severityRank(b.severity) || Number(isWholeFile(b)) - Number(isWholeFile(a)) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.lineStart - b.lineStart),
+    );
     for (const f of sorted.slice(0, MAX_SUMMARY_FINDINGS)) {
+      if (isWholeFile(f)) {
+        out.push(`- **${f.severity}** ${code(f.path)}: ${f.message.trim().replace(/\n/g, "\n  ").replace(/\n {2}\n/g, "\n\n")}`);
+        continue;
+      }
       const where = f.lineStart === f.lineEnd ? `${f.lineStart}` : `${f.lineStart}-${f.lineEnd}`;
       out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${firstLine(f.message)}`);
     }
@@ -170,7 +187,7 @@ export function renderSummary(input: SummaryInput): string {
   out.push(...untestedSection(declared ? [] : untested));
 
   const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
-  out.push("", "### What was checked", "", ...checksSection(checks, input.outline));
+  out.push("", "### What was checked", "", ...checksSection(checks, input.outline, removedFilesOf(files).length));
   const functions = (n: number) => `${n} changed function${n === 1 ? "" : "s"}`;
   const leftOut = untested.length + (mechanical?.functions ?? 0);
   if (declared && leftOut > 0) {

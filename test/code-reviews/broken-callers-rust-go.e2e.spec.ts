@@ -32,11 +32,14 @@ async function setUp(name: string, files: Record<string, string>): Promise<Repo>
   return { server, host, orgId, baseSha, name };
 }
 
-/** Opens pull request `number` (a branch off main with `files` changed), reviews it and returns its broken-callers comments. */
-async function reviewPullRequest(r: Repo, number: number, branch: string, files: Record<string, string>) {
+/** Opens pull request `number` (a branch off main with `files` changed, null: deleted), reviews it and returns its broken-callers comments. */
+async function reviewPullRequest(r: Repo, number: number, branch: string, files: Record<string, string | null>) {
   r.host.checkout("main");
   r.host.checkout(branch, true);
-  for (const [path, content] of Object.entries(files)) r.host.write(path, content);
+  for (const [path, content] of Object.entries(files)) {
+    if (content === null) r.host.removeFile(path);
+    else r.host.write(path, content);
+  }
   const headSha = r.host.commit("Change");
   r.host.push(branch);
   const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
@@ -161,5 +164,20 @@ describe("broken callers in Go", () => {
     expect(comments[0]!.body).toContain("renames `Price` to `Format`");
     expect(comments[0]!.body).toContain('`cart/cart.go:11`: calls `Price`, now `Format`; fix: `return strings.ToUpper(pricing.Format(amount, "EUR"))`');
     expect(comments[0]!.body).toContain("`pricing/total.go:9`");
+  });
+
+  it("the file defining an exported function deleted (its package kept): one comment on the file naming its callers", async () => {
+    const comments = await reviewPullRequest(r, 4, "drop-pricing-file", { "pricing/pricing.go": null });
+    expect(comments).toHaveLength(1);
+    expect(comments[0]).toMatchObject({ filePath: "pricing/pricing.go", lineStart: null });
+    expect(comments[0]!.body).toContain("this deletes `pricing/pricing.go` and with it `Price`, but 2 call sites still call it:");
+    expect(comments[0]!.body).toContain("- `cart/cart.go:11`: calls `Price`, which the change removes");
+    expect(comments[0]!.body).toContain("- `pricing/total.go:9`: calls `Price`, which the change removes");
+  });
+
+  it("the file deleted with its function moved to another file of the package: no comment", async () => {
+    const moved = `${GO_TOTAL}
+${GO_PRICING.slice(GO_PRICING.indexOf("// Price")).replace("fmt.Sprintf", "fmt.Sprint")}`.replace("package pricing\n", 'package pricing\n\nimport "fmt"\n');
+    expect(await reviewPullRequest(r, 5, "move-price", { "pricing/pricing.go": null, "pricing/total.go": moved })).toHaveLength(0);
   });
 });

@@ -48,6 +48,10 @@ export function createHostRepo(fullName: string) {
       mkdirSync(dirname(join(work, path)), { recursive: true });
       writeFileSync(join(work, path), content);
     },
+    /** Deletes a file of the working clone (the next commit records it). */
+    removeFile(path: string) {
+      rmSync(join(work, path));
+    },
     commit(message: string): string {
       git(work, "add", "-A");
       git(work, "commit", "-q", "-m", message);

@@ -23,7 +23,7 @@ import { foldStream } from "../../eventstore/decider.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
 import { codeFingerprint, fingerprintFindings, dedupeFindings } from "../../review/dedupe.ts";
 import { renderInlineComment, renderSummary } from "../../review/summary.ts";
-import type { Finding } from "../../review/findings.ts";
+import { isWholeFile, type Finding } from "../../review/findings.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import type { CodeReviewQueries } from "./queries.ts";
 import type { CustomContextService } from "../custom-context/service.ts";
@@ -76,7 +76,7 @@ export function createReviewEngine(deps: EngineDeps) {
   const botName = config.reviews.botName;
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   const git = createReviewGit({ config, hosts, mirrors });
-  const { openMirror, hasCommit, resolveHead, repoRules } = git;
+  const { openMirror, hasCommit, resolveHead, resolveTarget, repoRules } = git;
 
   const lastCompletedReview = (orgId: string, key: string, exceptId: string) =>
     reviewQueries
@@ -153,13 +153,48 @@ export function createReviewEngine(deps: EngineDeps) {
         return diffCache.get(k)!;
       };
 
+      // Files read once per review: the changed files before and after (read together up front), and
+      // whatever the findings look up, kept for the summary that reads them again.
+      const contents = new Map<string, Promise<string | null>>();
+      const readAt = (sha: string, path: string) => {
+        const k = `${sha}\0${path}`;
+        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
+        return contents.get(k)!;
+      };
+      const prefetch = async (sha: string, paths: string[]) => {
+        const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
+        if (wanted.length === 0) return;
+        // Should the batch fail, each file is read on its own when asked for.
+        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
+        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
+        await read;
+      };
+      // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
+      const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
+      const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
+      // Findings from the target branch's code graph (broken callers and imports), once per run and diff.
+      const graphRuns = new Map<string, ReturnType<typeof graphFindingsFor>>();
+      const graphFor = (base: string, head: string, files: readonly DiffFile[]) => {
+        const k = `${base}..${head}`;
+        if (!graphRuns.has(k)) {
+          graphRuns.set(k, rulesAt(head).then((rules) => graphFindingsFor({
+            codeIndex: deps.codeIndex, target, logger, files,
+            readBase: (p) => readAt(base, p).catch(() => null), readHead: (p) => readAt(head, p).catch(() => null),
+            prefetchHead: (paths) => listing(head).then(() => prefetch(head, paths)),
+            basePaths: () => pathsAt(base), headPaths: () => pathsAt(head),
+            skipImporter: (p) => rules.rulesFor(p, { repository: name }).ignored,
+          })));
+        }
+        return graphRuns.get(k)!;
+      };
+
       if (state.status === "PENDING") {
         const head = await resolveHead(dir, pr, req.branch);
-        const target = await mirrors.resolveBranch(dir, pr.targetBranch);
-        const mergeBase = (await mirrors.mergeBase(dir, target.sha, head)) ?? target.sha;
+        const base = await resolveTarget(dir, pr);
+        const mergeBase = (await mirrors.mergeBase(dir, base.sha, head)) ?? base.sha;
         // Re-review after new commits: only what changed since the previous review's head.
         const previous = lastCompletedReview(orgId, key, codeReviewId);
-        let diffBase = target.sha;
+        let diffBase = base.sha;
         let incremental = false;
         if (previous?.headSha && previous.headSha !== head && (await hasCommit(dir, previous.headSha))) {
           if ((await mirrors.mergeBase(dir, previous.headSha, head)) === previous.headSha) {
@@ -173,12 +208,14 @@ export function createReviewEngine(deps: EngineDeps) {
         const skippedFiles: SkippedFile[] = [];
         const reviewable: DiffFile[] = [];
         const ignored = (path: string) => rules.rulesFor(path, { repository: name }).ignored;
+        // A deleted or moved file that others still import is reviewed for that (a comment on the file as a whole).
+        const removed = target && files.some((f) => f.status === "deleted" || f.status === "renamed") ? (await graphFor(diffBase, head, files)).byPath : null;
         for (const f of files) {
-          const reason = skipReasonOf(f, ignored);
+          const reason = skipReasonOf(f, ignored, { wholeFileFindings: removed?.has(f.path) ?? false });
           if (reason) skippedFiles.push({ path: f.path, reason });
           else reviewable.push(f);
         }
-        const changedLines = reviewable.reduce((n, f) => n + f.additions + f.deletions, 0);
+        const changedLines = reviewable.filter((f) => f.status !== "deleted").reduce((n, f) => n + f.additions + f.deletions, 0);
         if (reviewable.length > config.reviews.maxFiles) {
           return await finish("CodeReviewSkipped", `over the size limit: ${reviewable.length} files to review (limit ${config.reviews.maxFiles})`);
         }
@@ -198,22 +235,6 @@ export function createReviewEngine(deps: EngineDeps) {
       const files = await diffOf(started.diffBase, started.headSha, started.incremental);
       const byPath = new Map(files.map((f) => [f.path, f]));
 
-      // Files read once per review: the changed files before and after (read together up front), and
-      // whatever the findings look up, kept for the summary that reads them again.
-      const contents = new Map<string, Promise<string | null>>();
-      const readAt = (sha: string, path: string) => {
-        const k = `${sha}\0${path}`;
-        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
-        return contents.get(k)!;
-      };
-      const prefetch = async (sha: string, paths: string[]) => {
-        const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
-        if (wanted.length === 0) return;
-        // Should the batch fail, each file is read on its own when asked for.
-        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
-        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
-        await read;
-      };
       const changedFiles = started.files.flatMap((p) => byPath.get(p) ?? []).filter((f) => !f.binary).slice(0, 200);
       // Reading ahead is an optimisation: a failure there leaves each file to be read when asked for.
       const [rules] = await Promise.all([
@@ -222,8 +243,6 @@ export function createReviewEngine(deps: EngineDeps) {
         listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))).catch(() => undefined),
       ]);
       const contexts = customContext.activeContexts(orgId);
-      // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
-      const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
       // Existing helpers and untested changes: the index checked against base and head.
       const helpers = createGraphReview({
         codeIndex: deps.codeIndex ?? null,
@@ -239,11 +258,7 @@ export function createReviewEngine(deps: EngineDeps) {
       if (state.status === "REVIEWING_FILES") {
         const pullRequest = { title: pr.title, description: pr.description, otherFiles: files.map((f) => f.path) };
         const contextTypes = new Map(contexts.map((c) => [c.id, c.type]));
-        // Findings from the target branch's code graph (broken callers), once per run.
-        const callers = await graphFindingsFor({
-          codeIndex: deps.codeIndex, target, logger, files,
-          readBase: (p) => readAt(started.diffBase, p).catch(() => null), readHead: (p) => readAt(started.headSha, p).catch(() => null),
-        });
+        const callers = await graphFor(started.diffBase, started.headSha, files);
         for (const path of started.files) {
           if (state.reviewed.has(path)) continue;
           if (shouldStop()) throw new ReviewInterrupted();
@@ -278,8 +293,9 @@ export function createReviewEngine(deps: EngineDeps) {
                   body: inline.body,
                   authorLogin: botName,
                   filePath: inline.path,
-                  lineStart: inline.lineStart,
-                  lineEnd: inline.lineEnd,
+                  // A finding on the file as a whole has no line (not posted inline; the summary carries it).
+                  lineStart: isWholeFile(f) ? null : inline.lineStart,
+                  lineEnd: isWholeFile(f) ? null : inline.lineEnd,
                   isGreptileComment: true,
                   hasSuggestion: inline.hasSuggestion,
                   suggestedCode: inline.suggestedCode,
@@ -310,8 +326,10 @@ export function createReviewEngine(deps: EngineDeps) {
       }
 
       // GENERATING_SUMMARY
-      const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
-      const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
+      // The files whose added lines were read (a deleted or moved file reviewed for its importers has none).
+      const linesRead = started.files.filter((p) => (byPath.get(p)?.additions ?? 0) > 0);
+      const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= linesRead.length ? "all" : "some";
+      const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: linesRead, repository: name, contexts, rules, model });
       if (target) checks.callersBranch = target.branch;
       // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
       const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));

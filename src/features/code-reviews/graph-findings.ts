@@ -1,7 +1,9 @@
 /**
  * Review findings that read the repository's code graph (the target branch as indexed): broken
- * callers (src/review/graph/broken-callers.ts), found once per review run before its files are
- * reviewed; each file's findings then go through the file's review like any other finding
+ * callers (src/review/graph/broken-callers.ts) and broken imports (src/review/graph/broken-imports.ts:
+ * files the change deletes or moves that others still import), found once per review run before its
+ * files are reviewed (the engine asks earlier when the change deletes or moves files: a deleted file
+ * with a finding is reviewed, not skipped); each file's findings then go through the file's review like any other finding
  * (strictness, team rules on the same line, dedupe, addressed detection, the model's context).
  * Without an indexed branch of the repository there is nothing to read: no finding, and the summary
  * says the callers were not checked. A failure of the index never fails the review.
@@ -12,8 +14,9 @@ import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
 import type { Logger } from "../../logging.ts";
 import type { Remote } from "../../hosts/types.ts";
 import type { DiffFile } from "../../review/diff.ts";
-import type { Finding } from "../../review/findings.ts";
-import { brokenCallerFinding, findBrokenCallers, type BranchGraph } from "../../review/graph/broken-callers.ts";
+import { WHOLE_FILE_LINE, type Finding } from "../../review/findings.ts";
+import { brokenCallerFinding, deletedFileCallersFinding, findBrokenCallers, type BranchGraph, type BrokenCaller } from "../../review/graph/broken-callers.ts";
+import { brokenImportFinding, findBrokenImports } from "../../review/graph/broken-imports.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 
 export type IndexedRepositories = (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
@@ -64,20 +67,47 @@ export async function graphFindingsFor(input: {
   files: readonly DiffFile[];
   readBase(path: string): Promise<string | null>;
   readHead(path: string): Promise<string | null>;
+  /** Reads files at the head together ahead of `readHead` (optional). */
+  prefetchHead?(paths: string[]): Promise<void>;
+  /** Every file at the diff's base and at the head (broken imports resolve imports against both). */
+  basePaths(): Promise<readonly string[]>;
+  headPaths(): Promise<readonly string[]>;
+  /** Files not looked at as importers (`.loupe/` ignores). */
+  skipImporter?(path: string): boolean;
 }): Promise<GraphFindings> {
   const none: GraphFindings = { byPath: new Map(), branch: null };
   if (!input.codeIndex || !input.target) return none;
-  const graph = branchGraphOf(input.codeIndex, input.target);
-  try {
-    const broken = await findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph });
-    const byPath = new Map<string, Finding[]>();
-    for (const b of broken) {
-      const finding = brokenCallerFinding(b);
-      byPath.set(finding.path, [...(byPath.get(finding.path) ?? []), finding]);
-    }
-    return { byPath, branch: input.target.branch };
-  } catch (error) {
-    input.logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, "broken callers from the code graph failed; reviewing without them");
-    return none;
+  const { codeIndex, target, logger } = input;
+  const graph = branchGraphOf(codeIndex, target);
+  const failed = (what: string) => (error: unknown): never[] => {
+    logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, `${what} from the code graph failed; reviewing without them`);
+    return [];
+  };
+  const [callers, imports] = await Promise.all([
+    findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph }).catch(failed("broken callers")),
+    findBrokenImports({
+      files: input.files,
+      importersOf: (path) => codeIndex.importersOf(target.repoId, target.branch, path),
+      readHead: input.readHead,
+      ...(input.prefetchHead ? { prefetchHead: input.prefetchHead } : {}),
+      basePaths: input.basePaths,
+      headPaths: input.headPaths,
+      ...(input.skipImporter ? { skipImporter: input.skipImporter } : {}),
+    }).catch(failed("broken imports")),
+  ]);
+  // A deleted file's callers, one finding per file; a caller that already fails to import a removed file is named there only.
+  const failing = new Set(imports.flatMap((b) => b.imports.map((s) => s.path)));
+  const ofDeleted = new Map<string, BrokenCaller[]>();
+  for (const b of callers.filter((c) => c.line === WHOLE_FILE_LINE)) {
+    const sites = b.sites.filter((s) => !failing.has(s.path));
+    if (sites.length > 0) ofDeleted.set(b.change.path, [...(ofDeleted.get(b.change.path) ?? []), { ...b, sites }]);
   }
+  const findings = [
+    ...callers.filter((c) => c.line !== WHOLE_FILE_LINE).map(brokenCallerFinding),
+    ...[...ofDeleted].map(([path, broken]) => deletedFileCallersFinding(path, broken)),
+    ...imports.map(brokenImportFinding),
+  ];
+  const byPath = new Map<string, Finding[]>();
+  for (const finding of findings) byPath.set(finding.path, [...(byPath.get(finding.path) ?? []), finding]);
+  return { byPath, branch: target.branch };
 }

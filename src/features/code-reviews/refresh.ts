@@ -12,6 +12,7 @@ import { parseGitDiff } from "../../review/diff.ts";
 import { isCommentAddressed } from "../../review/addressed.ts";
 import { stillFlaggedBy } from "../../review/still-flagged.ts";
 import { BROKEN_CALLERS_RULE, callSitesUpdated } from "../../review/graph/broken-callers.ts";
+import { BROKEN_IMPORTS_RULE, removalFixed } from "../../review/graph/broken-imports.ts";
 import type { CustomContextLike } from "../../review/patterns.ts";
 import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import { pullRequestDecider, pullRequestStateOf, pullRequestStream, type PullRequestStreamEvent } from "../pull-requests/decider.ts";
@@ -39,7 +40,9 @@ export function createPullRequestRefresh(deps: {
     const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
     if (!pr) return { addressed: [] };
     const key = pr.id;
-    const open = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && !c.addressed && c.filePath && c.lineStart !== null && c.commitSha);
+    // Inline service comments, and those on a deleted or moved file as a whole (broken imports and callers).
+    const onFile = (c: { lineStart: number | null; ruleId?: string | undefined }) => c.lineStart === null && (c.ruleId === BROKEN_IMPORTS_RULE || c.ruleId === BROKEN_CALLERS_RULE);
+    const open = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && !c.addressed && c.filePath && (c.lineStart !== null || onFile(c)) && c.commitSha);
     const last = lastCompletedReview(orgId, key, "");
     if (open.length === 0 && !last) return { addressed: [] };
     const dir = await openMirror(ref.remote, pr.repository.name);
@@ -55,9 +58,13 @@ export function createPullRequestRefresh(deps: {
       const files = parseGitDiff(await mirrors.diff(dir, c.commitSha!, head, { range: "two-dot" }));
       const touched = files.some((f) => f.oldPath === c.filePath || f.newPath === c.filePath);
       const newContent = touched ? await readFileAt(dir, head, c.filePath!, trees).catch(() => null) : null;
-      // Broken callers: addressed too when every call site it names was updated since.
-      const callersFixed = c.ruleId === BROKEN_CALLERS_RULE && callSitesUpdated(c.body, files);
-      const result: ReturnType<typeof isCommentAddressed> = callersFixed ? { addressed: true, reason: "lines-changed" } : isCommentAddressed(
+      // Broken callers: addressed too when every call site it names was updated since; broken imports
+      // when every import it names was, or the file is back (or moved again).
+      const sitesFixed = onFile(c)
+        ? removalFixed(c.filePath!, c.body, files)
+        : (c.ruleId === BROKEN_CALLERS_RULE && callSitesUpdated(c.body, files)) || (c.ruleId === BROKEN_IMPORTS_RULE && removalFixed(c.filePath!, c.body, files));
+      if (c.lineStart === null && !sitesFixed) continue;
+      const result: ReturnType<typeof isCommentAddressed> = sitesFixed ? { addressed: true, reason: "lines-changed" } : isCommentAddressed(
         { path: c.filePath!, lineStart: c.lineStart!, lineEnd: c.lineEnd ?? c.lineStart!, suggestedCode: c.suggestedCode, commitSha: c.commitSha! },
         files,
         newContent,

@@ -1,6 +1,6 @@
 /** The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules. */
 import type { Config } from "../../config.ts";
-import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
+import { GitRefNotFoundError, type GitMirrors, type TreeEntry } from "../../git/mirrors.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
@@ -52,6 +52,18 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     throw new Error(`the head of pull request #${pr.number} (${pr.sourceBranch}) is not in the repository`);
   }
 
+  /** The pull request's target (base) branch in the mirror; when the host no longer has it, an error naming it as the target. */
+  async function resolveTarget(dir: string, pr: PullRequestRecord): Promise<{ branch: string; sha: string }> {
+    try {
+      return await mirrors.resolveBranch(dir, pr.targetBranch);
+    } catch (error) {
+      if (!(error instanceof GitRefNotFoundError)) throw error;
+      throw new Error(
+        `the target branch ${JSON.stringify(pr.targetBranch)} of pull request #${pr.number} (the branch it would merge into) is not on the host's ${pr.repository.name}: deleted or renamed since the pull request was recorded; nothing to compare the pull request with`,
+      );
+    }
+  }
+
   async function readFileAt(dir: string, sha: string, path: string, cache: Map<string, Map<string, string>>): Promise<string | null> {
     let tree = cache.get(sha);
     if (!tree) {
@@ -91,7 +103,7 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
   }
 
-  return { tokenFor, openMirror, hasCommit, resolveHead, readFileAt, readFilesAt, repoRules };
+  return { tokenFor, openMirror, hasCommit, resolveHead, resolveTarget, readFileAt, readFilesAt, repoRules };
 }
 
 export type ReviewGit = ReturnType<typeof createReviewGit>;

@@ -1,10 +1,11 @@
 /**
  * Findings for one file of a change: the deterministic analysers, PATTERN custom context matched
  * against added lines, `.loupe/` repository rules, and (when configured) the chat model with the
- * in-scope CUSTOM_INSTRUCTIONs. Only findings on added lines survive; strictness filters them.
+ * in-scope CUSTOM_INSTRUCTIONs. Only findings on added lines survive, and the code graph's findings on
+ * the file as a whole (a deleted or moved file that others still import); strictness filters them.
  */
 import type { DiffFile } from "../../review/diff.ts";
-import { isSeverity, isValidFindingLocation, compareFindings, severityRank, type Finding } from "../../review/findings.ts";
+import { isSeverity, isValidFindingLocation, isWholeFile, compareFindings, severityRank, type Finding } from "../../review/findings.ts";
 import { runAnalysers } from "../../review/analysers/index.ts";
 import { contextForModel, matchPatterns, type CustomContextLike } from "../../review/patterns.ts";
 import { repoRuleAsContext, type RepoRuleSet } from "../../review/repo-rules.ts";
@@ -46,11 +47,12 @@ const MAX_MODEL_LINES = 800;
 
 export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   const { file, repository } = input;
-  if (file.binary || file.status === "deleted") return { findings: [], model: "none" };
   const scoped = input.rules ? input.rules.rulesFor(file.path, { repository }) : null;
-  const ruleContexts = scoped ? scoped.rules.map(repoRuleAsContext) : [];
   // A `.loupe/config.json` over the file that sets a strictness (the nearest) decides it.
   const strictness = scoped?.strictness ?? input.strictness;
+  const wholeFile = (input.graphFindings ?? []).filter((f) => isWholeFile(f) && f.path === file.path);
+  if (file.binary || file.status === "deleted") return { findings: filterByStrictness(wholeFile, strictness), model: "none" };
+  const ruleContexts = scoped ? scoped.rules.map(repoRuleAsContext) : [];
   const contexts = [...input.contexts, ...ruleContexts];
   const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
   let model: FileReview["model"] = "none";
@@ -67,7 +69,8 @@ export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
       input.logger.warn({ path: file.path, err: { message: error instanceof Error ? error.message : String(error) } }, "model review of a file failed; deterministic findings only");
     }
   }
-  return { findings: oneCommentPerLine(filterByStrictness(findings.filter((f) => isValidFindingLocation(f, file)), strictness)).sort(compareFindings), model };
+  const placed = findings.filter((f) => isValidFindingLocation(f, file) || wholeFile.includes(f));
+  return { findings: oneCommentPerLine(filterByStrictness(placed, strictness)).sort(compareFindings), model };
 }
 
 /**
@@ -124,7 +127,7 @@ async function modelFindings(
   input: FileReviewInput & { instructions: readonly CustomContextLike[] },
 ): Promise<Finding[] | null> {
   const { file, instructions, relatedCode, pullRequest, graphNotes } = input;
-  const graphFound = [...(input.graphFindings ?? []).map((f) => `- line ${f.lineStart}: ${f.message.slice(0, 1500)}`), ...(graphNotes ? [graphNotes.slice(0, 3000)] : [])];
+  const graphFound = [...(input.graphFindings ?? []).map((f) => `- ${isWholeFile(f) ? "the file" : `line ${f.lineStart}`}: ${f.message.slice(0, 1500)}`), ...(graphNotes ? [graphNotes.slice(0, 3000)] : [])];
   const lines: string[] = [];
   for (const h of file.hunks) {
     if (lines.length > 0) lines.push("@@");

@@ -13,7 +13,7 @@
  */
 import type { DiffFile } from "../diff.ts";
 import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
-import type { Finding } from "../findings.ts";
+import { WHOLE_FILE_LINE, type Finding } from "../findings.ts";
 import type { GraphParam } from "../../codeindex/port.ts";
 import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
@@ -51,8 +51,32 @@ const SHOWN_SITES = 5;
 const MAX_TRAIT_FILES = 50;
 const MAX_LISTED = 100;
 
-/** The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of the hunk it was in). */
+const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
+
+const isDeletedGo = (file: DiffFile) => file.status === "deleted" && !file.binary && file.oldPath !== null && callLanguageOf(file.oldPath) === "go";
+
+/** Whether a definition of a deleted Go file is defined at the head by a Go file of the same package that the change writes. */
+function movedWithinChange(input: BrokenCallersInput): (change: SignatureChange) => Promise<boolean> {
+  let written: Promise<{ path: string; defs: readonly { name: string; kind: string; parent: string | null }[] }[]> | null = null;
+  return async (change) => {
+    written ??= Promise.all(
+      input.files
+        .filter((f) => f.status !== "deleted" && f.newPath !== null && !f.binary && callLanguageOf(f.newPath) === "go")
+        .map(async (f) => {
+          const text = await input.readHead(f.newPath!);
+          return { path: f.newPath!, defs: (text === null ? null : await parseForCalls(f.newPath!, text, new Set()))?.graph.definitions ?? [] };
+        }),
+    );
+    return (await written).some((w) => dirOf(w.path) === dirOf(change.path) && w.defs.some((d) => d.name === change.name && d.kind === change.kind && d.parent === change.parent));
+  };
+}
+
+/**
+ * The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of
+ * the hunk it was in); a deleted file's, the file as a whole.
+ */
 function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endLine: number } | null {
+  if (file.status === "deleted") return { line: WHOLE_FILE_LINE, endLine: WHOLE_FILE_LINE };
   const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
   if (change.after) {
     const inside = added.filter((n) => n >= change.after!.startLine && n <= change.after!.endLine);
@@ -99,18 +123,23 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
   const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
+  const moved = movedWithinChange(input);
   for (const file of input.files) {
-    if (file.binary || file.status === "added" || file.status === "deleted" || !file.oldPath || !file.newPath) continue;
+    // A deleted Go file: its exported definitions are removed (a package's files call each other without an import).
+    const deleted = isDeletedGo(file);
+    if (!deleted && (file.binary || file.status === "added" || file.status === "deleted" || !file.newPath)) continue;
     const language = callLanguageOf(file.path);
-    if (!language) continue;
-    const [before, after] = await Promise.all([input.readBase(file.oldPath), input.readHead(file.newPath)]);
-    if (before === null || after === null) continue;
-    const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), parseForCalls(file.newPath, after, new Set())]);
-    if (!b || !a) continue;
+    if (!language || !file.oldPath) continue;
+    const [before, after] = await Promise.all([input.readBase(file.oldPath), deleted ? null : input.readHead(file.newPath!)]);
+    if (before === null || (after === null && !deleted)) continue;
+    const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), after === null ? null : parseForCalls(file.newPath!, after, new Set())]);
+    if (!b || (!a && !deleted)) continue;
     const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
-    for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a.graph.definitions)) {
+    for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a?.graph.definitions ?? [])) {
+      // Moved to a file of the same package that the change writes: not removed.
+      if (deleted && (await moved(change))) continue;
       // A JS function that reads `arguments` takes any arguments: its parameter list says little.
-      if (familyOf(language) === "script" && change.after && /\barguments\b/.test(a.lines.slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
+      if (familyOf(language) === "script" && change.after && /\barguments\b/.test((a?.lines ?? []).slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
       // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
       if (b.traitImplLines?.has(change.before.startLine)) continue;
       // Before the change it read `arguments`: any call fitted.
@@ -118,6 +147,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       changes.push({ change, file, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
     }
   }
+  const deletedPaths = new Set(input.files.filter((f) => f.status === "deleted" && f.oldPath).map((f) => f.oldPath!));
   const parsed = new Map<string, Promise<ParsedFile | null>>();
   const changedPaths = new Set(input.files.filter((f) => f.newPath && f.status !== "deleted").map((f) => f.newPath!));
   // Lines the pull request adds: a call on them is written (or updated) for the new parameters.
@@ -141,6 +171,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const otherDefinitions = definitions.filter(
       (d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementations.has(`${d.path}\0${d.parent}`),
     );
+    // A deleted file's definition that another file of its package defines too (a build-tagged variant) is still there.
+    if (isDeletedGo(file) && otherDefinitions.some((d) => d.kind === change.kind && d.parent === change.parent && dirOf(d.path) === dirOf(change.path) && !deletedPaths.has(d.path))) continue;
     const elsewhere = otherDefinitions.length;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.
@@ -211,6 +243,24 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
         ? "Update these callers, or keep the definition."
         : "Update these callers in this pull request, or give the new parameters defaults.");
   return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message };
+}
+
+/**
+ * The finding of a deleted file whose definitions are still called (Go: its package's other files, and
+ * the files importing the package): one, on the file as a whole, with every stale call site.
+ */
+export function deletedFileCallersFinding(path: string, broken: readonly BrokenCaller[]): Finding {
+  const sites = broken.flatMap((b) => b.sites.map((s) => ({ ...s, change: b.change }))).sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line));
+  const names = broken.map((b) => `\`${label(b.change)}\``);
+  const n = sites.length;
+  const item = (s: (typeof sites)[number]) => `- \`${s.path}:${s.line}\`: ${s.reason}`;
+  const lines = sites.slice(0, SHOWN_SITES).map(item);
+  if (n > SHOWN_SITES) lines.push(`- and ${n - SHOWN_SITES} more`, "", "<details><summary>The other call sites</summary>", "", ...sites.slice(SHOWN_SITES, MAX_LISTED).map(item), ...(n > MAX_LISTED ? [`- …and ${n - MAX_LISTED} more`] : []), "", "</details>");
+  const removed = names.length > 5 ? `${names.slice(0, 5).join(", ")} and ${names.length - 5} more` : names.join(", ");
+  const message =
+    `**Broken callers**: this deletes \`${path}\` and with it ${removed}, but ${n === 1 ? "1 call site still calls" : `${n} call sites still call`} ${names.length === 1 ? "it" : "them"}:\n` +
+    `${lines.join("\n")}\n\nUpdate these callers, or keep the ${names.length === 1 ? "definition" : "definitions"}.`;
+  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path, lineStart: WHOLE_FILE_LINE, lineEnd: WHOLE_FILE_LINE, message };
 }
 
 /**
