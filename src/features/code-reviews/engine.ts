@@ -311,7 +311,7 @@ export function createReviewEngine(deps: EngineDeps) {
 
       // GENERATING_SUMMARY
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= started.files.length ? "all" : "some";
-      const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
+      const { checks, humanChecks, skippedRules } = checksAndHumanChecks({ reviewedFiles: started.files, repository: name, contexts, rules, model });
       if (target) checks.callersBranch = target.branch;
       // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
       const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));
@@ -326,6 +326,7 @@ export function createReviewEngine(deps: EngineDeps) {
         outline: await outlineOf(files, started.diffBase, started.headSha, readAt),
         checks,
         humanChecks,
+        skippedRules,
         openEarlier,
         // Tests not updated: a summary note on the files reviewed at strictness 3 (medium) or above.
         untested: untestedReport.listed,
