@@ -18,6 +18,7 @@ import {
   str,
   trimSlash,
   verifySha256Signature,
+  type HttpResponse,
   type Json,
 } from "./shared.ts";
 import { defineHost } from "./define-host.ts";
@@ -42,6 +43,17 @@ const PR_ACTIONS: Record<string, PullRequestAction> = {
 };
 
 const COMMENT_ACTIONS = { created: "created", edited: "edited", deleted: "deleted" } as const;
+
+/**
+ * GitHub answers a rate limit with 403 (or 429), not with an answer about the repository: the primary
+ * limit with `x-ratelimit-remaining: 0`, a secondary limit with `retry-after` or a message naming it.
+ */
+export function isGitHubRateLimit(res: Pick<HttpResponse, "status" | "headers" | "json">): boolean {
+  if (res.status !== 403 && res.status !== 429) return false;
+  if (res.headers.get("x-ratelimit-remaining") === "0" || res.headers.has("retry-after")) return true;
+  const message = obj(res.json)["message"];
+  return typeof message === "string" && /rate limit/i.test(message);
+}
 
 /** Maps a GitHub pull request object (webhook or REST) to the neutral shape. */
 export function toGitHubPullRequest(raw: unknown): HostPullRequest {
@@ -181,13 +193,11 @@ export const createGitHubHost = defineHost({
       return out.slice(0, limit);
     }
 
+    /** Throws (HostError) when GitHub could not say: a rate limit is no "cannot read". */
     async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
-      const res = await http.request({
-        operation: "checkReadAccess",
-        url: repoPath(repo, "checkReadAccess"),
-        authorization: auth(token),
-        accept: [401, 403, 404],
-      });
+      const url = repoPath(repo, "checkReadAccess");
+      const res = await http.request({ operation: "checkReadAccess", url, authorization: auth(token), accept: [401, 403, 404] });
+      if (isGitHubRateLimit(res)) throw new HostError(remote, "checkReadAccess", `GET ${new URL(url).pathname} rate limited (HTTP ${res.status})`, res.status);
       if (res.status !== 200) return false;
       const body = obj(res.json);
       const permissions = body["permissions"];

@@ -164,7 +164,10 @@ export type Host = {
     token: string | undefined,
     options: ListPullRequestsOptions,
   ): Promise<HostPullRequest[]>;
-  /** True when the token (or anonymous access, when undefined) can read the repository. */
+  /**
+   * True when the token (or anonymous access, when undefined) can read the repository, false when the
+   * host says it cannot; throws (HostError) when the host did not say (unreachable, failing, rate limited).
+   */
   checkReadAccess(repo: string, token: string | undefined): Promise<boolean>;
   postReview(repo: string, prNumber: number, token: string, review: ReviewToPost): Promise<PostedReview>;
   /**

@@ -6,7 +6,8 @@
  *     needle starts/ends with a word character the match must start/end at a word boundary;
  *   - regex literals, bare (/foo\(\d+\)/i, must contain a regex metacharacter so paths like /tmp/
  *     are not mistaken for one) or inside a code span (`/foo\s*bar/`), are compiled with the
- *     linear-time engine in safe-regex.ts; expressions it rejects are reported in `errors`;
+ *     linear-time engine in safe-regex.ts; expressions it rejects are reported in `errors`, and
+ *     those refused for their cost (more states than MAX_NFA_STATES) also in `costly`;
  *   - code inside fenced blocks is an example, never a needle;
  *   - a body with neither takes code-like names from its prose instead (`os.system`, `print(`,
  *     `legacyFetch`, `get_env_value`, `ValueError`; see PROSE_CODE), with the same cues;
@@ -23,12 +24,17 @@
  * "medium"), a message quoting the pattern body, and `customContextId` (the comment's linkedMemory).
  * A PATTERN with no needles is not matched here; like CUSTOM_INSTRUCTION bodies it goes to the model
  * (see contextForModel), and its creation is answered with a warning (patternWarning).
+ * A PATTERN with a regex refused for its cost is refused at creation (patternCostProblem); one that
+ * comes from elsewhere (a `.loupe/` rule, a context stored before the limit) is skipped whole: not
+ * matched, not given to the model, and named in the review summary (skippedPatterns).
+ * Lines are read up to MAX_LINE_CHARS characters, so a regex costs at most MAX_NFA_STATES x
+ * MAX_LINE_CHARS steps per line (safe-regex.ts).
  *
  * Only ACTIVE contexts (a missing status counts as ACTIVE) whose scope covers the file apply.
  */
 import type { DiffFile } from "./diff.ts";
 import { compareFindings, isSeverity, type Finding, type Severity } from "./findings.ts";
-import { compileSafeRegex, type SafeRegex } from "./safe-regex.ts";
+import { compileSafeRegex, MAX_LINE_CHARS, SafeRegexCostError, type SafeRegex } from "./safe-regex.ts";
 import { scopeApplies, type Scope, type ScopeTarget } from "./scope.ts";
 
 export type CustomContextType = "PATTERN" | "CUSTOM_INSTRUCTION";
@@ -147,12 +153,16 @@ function findSpans(text: string): Span[] {
   return spans.length > 0 ? spans : proseSpans(text);
 }
 
-/** Needles of a PATTERN body (see the module comment), plus messages for rejected regexes. */
-export function patternNeedles(body: string): { needles: Needle[]; errors: string[] } {
+/** A regex of a PATTERN body refused for its cost: the regex as written and why. */
+export type CostlyRegex = { regex: string; message: string };
+
+/** Needles of a PATTERN body (see the module comment), plus messages for rejected regexes (`costly`: those refused for their cost). */
+export function patternNeedles(body: string): { needles: Needle[]; errors: string[]; costly: CostlyRegex[] } {
   const prose = body.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, ".\n");
   const spans = findSpans(prose);
   const needles: Needle[] = [];
   const errors: string[] = [];
+  const costly: CostlyRegex[] = [];
   let prevKind: "neg" | "pos" | null = null;
   let prevEnd = 0;
   for (let k = 0; k < spans.length; k++) {
@@ -177,7 +187,9 @@ export function patternNeedles(body: string): { needles: Needle[]; errors: strin
         const regex = compileSafeRegex(span.regex.source, span.regex.flags);
         needles.push({ kind: "regex", text: `/${span.regex.source}/${span.regex.flags}`, regex });
       } catch (e) {
-        errors.push(`/${span.regex.source}/: ${e instanceof Error ? e.message : String(e)}`);
+        const message = e instanceof Error ? e.message : String(e);
+        errors.push(`/${span.regex.source}/: ${message}`);
+        if (e instanceof SafeRegexCostError) costly.push({ regex: `/${span.regex.source}/${span.regex.flags}`, message });
       }
     } else {
       const t = span.content;
@@ -186,7 +198,27 @@ export function patternNeedles(body: string): { needles: Needle[]; errors: strin
     }
     if (needles.length >= MAX_NEEDLES) break;
   }
-  return { needles: dedupeNeedles(needles), errors };
+  return { needles: dedupeNeedles(needles), errors, costly };
+}
+
+/**
+ * Why a PATTERN body cannot be accepted, or null: a regex in it would cost more than the engine's
+ * budget per line (safe-regex.ts MAX_NFA_STATES). The creation or edit of a custom context with such a
+ * body is refused with it (it names the field, `body`, and the limit).
+ */
+export function patternCostProblem(type: string, body: string): string | null {
+  if (type !== "PATTERN") return null;
+  const { costly } = patternNeedles(body);
+  return costly.length === 0 ? null : `body: ${costly.map((c) => `${c.regex}: ${c.message}`).join("; ")}`;
+}
+
+/** The in-scope PATTERNs skipped whole for a regex over the cost limit (for the review summary): the first such regex of each. */
+export function skippedPatterns(contexts: readonly CustomContextLike[], target: ScopeTarget): { context: CustomContextLike; costly: CostlyRegex }[] {
+  return contexts.flatMap((c) => {
+    if (c.type !== "PATTERN" || !contextApplies(c, target)) return [];
+    const costly = patternNeedles(c.body).costly[0];
+    return costly ? [{ context: c, costly }] : [];
+  });
 }
 
 /**
@@ -269,13 +301,13 @@ export function matchPatterns(file: DiffFile, contexts: readonly CustomContextLi
   const scopeTarget: ScopeTarget = { repository: target.repository ?? null, filepath: file.path };
   for (const c of contexts) {
     if (c.type !== "PATTERN" || !contextApplies(c, scopeTarget)) continue;
-    const { needles } = patternNeedles(c.body);
-    if (needles.length === 0) continue;
+    const { needles, costly } = patternNeedles(c.body);
+    if (needles.length === 0 || costly.length > 0) continue;
     const severity = contextSeverity(c);
     for (const h of file.hunks) {
       for (const l of h.lines) {
         if (l.kind !== "add" || l.newLine === null) continue;
-        const hit = needles.find((n) => needleMatches(n, l.text.slice(0, 4000)));
+        const hit = needles.find((n) => needleMatches(n, l.text.slice(0, MAX_LINE_CHARS)));
         if (!hit) continue;
         findings.push({
           ruleId: "custom-pattern",
@@ -305,7 +337,8 @@ export function contextForModel(
   return contexts.filter((c) => {
     if (!contextApplies(c, target)) return false;
     if (c.type === "CUSTOM_INSTRUCTION") return true;
-    return withPatterns && patternNeedles(c.body).needles.length === 0;
+    const { needles, costly } = patternNeedles(c.body);
+    return withPatterns && needles.length === 0 && costly.length === 0;
   });
 }
 

@@ -31,6 +31,11 @@ export type SummaryInput = {
   checks?: ReviewChecks;
   /** Custom instructions in scope that no automatic check applied: for a human, with the changed files they scope. */
   humanChecks?: readonly { id: string; body: string; files: readonly string[] }[];
+  /**
+   * Team patterns and `.loupe/` rules in scope that were not applied for a regex over the cost limit: the
+   * rule's id, its `.loupe/` file (null: a custom context), the regex and why, and the files they scope.
+   */
+  skippedRules?: readonly { id: string; source: string | null; regex: string; reason: string; files: readonly string[] }[];
   /** A re-review: service comments from earlier reviews still open. */
   openEarlier?: number;
   /** Changed public functions whose tests the change does not touch (./graph/untested-change.ts): one note, never inline. */
@@ -188,6 +193,11 @@ export function renderSummary(input: SummaryInput): string {
 
   const checks = input.checks ?? { reviewedFiles: files.length, patterns: 0, model: "none" as const };
   out.push("", "### What was checked", "", ...checksSection(checks, input.outline, removedFilesOf(files).length));
+  for (const r of (input.skippedRules ?? []).slice(0, 20)) {
+    const rule = r.source === null ? `the custom context ${code(r.id)}` : `the rule ${code(r.id)} of ${code(r.source)}`;
+    const files = r.files.slice(0, 5).map(code).join(", ") + (r.files.length > 5 ? ` and ${r.files.length - 5} more` : "");
+    out.push(`- Not applied: ${rule} (in ${files}), whose regex ${code(r.regex)} is refused: ${escapeTableCell(firstLine(r.reason))}.`);
+  }
   const functions = (n: number) => `${n} changed function${n === 1 ? "" : "s"}`;
   const leftOut = untested.length + (mechanical?.functions ?? 0);
   if (declared && leftOut > 0) {

@@ -1,7 +1,7 @@
 /**
- * The custom-context limits hold at every face: a body over the limit is refused up front, naming
- * `body` and the limit (HTTP 400, MCP -32602, GraphQL error, a console page that keeps the text), and
- * nothing is appended to the log. The limits are declared once (events.ts) and shared by the event
+ * The custom-context limits hold at every face: a body over the limit, or a PATTERN with a regex over
+ * the review engine's cost limit, is refused up front, naming `body` and the limit (HTTP 400, MCP
+ * -32602, GraphQL error, a console page that keeps the text), and nothing is appended to the log. The limits are declared once (events.ts) and shared by the event
  * schemas and the faces' schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { launchChromium, chromiumAvailable, type Browser } from "../support/browser.ts";
 import { CUSTOM_CONTEXT_LIMITS } from "../../src/features/custom-context/events.ts";
+import { MAX_NFA_STATES } from "../../src/review/safe-regex.ts";
 
 let server: TestServer;
 const LIMIT = CUSTOM_CONTEXT_LIMITS.body;
@@ -95,6 +96,68 @@ describe("custom context over the limit", () => {
   });
 });
 
+describe("a PATTERN whose regex costs more than the review engine's budget per line", () => {
+  // About 4,800 automaton states: 0.5 s per 4,000-character line with the old limit of 5,000 states.
+  const costly = "Never write /[a-z]{0,2400}y/ in a handler.";
+  const limitNamed = (text: string) => {
+    expect(text).toContain("body");
+    expect(text).toContain(`over the limit of ${MAX_NFA_STATES}`);
+  };
+
+  it("HTTP: POST /v2/custom-context answers 400 naming body and the limit, and records nothing", async () => {
+    const before = await head();
+    const res = await server.api("/v2/custom-context", { method: "POST", json: { type: "PATTERN", body: costly } });
+    expect(res.status).toBe(400);
+    limitNamed(await res.text());
+    expect(await head()).toBe(before);
+    // The same text as an instruction is no pattern, and a regex within the limit is accepted.
+    expect((await server.api("/v2/custom-context", { method: "POST", json: { type: "CUSTOM_INSTRUCTION", body: costly } })).status).toBe(201);
+    expect((await server.api("/v2/custom-context", { method: "POST", json: { type: "PATTERN", body: "Never write /[a-z]{0,40}y/ in a handler." } })).status).toBe(201);
+  });
+
+  it("MCP: create_custom_context is refused with -32602 naming body and the limit, and records nothing", async () => {
+    const client = new Client({ name: "loupe-limits-test", version: "1.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${server.adminKey}` } } });
+    await client.connect(transport);
+    try {
+      const before = await head();
+      const error = await client.callTool({ name: "create_custom_context", arguments: { type: "PATTERN", body: costly } }).then(
+        () => null,
+        (e: unknown) => e as Error & { code?: number },
+      );
+      expect(error?.code).toBe(-32602);
+      limitNamed(error!.message);
+      expect(await head()).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("GraphQL: createCustomContext is refused naming body and the limit, and records nothing", async () => {
+    const before = await head();
+    const res = await server.api("/graphql", {
+      method: "POST",
+      json: { query: "mutation($body: String!) { createCustomContext(body: $body, type: PATTERN) { id } }", variables: { body: costly } },
+    });
+    const json = (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
+    expect(json.errors?.[0]?.extensions?.code).toBe("INVALID");
+    limitNamed(json.errors![0]!.message);
+    expect(await head()).toBe(before);
+  });
+
+  it("an edit of a PATTERN's body to such a regex is refused too (nothing appended)", async () => {
+    const orgId = server.loupe.services.keys.organisations()[0]!.orgId;
+    const ctx = { orgId, actor: "test", correlationId: "costly", causationId: null };
+    const { customContext } = await server.loupe.services.customContext.create(orgId, { type: "PATTERN", body: "Avoid `eval`." }, ctx);
+    const before = await head();
+    await expect(server.loupe.services.customContext.update(orgId, customContext.id, { body: costly }, ctx)).rejects.toMatchObject({
+      code: "invalid",
+      message: expect.stringContaining(`over the limit of ${MAX_NFA_STATES}`),
+    });
+    expect(await head()).toBe(before);
+  });
+});
+
 describe.skipIf(!chromiumAvailable())("console: custom context over the limit", () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -120,6 +183,17 @@ describe.skipIf(!chromiumAvailable())("console: custom context over the limit", 
     await expect.poll(() => page.getByRole("alert").first().textContent()).toContain(`body: must be at most ${LIMIT} characters`);
     expect(await page.locator("#body").inputValue()).toBe(tooLong);
     expect(await head()).toBe(before);
+
+    // A PATTERN whose regex is over the review engine's cost limit: refused the same way.
+    const costly = "Never write /[a-z]{0,2400}y/ in a handler.";
+    await page.locator("#create-context").locator('select[name="type"]').selectOption("PATTERN");
+    await page.locator("#body").fill(costly);
+    await page.locator("#create-context").getByRole("button", { name: "Create" }).click();
+    await page.waitForLoadState();
+    await expect.poll(() => page.getByRole("alert").first().textContent()).toContain(`over the limit of ${MAX_NFA_STATES}`);
+    expect(await page.locator("#body").inputValue()).toBe(costly);
+    expect(await head()).toBe(before);
+    await page.locator("#create-context").locator('select[name="type"]').selectOption("CUSTOM_INSTRUCTION");
 
     await page.locator("#body").fill("Name the unit in every duration");
     await page.locator("#create-context").getByRole("button", { name: "Create" }).click();

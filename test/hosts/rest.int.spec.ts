@@ -159,6 +159,30 @@ describe("GitHub REST", () => {
     expect(s.requests.filter((r) => r.url === "/repos/o/broken")).toHaveLength(3); // tried twice more first
   });
 
+  it("checkReadAccess: a rate limit is no answer about the repository; it throws, a plain 403 is still false", async () => {
+    const limits: Record<string, [number, unknown, Record<string, string>]> = {
+      "/repos/o/primary": [403, { message: "API rate limit exceeded for 127.0.0.1." }, { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1900000000" }],
+      "/repos/o/secondary": [403, { message: "You have exceeded a secondary rate limit." }, { "retry-after": "60" }],
+      "/repos/o/secondary-message": [403, { message: "You have exceeded a secondary rate limit. Please wait a few minutes before you try again." }, {}],
+      "/repos/o/too-many": [429, { message: "Too Many Requests" }, { "retry-after": "60" }],
+      "/repos/o/blocked": [403, { message: "Repository access blocked" }, { "x-ratelimit-remaining": "59" }],
+    };
+    const s = await serve((req, res) => {
+      const [status, body, headers] = limits[req.url] ?? [500, {}, {}];
+      json(res, status, body, headers);
+    });
+    const gh = createGitHubHost({ apiBase: s.base, retryDelayMs: 5 });
+    for (const repo of ["o/primary", "o/secondary", "o/secondary-message"]) {
+      for (const token of [undefined, TOKEN]) {
+        const err = await hostError(gh.checkReadAccess(repo, token));
+        expect(err.status).toBe(403);
+        expect(err.message).toBe(`github checkReadAccess: GET /repos/${repo} rate limited (HTTP 403)`);
+      }
+    }
+    expect((await hostError(gh.checkReadAccess("o/too-many", undefined))).status).toBe(429);
+    expect(await gh.checkReadAccess("o/blocked", undefined)).toBe(false);
+  });
+
   it("tries a GET again after 502/503/504/429 (waiting as Retry-After asks) but never re-sends a POST the host may have done", async () => {
     let gets = 0;
     const s = await serve((req, res) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contextForModel, instructionsFor, matchPatterns, patternNeedles, type CustomContextLike } from "../../src/review/patterns.ts";
+import { contextForModel, instructionsFor, matchPatterns, patternCostProblem, patternNeedles, skippedPatterns, type CustomContextLike } from "../../src/review/patterns.ts";
 import { added, diffOf } from "./helpers.ts";
 
 const texts = (body: string) => patternNeedles(body).needles.map((n) => n.text);
@@ -77,5 +77,27 @@ describe("instructions for the model", () => {
     expect(instructionsFor(contexts, { repository: "a/b", filepath: "src/handlers/u.ts" }).map((c) => c.id)).toEqual(["i1", "i2"]);
     expect(instructionsFor(contexts, { repository: "a/b", filepath: "lib/u.ts" }).map((c) => c.id)).toEqual(["i2"]);
     expect(contextForModel(contexts, { repository: "a/b", filepath: "lib/u.ts" }).map((c) => c.id)).toEqual(["i2", "p1"]);
+  });
+});
+
+describe("a PATTERN whose regex is over the cost limit", () => {
+  // About 4,800 automaton states: 4,800 steps for every character of every added line.
+  const costly: CustomContextLike = { id: "c9", type: "PATTERN", body: "Never call `legacyFetch` or write /[a-z]{0,2400}y/ in handlers." };
+  const cheap: CustomContextLike = { id: "c10", type: "PATTERN", body: "Never call `legacyFetch` or write /[a-z]{0,40}y/ in handlers." };
+
+  it("is refused for creation, naming the field and the limit; an instruction with the same text is not a pattern", () => {
+    const problem = patternCostProblem("PATTERN", costly.body);
+    expect(problem).toMatch(/^body: \/\[a-z\]\{0,2400\}y\/: pattern is too large: it compiles to 4,801 states, over the limit of 500/);
+    expect(patternCostProblem("PATTERN", cheap.body)).toBeNull();
+    expect(patternCostProblem("CUSTOM_INSTRUCTION", costly.body)).toBeNull();
+  });
+
+  it("is skipped whole where it comes from elsewhere: no finding, not given to the model, named as skipped", () => {
+    const file = added("handlers/a.ts", ["legacyFetch(url);", "abcy();"]);
+    expect(matchPatterns(file, [costly])).toEqual([]);
+    expect(matchPatterns(file, [cheap]).map((f) => f.lineStart)).toEqual([1, 2]);
+    const target = { repository: "a/b", filepath: "handlers/a.ts" };
+    expect(contextForModel([costly, cheap], target)).toEqual([]);
+    expect(skippedPatterns([costly, cheap], target)).toEqual([{ context: costly, costly: { regex: "/[a-z]{0,2400}y/", message: expect.stringContaining("over the limit of 500") } }]);
   });
 });

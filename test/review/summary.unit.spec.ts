@@ -99,6 +99,24 @@ describe("summary comment", () => {
   });
 });
 
+describe("rules skipped for their cost", () => {
+  it("names each rule, its file, its regex and why, under what was checked", () => {
+    const md = renderSummary({
+      files: [diffOf("app/store.py", ["a"], ["b"])],
+      findings: [],
+      checks: { reviewedFiles: 1, patterns: 0, model: "none" },
+      skippedRules: [
+        { id: "no-long-words", source: "app/.loupe/words.md", regex: "/[a-z]{0,2400}y/", reason: "pattern is too large: it compiles to 4,801 states, over the limit of 500", files: ["app/store.py"] },
+        { id: "0b6c", source: null, regex: "/x{0,900}/i", reason: "pattern is too large", files: ["app/store.py"] },
+      ],
+    });
+    expect(md).toContain(
+      "- Not applied: the rule `no-long-words` of `app/.loupe/words.md` (in `app/store.py`), whose regex `/[a-z]{0,2400}y/` is refused: pattern is too large: it compiles to 4,801 states, over the limit of 500.",
+    );
+    expect(md).toContain("- Not applied: the custom context `0b6c` (in `app/store.py`), whose regex `/x{0,900}/i` is refused: pattern is too large.");
+  });
+});
+
 describe("inline comments", () => {
   it("adds a suggestion block and derives hasSuggestion/suggestedCode", () => {
     const c = renderInlineComment(finding({ suggestion: "except Exception:" }));

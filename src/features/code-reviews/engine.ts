@@ -329,7 +329,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // The files whose added lines were read (a deleted or moved file reviewed for its importers has none).
       const linesRead = started.files.filter((p) => (byPath.get(p)?.additions ?? 0) > 0);
       const model = !deps.chat || state.modelReviewed === 0 ? "none" : state.modelReviewed >= linesRead.length ? "all" : "some";
-      const { checks, humanChecks } = checksAndHumanChecks({ reviewedFiles: linesRead, repository: name, contexts, rules, model });
+      const { checks, humanChecks, skippedRules } = checksAndHumanChecks({ reviewedFiles: linesRead, repository: name, contexts, rules, model });
       if (target) checks.callersBranch = target.branch;
       // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
       const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));
@@ -344,6 +344,7 @@ export function createReviewEngine(deps: EngineDeps) {
         outline: await outlineOf(files, started.diffBase, started.headSha, readAt),
         checks,
         humanChecks,
+        skippedRules,
         openEarlier,
         // Tests not updated: a summary note on the files reviewed at strictness 3 (medium) or above.
         untested: untestedReport.listed,

@@ -15,7 +15,7 @@ import { customContextDecider, type CustomContextStatus, type CustomContextType 
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
 import { ScopeSchema, type Scope } from "../../review/scope.ts";
-import { patternWarning, type CustomContextLike } from "../../review/patterns.ts";
+import { patternCostProblem, patternWarning, type CustomContextLike } from "../../review/patterns.ts";
 
 export { patternWarning };
 import { learnPatterns } from "../../review/learned-patterns.ts";
@@ -71,9 +71,12 @@ function enumValue<T extends string>(value: string | undefined, allowed: readonl
 
 const metadataSchema = z.record(z.string(), z.unknown());
 
-/** Refuses a body over the limit as invalid input, before anything is decided or appended. */
-function checkBody(body: string | undefined) {
-  const problem = body === undefined ? null : bodyLimitProblem(body);
+/**
+ * Refuses, as invalid input and before anything is decided or appended, a body over the limit, or a
+ * PATTERN body with a regex that would cost more than the review engine's budget per line.
+ */
+function checkBody(body: string | undefined, type: string) {
+  const problem = body === undefined ? null : (bodyLimitProblem(body) ?? patternCostProblem(type, body));
   if (problem) throw new DomainError("invalid", problem);
 }
 
@@ -139,11 +142,13 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
 
     /**
      * create_custom_context. Defaults: CUSTOM_INSTRUCTION, ACTIVE, scopes {}. A PATTERN that can never
-     * match a change (no needle, a refused regex) is still created, and the answer carries `warning`.
+     * match a change (no needle, a refused regex) is still created, and the answer carries `warning`;
+     * one with a regex over the cost limit is refused (checkBody).
      */
     async create(orgId: string, input: CreateCustomContextInput, context: CommandContext) {
       const id = randomUUID();
-      checkBody(input.body);
+      const contextType = enumValue(input.type, TYPES, "type", "CUSTOM_INSTRUCTION");
+      checkBody(input.body, contextType);
       const metadata = metadataSchema.safeParse(input.metadata ?? {});
       if (!metadata.success) throw new DomainError("invalid", "metadata must be an object");
       const { lastPosition } = await handleCommand(
@@ -153,7 +158,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
         {
           type: "CreateCustomContext",
           id,
-          contextType: enumValue(input.type, TYPES, "type", "CUSTOM_INSTRUCTION"),
+          contextType,
           body: input.body ?? "",
           status: enumValue(input.status, STATUSES, "status", "ACTIVE"),
           scopes: parseScopes(input.scopes),
@@ -187,8 +192,9 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
     },
 
     async update(orgId: string, customContextId: string, input: { body?: string; scopes?: unknown; metadata?: Record<string, unknown> }, context: CommandContext) {
-      if (!record(orgId, customContextId)) throw new DomainError("not_found", `Custom context ${customContextId} not found`);
-      checkBody(input.body);
+      const existing = record(orgId, customContextId);
+      if (!existing) throw new DomainError("not_found", `Custom context ${customContextId} not found`);
+      checkBody(input.body, existing.type);
       const { lastPosition } = await handleCommand(
         eventStore,
         customContextStream(orgId, customContextId),

@@ -125,7 +125,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   const idleWaiters = new Set<() => void>();
   const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0, chunkWaitMs: 0, indexWriteMs: 0 };
 
-  const visibility = createVisibility({ hosts, fileHostsNeedToken: config.fileHostsNeedToken, timeoutMs: PREFLIGHT_TIMEOUT_MS });
+  const visibility = createVisibility({ hosts, fileHostsNeedToken: config.fileHostsNeedToken, timeoutMs: PREFLIGHT_TIMEOUT_MS, logger });
   const jobKey = (orgId: string, repoId: string) => `${orgId}\u0000${repoId}`;
   const getPool = () => (pool ??= createParsePool({ ...(config.workers ? { threads: config.workers } : {}), bundleDir: path.join(config.dataDir, "cache") }));
 

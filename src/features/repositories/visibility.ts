@@ -7,9 +7,11 @@
  *   through their API like any other (then the API is asked, as below). Local repositories never ask.
  * - Read without a token at submission (the `ls-remote` preflight succeeded anonymously): public.
  * - Otherwise the host API is asked without a token (`checkReadAccess`): not readable = private.
- *   Undefined when it cannot be told (the host unreachable, slow, or the preflight failed), so the
- *   record keeps what the host said before.
+ *   Undefined when it cannot be told (the preflight failed; the host unreachable, slow, failing or
+ *   rate limited, as GitHub answers anonymous callers over their quota with 403), so the record keeps
+ *   what the host said before; a failed or late check is logged.
  */
+import type { Logger } from "../../logging.ts";
 import type { Hosts, Remote } from "../../hosts/index.ts";
 
 export type VisibilityQuestion = {
@@ -23,7 +25,11 @@ export type VisibilityQuestion = {
   readable: boolean;
 };
 
-export function createVisibility({ hosts, fileHostsNeedToken, timeoutMs }: { hosts: Hosts; fileHostsNeedToken: boolean; timeoutMs: number }) {
+export function createVisibility({ hosts, fileHostsNeedToken, timeoutMs, logger }: { hosts: Hosts; fileHostsNeedToken: boolean; timeoutMs: number; logger: Logger }) {
+  const unknown = (q: VisibilityQuestion, reason: string): undefined => {
+    logger.warn({ remote: q.remote, repository: q.repository, reason }, "repository visibility not told by the host; the record keeps its previous value");
+    return undefined;
+  };
   return {
     async isPrivate(q: VisibilityQuestion): Promise<boolean | undefined> {
       const fileUrl = q.cloneUrl.startsWith("file:");
@@ -31,9 +37,15 @@ export function createVisibility({ hosts, fileHostsNeedToken, timeoutMs }: { hos
       if (!q.readable) return undefined;
       if (!q.withToken && !fileUrl) return false;
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), timeoutMs)));
+      const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(unknown(q, `no answer within ${timeoutMs} ms`)), timeoutMs)));
       try {
-        const anonymous = hosts.get(q.remote).checkReadAccess(q.repository, undefined).then((readable) => !readable, () => undefined);
+        const anonymous = hosts
+          .get(q.remote)
+          .checkReadAccess(q.repository, undefined)
+          .then(
+            (readable) => !readable,
+            (error: unknown) => unknown(q, error instanceof Error ? error.message : String(error)),
+          );
         return await Promise.race([anonymous, late]);
       } finally {
         clearTimeout(timer);

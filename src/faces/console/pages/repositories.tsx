@@ -3,14 +3,16 @@
  * Repositories: the organisation's indexed repositories with their status, files processed / total,
  * languages, head sha and last index, updated live (/console/live/repositories), in a stable order (by
  * name); a submit form validated by the API's own schema; a local path form (admin, LOUPE_LOCAL_ROOTS)
- * with the API's checks; re-index of exactly the row's repository and branch; failure reasons. Ids are
- * shown as users know them (`local:<branch>:<name>-<hash>` for a local repository).
+ * with the API's checks; re-index of exactly the row's repository and branch (a private repository's
+ * row takes a host token, posted with that one request and never kept or shown); failure reasons. Ids
+ * are shown as users know them (`local:<branch>:<name>-<hash>` for a local repository).
  */
 import type { Context, Hono } from "hono";
 import type { Services } from "../../../services.ts";
 import type { ConsoleEnv } from "../env.ts";
 import { consoleCommandContext } from "../env.ts";
 import { Badge, Csrf, Layout, Notice, PostButton, Progress, Time } from "../layout.tsx";
+import type { ConsoleSession } from "../session.ts";
 import { submitBody } from "../../http/routes/repositories.ts";
 import { localBody } from "../../http/routes/local-repositories.ts";
 import { zodIssues } from "../../http/validate.ts";
@@ -59,6 +61,29 @@ const submittedNotice = (message: string, repoId: string) =>
     ? `${message}: ${shownRepositoryId(repoId)} (the default branch could not be resolved; the reason shows when the job fails, and Re-index tries again)`
     : `${message}: ${shownRepositoryId(repoId)}`;
 
+/**
+ * Re-index of exactly the row's repository and branch. A repository the host says is private cannot be
+ * read without a token (the server keeps none), so its row asks for one: a password field posted with
+ * the form (never in a URL), handed to the job like the submit form's and never put back into a page.
+ */
+function ReindexForm(props: { r: RepositoryView; name: string; session: ConsoleSession }) {
+  const repoId = shownRepositoryId(props.r.repoId);
+  if (!props.r.private) return <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId }} label="Re-index" />;
+  return (
+    <form method="post" action="/console/repositories/reindex" class="reindex-form">
+      <Csrf session={props.session} />
+      <input type="hidden" name="repoId" value={repoId} />
+      <label class="small">
+        Host token (private repository)
+        <input name="hostToken" type="password" autocomplete="off" aria-label={`Host token for ${props.name}`} />
+      </label>
+      <button type="submit" class="small">
+        Re-index
+      </button>
+    </form>
+  );
+}
+
 function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variables"]["session"] }) {
   const { r } = props;
   const shown = shownRef(r); // a local repository as the `local` remote with its name
@@ -88,7 +113,7 @@ function RepositoryRow(props: { r: RepositoryView; session: ConsoleEnv["Variable
         <Time at={r.indexedAt} />
       </td>
       <td>
-        <PostButton action="/console/repositories/reindex" session={props.session} fields={{ repoId: shownRepositoryId(r.repoId) }} label="Re-index" />
+        <ReindexForm r={r} name={shown.repository} session={props.session} />
       </td>
     </tr>
   );
@@ -266,12 +291,14 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
     return c.redirect(`/console/repositories?notice=${encodeURIComponent(`${result.message}: ${result.repositoryId} (${result.path})`)}`, 303);
   });
 
-  // Exactly the row's repository and branch (the form posts the id as shown; the stored form is accepted too).
+  // Exactly the row's repository and branch (the form posts the id as shown; the stored form is accepted
+  // too), with the row's host token when it has one: for the job only, as the API's X-GitHub-Token.
   app.post("/repositories/reindex", async (c) => {
     const form = await c.req.parseBody();
     const repoId = storedRepositoryId(formText(form.repoId)?.trim() ?? "");
+    const hostToken = formText(form.hostToken)?.trim() || undefined;
     const orgId = c.get("session").principal.orgId;
-    const result = repoId !== null ? await indexer.reindex(orgId, repoId, consoleCommandContext(c.var)) : undefined;
+    const result = repoId !== null ? await indexer.reindex(orgId, repoId, consoleCommandContext(c.var), { hostToken }) : undefined;
     if (!result) throw new ConsoleError(404, "No such repository in your organisation.");
     const notice = result.replaced
       ? `The default branch resolved to ${parseRepositoryId(result.repoId)?.branch}: ${submittedNotice(result.message, result.repoId)} (it replaces the row whose default branch was not resolved)`
