@@ -20,6 +20,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -29,6 +30,7 @@ import {
   repoSegments,
   safeEqual,
   str,
+  strOrNull,
   stripRefsHeads,
   trimSlash,
   type Json,
@@ -173,8 +175,7 @@ export const createAzureHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      const id = str(obj(asJson(body))["id"]);
-      return id || bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "id", value: strOrNull(obj(asJson(body))["id"]) }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {

@@ -16,6 +16,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -122,7 +123,7 @@ export const createBitbucketHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("x-request-uuid") ?? bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "X-Request-UUID", value: headers.get("x-request-uuid") }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {

@@ -18,3 +18,23 @@ export class HostError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * A verified webhook delivery that cannot be recorded as it is: a field its event needs is missing or
+ * malformed, or a delivery id is unusable. `field` names it as the host sends it (a header, or a
+ * payload path such as `pull_request.number`). The message names the field and what is wrong, never a
+ * value of a header carrying a secret.
+ */
+export class WebhookPayloadError extends Error {
+  readonly remote: Remote;
+  readonly field: string;
+  readonly problem: string;
+
+  constructor(remote: Remote, field: string, problem: string) {
+    super(`${remote} webhook: ${field}: ${problem}`);
+    this.name = "WebhookPayloadError";
+    this.remote = remote;
+    this.field = field;
+    this.problem = problem;
+  }
+}

@@ -8,6 +8,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   nextLink,
@@ -111,7 +112,7 @@ export const createGitHubHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("x-github-delivery") ?? bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "X-GitHub-Delivery", value: headers.get("x-github-delivery") }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {

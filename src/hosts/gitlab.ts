@@ -10,6 +10,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -152,7 +153,11 @@ export const createGitLabHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("idempotency-key") ?? headers.get("x-gitlab-event-uuid") ?? bodyHashId(body);
+      const sources = [
+        { field: "Idempotency-Key", value: headers.get("idempotency-key") },
+        { field: "X-Gitlab-Event-UUID", value: headers.get("x-gitlab-event-uuid") },
+      ];
+      return deliveryIdFrom(remote, sources) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {

@@ -4,7 +4,7 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { HostError } from "./errors.ts";
+import { HostError, WebhookPayloadError } from "./errors.ts";
 import type { HostIgnoredEvent, InlineReviewComment, Remote } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -54,6 +54,26 @@ export function asJson(body: unknown): unknown {
     }
   }
   return body;
+}
+
+/** The longest delivery id kept (hosts send UUIDs); a longer one is refused, not cut (cut ids could collide). */
+export const MAX_DELIVERY_ID_LENGTH = 200;
+
+/**
+ * A delivery's id from the first of its sources (headers, or a payload field) that holds one; a blank
+ * value counts as absent. Null when none holds one: the body's hash is the id then. An id longer than
+ * MAX_DELIVERY_ID_LENGTH is a WebhookPayloadError naming its source.
+ */
+export function deliveryIdFrom(remote: Remote, sources: readonly { field: string; value: string | null }[]): string | null {
+  for (const { field, value } of sources) {
+    const id = value?.trim() ?? "";
+    if (id === "") continue;
+    if (id.length > MAX_DELIVERY_ID_LENGTH) {
+      throw new WebhookPayloadError(remote, field, `a delivery id of ${id.length} characters; at most ${MAX_DELIVERY_ID_LENGTH} are accepted`);
+    }
+    return id;
+  }
+  return null;
 }
 
 /** Hash of the JSON body (the same for the raw body and its parsed form). */

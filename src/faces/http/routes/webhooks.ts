@@ -5,6 +5,7 @@ import { z } from "zod";
 import { HttpError } from "../errors.ts";
 import { parseWith } from "../validate.ts";
 import { isRemote } from "../../../hosts/index.ts";
+import { WebhookPayloadError } from "../../../hosts/errors.ts";
 
 const FORM = "application/x-www-form-urlencoded";
 const formSchema = z.object({ payload: z.string({ error: "required: the form's payload field carries the delivery's JSON" }) });
@@ -46,7 +47,15 @@ export function webhookRoutes(app: Hono<AppEnv>, services: Services) {
     const body = parseWebhookBody(c.req.header("content-type"), raw);
     const orgId = services.pullRequests.webhookOrg();
     if (!orgId) throw new HttpError(503, "unavailable", "No organisation to record webhooks into");
-    const result = await services.pullRequests.recordWebhook(orgId, remote, headers, body);
+    let result;
+    try {
+      result = await services.pullRequests.recordWebhook(orgId, remote, headers, body);
+    } catch (error) {
+      if (!(error instanceof WebhookPayloadError)) throw error;
+      // The sender's mistake, not ours: a warning without a stack, and nothing recorded.
+      c.get("logger").warn({ remote, field: error.field, problem: error.problem }, "webhook refused: unusable delivery");
+      throw new HttpError(400, "invalid_request", `Invalid webhook delivery: ${error.field}: ${error.problem}`, [{ field: error.field, message: error.problem }]);
+    }
     c.get("logger").info({ remote, outcome: result.outcome, deliveryId: result.deliveryId }, "webhook");
     return c.json(result, 200);
   });
