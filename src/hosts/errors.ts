@@ -21,20 +21,17 @@ export class HostError extends Error {
 
 /**
  * A verified webhook delivery that cannot be recorded as it is: a field its event needs is missing or
- * malformed, or a delivery id is unusable. `field` names it as the host sends it (a header, or a
- * payload path such as `pull_request.number`). The message names the field and what is wrong, never a
- * value of a header carrying a secret.
+ * malformed, or its delivery id is unusable. Each issue names the field as the host sends it (a header,
+ * or a payload path such as `pull_request.number`) and what is wrong with it, never its value.
  */
 export class WebhookPayloadError extends Error {
   readonly remote: Remote;
-  readonly field: string;
-  readonly problem: string;
+  readonly issues: readonly { field: string; problem: string }[];
 
-  constructor(remote: Remote, field: string, problem: string) {
-    super(`${remote} webhook: ${field}: ${problem}`);
+  constructor(remote: Remote, issues: readonly { field: string; problem: string }[]) {
+    super(`${remote} webhook: ${issues.map((i) => `${i.field}: ${i.problem}`).join("; ")}`);
     this.name = "WebhookPayloadError";
     this.remote = remote;
-    this.field = field;
-    this.problem = problem;
+    this.issues = issues;
   }
 }

@@ -161,7 +161,11 @@ export type Host = {
    * counts as absent; one over MAX_DELIVERY_ID_LENGTH throws a WebhookPayloadError naming its header.
    */
   deliveryId(headers: Headers, body: unknown): string;
-  /** Maps a (verified) delivery to a neutral event; anything unsupported is `{ kind: "ignored" }`. */
+  /**
+   * Maps a (verified) delivery to a neutral event; anything unsupported is `{ kind: "ignored" }` with
+   * the reason. A handled event whose payload lacks a field it needs, or holds a malformed one (checked
+   * with zod before it is read), throws a WebhookPayloadError naming each such field.
+   */
   parseWebhook(headers: Headers, body: unknown): HostWebhookEvent;
   listPullRequests(
     repo: string,

@@ -1,7 +1,9 @@
 /**
  * Signed deliveries that are odd on the wire, for every host through POST /webhooks/{host}: a blank
  * delivery id counts as absent (the body's hash is the id), an overlong one is a 400 naming where it
- * came from, and nothing of a refused delivery is recorded or logged as an error.
+ * came from; a payload missing a field its event needs, or holding a malformed one, is a 400 naming
+ * the field; an event that does not apply is ignored with a reason. Nothing of a refused delivery is
+ * recorded, and it is logged as a warning, not an error.
  */
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -49,7 +51,8 @@ const head = () => server.loupe.services.eventStore.headPosition();
 async function expectRefused(response: Response, field: string, before: number) {
   expect(response.status).toBe(400);
   const { error } = await response.json();
-  expect(error).toMatchObject({ code: "invalid_request", message: expect.stringContaining(field), details: [{ field, message: expect.any(String) }] });
+  expect(error).toMatchObject({ code: "invalid_request", message: expect.stringContaining(field) });
+  expect(error.details).toContainEqual({ field, message: expect.any(String) });
   expect(await head()).toBe(before);
   expect(server.logs()).toContain(`"field":${JSON.stringify(field)}`);
   expect(server.logs()).not.toMatch(/"level":50/);
@@ -106,5 +109,76 @@ describe("delivery ids", () => {
     expect(await (await azure({ ...merged, id: "" })).json()).toMatchObject({ outcome: "recorded", events: ["PullRequestMerged"] });
     const before = await head();
     await expectRefused(await azure({ ...created, id: "a".repeat(9000) }), "id", before);
+  });
+});
+
+const listed = (remote: string) =>
+  server.loupe.services.pullRequests.list(server.loupe.services.keys.organisations()[0]!.orgId, { limit: 100 }).mergeRequests.filter((m) => m.repository.remote === remote);
+
+describe("malformed payloads", () => {
+  it("GitHub pull_request: a missing repository or pull request, a negative or non-numeric number: 400 naming the field", async () => {
+    const before = await head();
+    const count = listed("github").length;
+    await expectRefused(await github("pull_request", { action: "opened" }, { "x-github-delivery": "gh-bad-1" }), "repository", before);
+    const negative = githubPr("opened", 7, "2024-05-01T10:00:00Z");
+    negative.pull_request.number = -5;
+    await expectRefused(await github("pull_request", negative, { "x-github-delivery": "gh-bad-2" }), "pull_request.number", before);
+    const notANumber = githubPr("opened", 7, "2024-05-01T10:00:00Z");
+    notANumber.pull_request.number = "abc";
+    await expectRefused(await github("pull_request", notANumber, { "x-github-delivery": "gh-bad-3" }), "pull_request.number", before);
+    const noHead = githubPr("opened", 7, "2024-05-01T10:00:00Z");
+    delete noHead.pull_request.head.sha;
+    await expectRefused(await github("pull_request", noHead, { "x-github-delivery": "gh-bad-4" }), "pull_request.head.sha", before);
+    expect(listed("github")).toHaveLength(count);
+    // The same delivery ids are free for the well-formed deliveries that come after.
+    const fixed = await github("pull_request", githubPr("opened", 7, "2024-05-01T10:00:00Z"), { "x-github-delivery": "gh-bad-3" });
+    expect(await fixed.json()).toMatchObject({ outcome: "recorded" });
+  });
+
+  it("GitHub issue_comment with an empty comment: 400; on an issue, or an action not handled: ignored with a reason", async () => {
+    const onPr = githubExample("issue_comment", "created");
+    onPr.repository = { ...(onPr.repository as object), full_name: "acme/odd" };
+    (onPr.issue as Record<string, unknown>).number = 1;
+    (onPr.issue as Record<string, unknown>).pull_request = { url: "https://api.github.com/repos/acme/odd/pulls/1" };
+    const before = await head();
+    await expectRefused(await github("issue_comment", { ...onPr, comment: {} }), "comment.id", before);
+    await expectRefused(await github("issue_comment", { ...onPr, comment: {} }), "comment.body", before);
+    expect(server.loupe.services.pullRequests.listComments(server.loupe.services.keys.organisations()[0]!.orgId, { remote: "github", name: "acme/odd", defaultBranch: "main", prNumber: 1 }).total).toBe(0);
+
+    const onIssue = githubExample("issue_comment", "created");
+    expect(await (await github("issue_comment", onIssue)).json()).toMatchObject({ outcome: "ignored", reason: "issue_comment on an issue, not a pull request" });
+    expect(await (await github("pull_request", { action: "assigned" })).json()).toMatchObject({ outcome: "ignored", reason: "pull_request action assigned not handled" });
+    expect(await head()).toBe(before);
+  });
+
+  it("a value over what an event records (a 20,000-character title) is a 400 naming it, not a 500", async () => {
+    const long = githubPr("opened", 8, "2024-05-01T10:00:00Z");
+    long.pull_request.title = "t".repeat(20_000);
+    await expectRefused(await github("pull_request", long), "PullRequestOpened.pullRequest.title", await head());
+  });
+
+  it("GitLab, Bitbucket and Azure: 400 naming the missing field, and no pull request #0", async () => {
+    const before = await head();
+    const counts = ["gitlab", "bitbucket", "azure"].map((r) => listed(r).length);
+    await expectRefused(await gitlab("Merge Request Hook", { object_kind: "merge_request", object_attributes: { action: "open" } }), "project", before);
+    const noIid = fixture("gitlab/merge-request-hook.json") as Record<string, any>;
+    delete noIid.object_attributes.iid;
+    await expectRefused(await gitlab("Merge Request Hook", noIid, { "x-gitlab-event-uuid": "gl-bad-iid" }), "object_attributes.iid", before);
+    const note = fixture("gitlab/note-hook-merge-request.json") as Record<string, any>;
+    note.object_attributes.note = 42;
+    await expectRefused(await gitlab("Note Hook", note), "object_attributes.note", before);
+
+    await expectRefused(await bitbucket("pullrequest:created", {}, { "x-request-uuid": "bb-bad-1" }), "repository", before);
+    const created = fixture("bitbucket/pullrequest-created.json") as Record<string, any>;
+    created.pullrequest.id = "abc";
+    await expectRefused(await bitbucket("pullrequest:created", created, { "x-request-uuid": "bb-bad-2" }), "pullrequest.id", before);
+
+    await expectRefused(await azure({ id: "az1", eventType: "git.pullrequest.created" }), "resource", before);
+    const noOrg = fixture("azure/git-pullrequest-created.json") as Record<string, any>;
+    for (const key of ["url", "remoteUrl", "webUrl"]) delete noOrg.resource.repository[key];
+    await expectRefused(await azure({ ...noOrg, id: "az-no-org" }), "resource.repository.remoteUrl", before);
+
+    expect(["gitlab", "bitbucket", "azure"].map((r) => listed(r).length)).toEqual(counts);
+    expect(["gitlab", "bitbucket", "azure"].flatMap((r) => listed(r)).some((m) => m.number === 0)).toBe(false);
   });
 });

@@ -3,7 +3,8 @@ import type { AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { z } from "zod";
 import { HttpError } from "../errors.ts";
-import { parseWith } from "../validate.ts";
+import { describeIssues, parseWith } from "../validate.ts";
+import { InvalidEventError } from "../../../eventstore/catalogue.ts";
 import { isRemote } from "../../../hosts/index.ts";
 import { WebhookPayloadError } from "../../../hosts/errors.ts";
 
@@ -24,6 +25,18 @@ function parseWebhookBody(contentType: string | undefined, raw: Uint8Array): unk
   } catch {
     throw new HttpError(400, "invalid_json", form ? "The webhook's payload field is not valid JSON" : "The webhook body is not valid JSON");
   }
+}
+
+/**
+ * What is wrong with a delivery the service refused as unusable (`{ field, message }` each, like every
+ * 400 of the API), or null for any other error. The host names the payload's fields; an event the
+ * catalogue refuses (a value over an event's bounds, such as a 20,000-character title) names the
+ * recorded event's field.
+ */
+function refusedDelivery(error: unknown): { field: string; message: string }[] | null {
+  if (error instanceof WebhookPayloadError) return error.issues.map((i) => ({ field: i.field, message: i.problem }));
+  if (error instanceof InvalidEventError) return error.issues.map((i) => ({ field: `${error.eventType}.${i.path}`, message: i.message }));
+  return null;
 }
 
 /**
@@ -51,10 +64,11 @@ export function webhookRoutes(app: Hono<AppEnv>, services: Services) {
     try {
       result = await services.pullRequests.recordWebhook(orgId, remote, headers, body);
     } catch (error) {
-      if (!(error instanceof WebhookPayloadError)) throw error;
+      const issues = refusedDelivery(error);
+      if (!issues) throw error;
       // The sender's mistake, not ours: a warning without a stack, and nothing recorded.
-      c.get("logger").warn({ remote, field: error.field, problem: error.problem }, "webhook refused: unusable delivery");
-      throw new HttpError(400, "invalid_request", `Invalid webhook delivery: ${error.field}: ${error.problem}`, [{ field: error.field, message: error.problem }]);
+      c.get("logger").warn({ remote, field: issues[0]!.field, issues }, "webhook refused: unusable delivery");
+      throw new HttpError(400, "invalid_request", `Invalid webhook delivery: ${describeIssues(issues)}`, issues);
     }
     c.get("logger").info({ remote, outcome: result.outcome, deliveryId: result.deliveryId }, "webhook");
     return c.json(result, 200);
