@@ -1,7 +1,7 @@
 import { join, resolve } from "node:path";
 import { closeSync, fchmodSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { ulid } from "./ids.ts";
-import type { Config } from "./config.ts";
+import { ConfigError, type Config } from "./config.ts";
 import { createLogger, resolveLogFormat, type Logger } from "./logging.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { createSpaceReserve } from "./data-dir-reserve.ts";
@@ -164,28 +164,49 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   const services: Services = { audit, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
-  await bootstrapAdminKey(services, {
-    to: options.adminKeyTo ?? (process.stdout.isTTY ? "terminal" : "file"),
-    announce: options.announce ?? ((line) => process.stdout.write(line + "\n")),
-  });
+  const close = async () => {
+    await reviews.stop();
+    await indexer.close();
+    await searcher.close();
+    await codeIndex.close();
+    await runner.stop();
+    await eventStore.close();
+    await readStore.close();
+  };
+  try {
+    await bootstrapAdminKey(services, {
+      to: options.adminKeyTo ?? (process.stdout.isTTY ? "terminal" : "file"),
+      announce: options.announce ?? ((line) => process.stdout.write(line + "\n")),
+    });
+    // After the bootstrap: on a fresh data directory the bootstrap organisation exists only from here.
+    assertWebhookOrgExists(config, keys.organisations());
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const app = createHttpApp(services, [adminRoutes, repositoryRoutes, localRepositoryRoutes, mcpRoutes, webhookRoutes, pullRequestRoutes, searchRoutes, consoleRoutes]);
   await indexer.start(); // resumes jobs a stop or crash interrupted
   reviews.start(); // resumes code reviews a stop or crash interrupted
 
-  return {
-    app,
-    services,
-    fetch: app.fetch,
-    async close() {
-      await reviews.stop();
-      await indexer.close();
-      await searcher.close();
-      await codeIndex.close();
-      await runner.stop();
-      await eventStore.close();
-      await readStore.close();
+  return { app, services, fetch: app.fetch, close };
+}
+
+/**
+ * LOUPE_WEBHOOK_ORG must name an organisation that exists: a wrong id would record every delivery,
+ * and start its reviews, in an organisation no key can see. Checked once the projections caught up and
+ * the bootstrap organisation exists; a configuration error (exit code 2), like a malformed variable.
+ */
+function assertWebhookOrgExists(config: Config, organisations: readonly { orgId: string; name: string }[]) {
+  const wanted = config.webhooks.orgId;
+  if (wanted === undefined || organisations.some((o) => o.orgId === wanted)) return;
+  const shown = organisations.slice(0, 5).map((o) => `${o.orgId} (${o.name})`).join(", ");
+  const more = organisations.length > 5 ? ` and ${organisations.length - 5} more` : "";
+  throw new ConfigError([
+    {
+      variable: "LOUPE_WEBHOOK_ORG",
+      message: `no organisation has the id ${JSON.stringify(wanted.slice(0, 100))} (organisations: ${shown}${more}); set it to one of them, or leave it unset to record webhooks into the bootstrap organisation`,
     },
-  };
+  ]);
 }
 
 /**

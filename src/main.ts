@@ -19,6 +19,11 @@ async function main() {
   try {
     loupe = await createLoupe(config);
   } catch (error) {
+    // A setting only the stores can check (LOUPE_WEBHOOK_ORG naming an organisation that does not exist).
+    if (error instanceof ConfigError) {
+      process.stderr.write(error.message + "\n");
+      process.exit(2);
+    }
     if (error instanceof DataDirLockedError) {
       process.stderr.write(`${error.message}\nOne Loupe process at a time may use a data directory: stop that one, or give this one another LOUPE_DATA_DIR.\n`);
       process.exit(1);

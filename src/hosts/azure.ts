@@ -13,13 +13,15 @@
  * and verifyWebhook compares the password (or `user:password` when the secret contains a colon)
  * in constant time. Azure labels are "tags" on pull requests (`labels[].name`).
  */
-import { HostError } from "./errors.ts";
+import { z } from "zod";
+import { HostError, WebhookPayloadError } from "./errors.ts";
 import {
   allPosted,
   arr,
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -27,8 +29,11 @@ import {
   numOrNull,
   obj,
   repoSegments,
+  requireFields,
   safeEqual,
+  shapes,
   str,
+  strOrNull,
   stripRefsHeads,
   trimSlash,
   type Json,
@@ -87,6 +92,37 @@ function repositoryName(envelope: Json, repository: Json): string {
   return `${org}/${project}/${str(repository["name"])}`;
 }
 
+/** The fields each handled service hook needs (checked before it is read: a missing one is a 400 naming it). */
+const repositoryShape = z.object({ name: shapes.text, project: z.object({ name: shapes.text }) });
+const author = z.record(z.string(), z.unknown()).refine((a) => str(a["uniqueName"]) !== "" || str(a["displayName"]) !== "", "expected uniqueName or displayName");
+const pullRequestShape = z.object({
+  resource: z.object({
+    pullRequestId: shapes.number,
+    title: z.string(),
+    status: shapes.text,
+    sourceRefName: shapes.text,
+    targetRefName: shapes.text,
+    creationDate: shapes.timestamp,
+    repository: repositoryShape,
+  }),
+});
+const commentShape = (deleted: boolean) =>
+  z.object({
+    resource: z.object({
+      pullRequest: z.object({ pullRequestId: shapes.number, repository: repositoryShape }),
+      comment: deleted ? z.object({ id: shapes.id }) : z.object({ id: shapes.id, content: z.string(), author, publishedDate: shapes.timestamp }),
+    }),
+  });
+
+/** `org/project/repo` of a hook's repository; the organisation comes from a URL, and one none names is a 400. */
+function requireRepositoryName(envelope: Json, repository: Json, field: string): string {
+  const name = repositoryName(envelope, repository);
+  if (name.startsWith("/")) {
+    throw new WebhookPayloadError("azure", [{ field, problem: "no organisation in resourceContainers.account.baseUrl or the repository's remoteUrl, webUrl or url" }]);
+  }
+  return name;
+}
+
 function webUrl(base: string, repo: string, id: number): string {
   const r = parseAzureRepo(repo);
   return `${base}/${encodeURIComponent(r.org)}/${encodeURIComponent(r.project)}/_git/${encodeURIComponent(r.repo)}/pullrequest/${id}`;
@@ -122,6 +158,8 @@ export function toAzurePullRequest(raw: unknown, repoName: string, base: string,
   if (baseSha) result.baseSha = baseSha;
   return result;
 }
+
+const PR_EVENT_TYPES = new Set(["git.pullrequest.created", "git.pullrequest.updated", "git.pullrequest.merged"]);
 
 /** git.pullrequest.updated does not say what changed, except in its (English) message text. */
 function updatedAction(pr: HostPullRequest, status: string, message: string): PullRequestAction {
@@ -173,8 +211,7 @@ export const createAzureHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      const id = str(obj(asJson(body))["id"]);
-      return id || bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "id", value: strOrNull(obj(asJson(body))["id"]) }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
@@ -186,7 +223,9 @@ export const createAzureHost = defineHost({
       const eventTime = typeof p["createdDate"] === "string" ? p["createdDate"] : undefined;
 
       if (eventType.startsWith("git.pullrequest.")) {
-        const repository = repositoryName(p, obj(resource["repository"]));
+        if (!PR_EVENT_TYPES.has(eventType)) return ignored(remote, id, `event ${eventType} not handled`);
+        requireFields(remote, pullRequestShape, p);
+        const repository = requireRepositoryName(p, obj(resource["repository"]), "resource.repository.remoteUrl");
         const pullRequest = toAzurePullRequest(resource, repository, apiBase, eventTime);
         const status = str(resource["status"]);
         let action: PullRequestAction | undefined;
@@ -203,19 +242,16 @@ export const createAzureHost = defineHost({
       if (eventType === "ms.vss-code.git-pullrequest-comment-event") {
         const pr = obj(resource["pullRequest"]);
         const comment = obj(resource["comment"]);
+        const deleted = comment["isDeleted"] === true || /\bdeleted\b/i.test(message);
+        requireFields(remote, commentShape(deleted), p);
         const c = toComment(comment);
-        const action =
-          comment["isDeleted"] === true || /\bdeleted\b/i.test(message)
-            ? "deleted"
-            : /\bedited\b/i.test(message) || (c.updatedAt && c.createdAt && c.updatedAt > c.createdAt)
-              ? "edited"
-              : "created";
+        const action = deleted ? "deleted" : /\bedited\b/i.test(message) || (c.updatedAt && c.createdAt && c.updatedAt > c.createdAt) ? "edited" : "created";
         return {
           kind: "review_comment",
           remote,
           deliveryId: id,
           action,
-          repository: repositoryName(p, obj(pr["repository"])),
+          repository: requireRepositoryName(p, obj(pr["repository"]), "resource.pullRequest.repository.remoteUrl"),
           prNumber: num(pr["pullRequestId"]),
           comment: c,
         };

@@ -9,6 +9,7 @@
  * it is reported as `synchronized` with the current headSha, and consumers compare that with the
  * head they already know before re-reviewing.
  */
+import { z } from "zod";
 import { HostError } from "./errors.ts";
 import {
   allPosted,
@@ -16,6 +17,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -23,6 +25,8 @@ import {
   numOrNull,
   obj,
   repoSegments,
+  requireFields,
+  shapes,
   str,
   trimSlash,
   verifySha256Signature,
@@ -107,6 +111,30 @@ const THREAD_EVENTS = {
   "pullrequest:comment_reopened": "unresolved",
 } as const;
 
+/** The fields each handled event needs (checked before it is read: a missing one is a 400 naming it). */
+const repository = z.object({ full_name: shapes.repository("two") });
+const pullRequestShape = z.object({
+  repository,
+  pullrequest: z.object({
+    id: shapes.number,
+    title: z.string(),
+    state: shapes.text,
+    source: z.object({ branch: z.object({ name: shapes.text }), commit: z.object({ hash: shapes.text }) }),
+    destination: z.object({ branch: z.object({ name: shapes.text }) }),
+    created_on: shapes.timestamp,
+    updated_on: shapes.timestamp,
+  }),
+});
+const commentShape = (action: "created" | "edited" | "deleted" | "thread") =>
+  z.object({
+    repository,
+    pullrequest: z.object({ id: shapes.number }),
+    comment:
+      action === "created" || action === "edited"
+        ? z.object({ id: shapes.id, content: z.object({ raw: z.string() }), user: z.record(z.string(), z.unknown()).refine((u) => login(u) !== "", "expected a user with a nickname, display_name, account_id or uuid"), created_on: shapes.timestamp })
+        : z.object({ id: shapes.id }),
+  });
+
 export const createBitbucketHost = defineHost({
   remote: "bitbucket",
   defaultApiBase: BITBUCKET_API_BASE,
@@ -122,7 +150,7 @@ export const createBitbucketHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("x-request-uuid") ?? bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "X-Request-UUID", value: headers.get("x-request-uuid") }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
@@ -134,6 +162,7 @@ export const createBitbucketHost = defineHost({
 
       const prAction = PR_EVENTS[key];
       if (prAction) {
+        requireFields(remote, pullRequestShape, p);
         return {
           kind: "pull_request",
           remote,
@@ -145,6 +174,7 @@ export const createBitbucketHost = defineHost({
       }
       const commentAction = COMMENT_EVENTS[key as keyof typeof COMMENT_EVENTS];
       if (commentAction) {
+        requireFields(remote, commentShape(commentAction), p);
         return {
           kind: "review_comment",
           remote,
@@ -157,6 +187,7 @@ export const createBitbucketHost = defineHost({
       }
       const threadAction = THREAD_EVENTS[key as keyof typeof THREAD_EVENTS];
       if (threadAction) {
+        requireFields(remote, commentShape("thread"), p);
         const commentId = str(obj(p["comment"])["id"]);
         return {
           kind: "review_thread",

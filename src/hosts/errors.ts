@@ -18,3 +18,20 @@ export class HostError extends Error {
     this.status = status;
   }
 }
+
+/**
+ * A verified webhook delivery that cannot be recorded as it is: a field its event needs is missing or
+ * malformed, or its delivery id is unusable. Each issue names the field as the host sends it (a header,
+ * or a payload path such as `pull_request.number`) and what is wrong with it, never its value.
+ */
+export class WebhookPayloadError extends Error {
+  readonly remote: Remote;
+  readonly issues: readonly { field: string; problem: string }[];
+
+  constructor(remote: Remote, issues: readonly { field: string; problem: string }[]) {
+    super(`${remote} webhook: ${issues.map((i) => `${i.field}: ${i.problem}`).join("; ")}`);
+    this.name = "WebhookPayloadError";
+    this.remote = remote;
+    this.issues = issues;
+  }
+}

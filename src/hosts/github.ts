@@ -2,12 +2,14 @@
  * GitHub (github.com and Enterprise Server, API base https://HOST/api/v3).
  * Repositories are `owner/repo`. Webhooks: X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256.
  */
+import { z } from "zod";
 import { HostError } from "./errors.ts";
 import {
   arr,
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   nextLink,
@@ -15,6 +17,8 @@ import {
   numOrNull,
   obj,
   repoSegments,
+  requireFields,
+  shapes,
   str,
   trimSlash,
   verifySha256Signature,
@@ -54,6 +58,31 @@ export function isGitHubRateLimit(res: Pick<HttpResponse, "status" | "headers" |
   const message = obj(res.json)["message"];
   return typeof message === "string" && /rate limit/i.test(message);
 }
+
+/** The fields each handled delivery needs (checked before it is read: a missing one is a 400 naming it). */
+const repository = z.object({ full_name: shapes.repository("two") });
+const user = z.object({ login: shapes.text });
+const pullRequestShape = z.object({
+  repository,
+  pull_request: z.object({
+    number: shapes.number,
+    title: z.string(),
+    state: z.enum(["open", "closed"]),
+    user,
+    head: z.object({ ref: shapes.text, sha: shapes.text }),
+    base: z.object({ ref: shapes.text }),
+    created_at: shapes.timestamp,
+    updated_at: shapes.timestamp,
+  }),
+});
+const comment = z.object({ id: shapes.id, body: z.string(), user, created_at: shapes.timestamp, updated_at: shapes.timestamp });
+const commentShape = (on: "issue" | "pull_request", action: string) =>
+  z.object({ repository, [on]: z.object({ number: shapes.number }), comment: action === "deleted" ? z.object({ id: shapes.id }) : comment });
+const threadShape = z.object({
+  repository,
+  pull_request: z.object({ number: shapes.number }),
+  thread: z.object({ comments: z.array(z.object({ id: shapes.id })) }),
+});
 
 /** Maps a GitHub pull request object (webhook or REST) to the neutral shape. */
 export function toGitHubPullRequest(raw: unknown): HostPullRequest {
@@ -123,7 +152,7 @@ export const createGitHubHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("x-github-delivery") ?? bodyHashId(body);
+      return deliveryIdFrom(remote, [{ field: "X-GitHub-Delivery", value: headers.get("x-github-delivery") }]) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
@@ -134,19 +163,21 @@ export const createGitHubHost = defineHost({
       const repository = str(obj(p["repository"])["full_name"]);
 
       if (event === "pull_request") {
+        if (action !== "closed" && !PR_ACTIONS[action]) return ignored(remote, id, `pull_request action ${action || "(none)"} not handled`);
+        requireFields(remote, pullRequestShape, p);
         const pullRequest = toGitHubPullRequest(p["pull_request"]);
-        const mapped: PullRequestAction | undefined =
-          action === "closed" ? (pullRequest.merged ? "merged" : "closed") : PR_ACTIONS[action];
-        if (!mapped) return ignored(remote, id, `pull_request action ${action || "(none)"} not handled`);
+        const mapped = action === "closed" ? (pullRequest.merged ? "merged" : "closed") : PR_ACTIONS[action]!;
         return { kind: "pull_request", remote, deliveryId: id, action: mapped, repository, pullRequest };
       }
       if (event === "pull_request_review_comment" || event === "issue_comment") {
         const commentAction = COMMENT_ACTIONS[action as keyof typeof COMMENT_ACTIONS];
         if (!commentAction) return ignored(remote, id, `${event} action ${action || "(none)"} not handled`);
         // issue_comment fires for issues too; only comments on pull requests (overview comments) count.
-        if (event === "issue_comment" && !obj(p["issue"])["pull_request"]) {
+        const issue = p["issue"];
+        if (event === "issue_comment" && issue !== null && typeof issue === "object" && !obj(issue)["pull_request"]) {
           return ignored(remote, id, "issue_comment on an issue, not a pull request");
         }
+        requireFields(remote, commentShape(event === "issue_comment" ? "issue" : "pull_request", commentAction), p);
         const prNumber = num(obj(p[event === "issue_comment" ? "issue" : "pull_request"])["number"]);
         return {
           kind: "review_comment",
@@ -162,6 +193,7 @@ export const createGitHubHost = defineHost({
         if (action !== "resolved" && action !== "unresolved") {
           return ignored(remote, id, `pull_request_review_thread action ${action || "(none)"} not handled`);
         }
+        requireFields(remote, threadShape, p);
         return {
           kind: "review_thread",
           remote,

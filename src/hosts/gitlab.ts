@@ -3,6 +3,7 @@
  * Repositories are full project paths, `group[/subgroup...]/project`.
  * Webhooks: X-Gitlab-Event (Merge Request Hook, Note Hook), secret in plain text in X-Gitlab-Token.
  */
+import { z } from "zod";
 import { HostError } from "./errors.ts";
 import {
   allPosted,
@@ -10,6 +11,7 @@ import {
   asJson,
   basicAuth,
   bodyHashId,
+  deliveryIdFrom,
   ignored,
   iso,
   matchPostedInline,
@@ -17,7 +19,9 @@ import {
   numOrNull,
   obj,
   repoSegments,
+  requireFields,
   safeEqual,
+  shapes,
   str,
   trimSlash,
   type Json,
@@ -112,6 +116,27 @@ function updateAction(p: Json): PullRequestAction {
   return "edited";
 }
 
+/** The fields each handled hook needs (checked before it is read: a missing one is a 400 naming it). */
+const project = z.object({ path_with_namespace: shapes.repository("two or more") });
+const mergeRequestShape = z.object({
+  project,
+  object_attributes: z.object({
+    iid: shapes.number,
+    title: z.string(),
+    state: shapes.text,
+    source_branch: shapes.text,
+    target_branch: shapes.text,
+    created_at: shapes.timestamp,
+    updated_at: shapes.timestamp,
+  }),
+});
+const noteShape = z.object({
+  project,
+  user: z.object({ username: shapes.text }),
+  merge_request: z.object({ iid: shapes.number }),
+  object_attributes: z.object({ id: shapes.id, note: z.string(), created_at: shapes.timestamp, updated_at: shapes.timestamp }),
+});
+
 const MR_ACTIONS: Record<string, PullRequestAction> = {
   open: "opened",
   reopen: "reopened",
@@ -152,7 +177,11 @@ export const createGitLabHost = defineHost({
     }
 
     function deliveryId(headers: Headers, body: unknown): string {
-      return headers.get("idempotency-key") ?? headers.get("x-gitlab-event-uuid") ?? bodyHashId(body);
+      const sources = [
+        { field: "Idempotency-Key", value: headers.get("idempotency-key") },
+        { field: "X-Gitlab-Event-UUID", value: headers.get("x-gitlab-event-uuid") },
+      ];
+      return deliveryIdFrom(remote, sources) ?? bodyHashId(body);
     }
 
     function parseWebhook(headers: Headers, body: unknown): HostWebhookEvent {
@@ -165,6 +194,7 @@ export const createGitLabHost = defineHost({
         const action = str(obj(p["object_attributes"])["action"]);
         const mapped = action === "update" ? updateAction(p) : MR_ACTIONS[action];
         if (!mapped) return ignored(remote, id, `merge request action ${action || "(none)"} not handled`);
+        requireFields(remote, mergeRequestShape, p);
         return { kind: "pull_request", remote, deliveryId: id, action: mapped, repository, pullRequest: fromHook(p) };
       }
       if (event === "Note Hook") {
@@ -175,6 +205,7 @@ export const createGitLabHost = defineHost({
         if (a["system"] === true) return ignored(remote, id, "system note");
         const action = str(a["action"], "create");
         if (action !== "create" && action !== "update") return ignored(remote, id, `note action ${action} not handled`);
+        requireFields(remote, noteShape, p);
         return {
           kind: "review_comment",
           remote,

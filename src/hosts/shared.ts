@@ -4,7 +4,8 @@
  */
 import { Buffer } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
-import { HostError } from "./errors.ts";
+import { z } from "zod";
+import { HostError, WebhookPayloadError } from "./errors.ts";
 import type { HostIgnoredEvent, InlineReviewComment, Remote } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -56,6 +57,26 @@ export function asJson(body: unknown): unknown {
   return body;
 }
 
+/** The longest delivery id kept (hosts send UUIDs); a longer one is refused, not cut (cut ids could collide). */
+export const MAX_DELIVERY_ID_LENGTH = 200;
+
+/**
+ * A delivery's id from the first of its sources (headers, or a payload field) that holds one; a blank
+ * value counts as absent. Null when none holds one: the body's hash is the id then. An id longer than
+ * MAX_DELIVERY_ID_LENGTH is a WebhookPayloadError naming its source.
+ */
+export function deliveryIdFrom(remote: Remote, sources: readonly { field: string; value: string | null }[]): string | null {
+  for (const { field, value } of sources) {
+    const id = value?.trim() ?? "";
+    if (id === "") continue;
+    if (id.length > MAX_DELIVERY_ID_LENGTH) {
+      throw new WebhookPayloadError(remote, [{ field, problem: `a delivery id of ${id.length} characters; at most ${MAX_DELIVERY_ID_LENGTH} are accepted` }]);
+    }
+    return id;
+  }
+  return null;
+}
+
 /** Hash of the JSON body (the same for the raw body and its parsed form). */
 export function bodyHashId(body: unknown): string {
   const value = asJson(body);
@@ -66,6 +87,35 @@ export function bodyHashId(body: unknown): string {
 export function ignored(remote: Remote, deliveryId: string, reason: string): HostIgnoredEvent {
   return { kind: "ignored", remote, deliveryId, reason };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Payload shapes: the fields a handled event needs, checked before it is read (zod)
+
+/**
+ * Checks a verified payload against the shape of the fields its event needs; a WebhookPayloadError
+ * naming each missing or malformed one (as a path into the payload) otherwise. Unknown fields pass.
+ */
+export function requireFields(remote: Remote, shape: z.ZodType, payload: unknown): void {
+  const parsed = shape.safeParse(payload);
+  if (parsed.success) return;
+  const issues = parsed.error.issues.slice(0, 10).map((i) => ({ field: i.path.map(String).join(".") || "(body)", problem: i.message }));
+  throw new WebhookPayloadError(remote, issues);
+}
+
+/** Field shapes the hosts' payload shapes share. */
+export const shapes = {
+  /** A pull request's number (GitHub), iid (GitLab) or id (Bitbucket, Azure): a positive integer. */
+  number: z.number({ error: "expected a positive integer" }).int("expected a positive integer").positive("expected a positive integer"),
+  /** A host's id for a comment: a number or a non-empty string. */
+  id: z.union([z.number().int(), z.string().trim().min(1)], { error: "expected a number or a non-empty string" }),
+  /** A non-empty string (branch names, commit hashes, logins). */
+  text: z.string({ error: "expected a non-empty string" }).trim().min(1, "expected a non-empty string"),
+  /** A timestamp `iso` reads (ISO 8601, GitLab's `2015-05-17 18:21:36 UTC`). */
+  timestamp: z.string({ error: "expected a timestamp" }).refine((s) => !Number.isNaN(new Date(iso(s)).getTime()), "expected an ISO 8601 timestamp"),
+  /** `owner/repo` (or deeper, for GitLab's groups): non-empty segments without spaces. */
+  repository: (segments: "two" | "two or more") =>
+    z.string({ error: "expected a repository name" }).regex(segments === "two" ? /^[^/\s]+\/[^/\s]+$/ : /^[^/\s]+(\/[^/\s]+)+$/, segments === "two" ? "expected owner/repository" : "expected group/project"),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Payload accessors (payloads are untrusted JSON: read defensively)

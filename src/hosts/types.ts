@@ -80,7 +80,8 @@ type EventBase = {
   /**
    * Dedupe key, the same on redelivery. From the host's delivery header when it has one
    * (GitHub X-GitHub-Delivery, GitLab Idempotency-Key / X-Gitlab-Event-UUID, Bitbucket
-   * X-Request-UUID, Azure envelope `id`), else `sha256:<hex>` of the JSON body.
+   * X-Request-UUID, Azure envelope `id`; a blank one counts as absent), else `sha256:<hex>` of the
+   * JSON body. At most 200 characters (MAX_DELIVERY_ID_LENGTH).
    * Not prefixed with the remote: dedupe on (remote, deliveryId).
    */
   deliveryId: string;
@@ -155,9 +156,16 @@ export type Host = {
   readonly apiBase: string;
   /** Constant-time check of the webhook's signature / shared secret. False when absent or wrong. */
   verifyWebhook(headers: Headers, rawBody: Uint8Array | string, secret: string): boolean;
-  /** Dedupe key of a delivery; `body` may be the raw body or the parsed JSON (same result). */
+  /**
+   * Dedupe key of a delivery; `body` may be the raw body or the parsed JSON (same result). A blank id
+   * counts as absent; one over MAX_DELIVERY_ID_LENGTH throws a WebhookPayloadError naming its header.
+   */
   deliveryId(headers: Headers, body: unknown): string;
-  /** Maps a (verified) delivery to a neutral event; anything unsupported is `{ kind: "ignored" }`. */
+  /**
+   * Maps a (verified) delivery to a neutral event; anything unsupported is `{ kind: "ignored" }` with
+   * the reason. A handled event whose payload lacks a field it needs, or holds a malformed one (checked
+   * with zod before it is read), throws a WebhookPayloadError naming each such field.
+   */
   parseWebhook(headers: Headers, body: unknown): HostWebhookEvent;
   listPullRequests(
     repo: string,

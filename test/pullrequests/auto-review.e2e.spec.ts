@@ -1,7 +1,8 @@
 /**
  * LOUPE_AUTO_REVIEW=true: signed GitHub pull_request deliveries start reviews. Opened -> a review
  * that completes; a draft opened -> a review SKIPPED with a "draft" reason (docs/pull-requests.md);
- * ready_for_review -> a review that completes. Without the setting nothing is reviewed.
+ * ready_for_review -> a review that completes. The same event delivered again under another delivery id
+ * starts no second review; one asked for explicitly does. Without the setting nothing is reviewed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
@@ -62,6 +63,38 @@ describe("auto-review from webhooks", () => {
     expect(after).toHaveLength(2);
     const second = after.find((r) => r.id !== first[0]!.id)!;
     expect(second.status).toBe("COMPLETED");
+  });
+
+  it("the same opened delivered again under other delivery ids (org and repository hooks) starts no second review", async () => {
+    const body = payload("opened", 4, "2024-05-01T10:00:00Z");
+    expect((await (await deliverGitHub(server, "pull_request", body, { deliveryId: "org-hook-4" })).json()).outcome).toBe("recorded");
+    await server.loupe.services.reviews.idle();
+    expect(reviewsOf(4).map((r) => r.status)).toEqual(["COMPLETED"]);
+    // The delivery id is not signed: a new one is a new delivery, recorded, but the head was reviewed.
+    expect((await (await deliverGitHub(server, "pull_request", body, { deliveryId: "repo-hook-4" })).json()).outcome).toBe("recorded");
+    await server.loupe.services.reviews.idle();
+    expect(reviewsOf(4)).toHaveLength(1);
+
+    // Two copies at once, while nothing is reviewed yet: one review.
+    const [a, b] = await Promise.all([
+      deliverGitHub(server, "pull_request", payload("opened", 5, "2024-05-01T10:00:00Z"), { deliveryId: "org-hook-5" }),
+      deliverGitHub(server, "pull_request", payload("opened", 5, "2024-05-01T10:00:00Z"), { deliveryId: "repo-hook-5" }),
+    ]);
+    expect([(await a.json()).outcome, (await b.json()).outcome]).toEqual(["recorded", "recorded"]);
+    await server.loupe.services.reviews.idle();
+    expect(reviewsOf(5).map((r) => r.status)).toEqual(["COMPLETED"]);
+    expect(server.logs()).not.toContain("webhook follow-up failed");
+  });
+
+  it("a review asked for explicitly still runs for a head the webhook reviewed", async () => {
+    const res = await server.api("/v2/code-reviews", { method: "POST", json: { ...repoArgs, prNumber: 4 } });
+    expect(res.status).toBe(202);
+    const { codeReviewId, status } = await res.json();
+    expect(status).toBe("PENDING");
+    await server.loupe.services.reviews.idle();
+    const reviews = reviewsOf(4);
+    expect(reviews).toHaveLength(2);
+    expect(reviews.find((r) => r.id === codeReviewId)!.status).toBe("COMPLETED");
   });
 
   it("edits, closes and comment deliveries start no review; a redelivered opened starts none either", async () => {

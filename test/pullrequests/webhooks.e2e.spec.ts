@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { fixture, githubExample } from "../support/host-fixtures.ts";
-import { deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { deliverGitHub, GITHUB_SECRET, pullRequestPayload, signGitHub } from "../support/pr-webhooks.ts";
 
 const GITLAB_SECRET = "gitlab shared token";
 let server: TestServer;
@@ -74,6 +74,45 @@ describe("POST /webhooks/github", () => {
     const outcomes = [(await a.json()).outcome, (await b.json()).outcome].sort();
     expect(outcomes).toEqual(["duplicate", "recorded"]);
     expect(await server.loupe.services.eventStore.headPosition()).toBe(head + 1);
+  });
+
+  it("accepts GitHub's form content type (payload=<urlencoded JSON>), signed over the raw body", async () => {
+    const payload = pullRequestPayload(opened(), { ...base, action: "opened", number: 4, title: "Sent as a form: 100% + more & less", updatedAt: "2024-05-01T10:00:00Z" });
+    const post = (body: string, signature: string | null) =>
+      fetch(`${server.baseUrl}/webhooks/github`, {
+        method: "POST",
+        body,
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          "x-github-event": "pull_request",
+          "x-github-delivery": `form-${body.length}-${signature === null ? "unsigned" : "signed"}`,
+          ...(signature === null ? {} : { "x-hub-signature-256": signature }),
+        },
+      });
+    const form = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+    const head = await server.loupe.services.eventStore.headPosition();
+    // The signature covers the form as sent, not the JSON inside it.
+    expect((await post(form, signGitHub(JSON.stringify(payload)))).status).toBe(401);
+    expect((await post(form, null)).status).toBe(401);
+    expect(await server.loupe.services.eventStore.headPosition()).toBe(head);
+
+    const res = await post(form, signGitHub(form));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ outcome: "recorded", events: ["PullRequestOpened"] });
+    const { mergeRequest } = server.loupe.services.pullRequests.get(orgId, { name: "acme/hooks", remote: "github", defaultBranch: "main", prNumber: 4 });
+    expect(mergeRequest).toMatchObject({ number: 4, title: "Sent as a form: 100% + more & less", state: "open" });
+
+    // A form without the payload field, or with one that is not JSON: 400 naming it, nothing recorded.
+    const after = await server.loupe.services.eventStore.headPosition();
+    const missing = "other=1";
+    const noPayload = await post(missing, signGitHub(missing));
+    expect(noPayload.status).toBe(400);
+    expect((await noPayload.json()).error).toMatchObject({ code: "invalid_request", message: expect.stringContaining("payload") });
+    const notJson = "payload=%7Bnot+json";
+    const bad = await post(notJson, signGitHub(notJson));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ code: "invalid_json", message: expect.stringContaining("payload") });
+    expect(await server.loupe.services.eventStore.headPosition()).toBe(after);
   });
 
   it("out-of-order deliveries converge to the host's latest state", async () => {

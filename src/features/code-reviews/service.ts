@@ -79,7 +79,12 @@ export function createReviewService(deps: EngineDeps) {
 
   return {
     /** trigger_code_review: records a PENDING review and queues it. */
-    async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook" } = {}) {
+    /**
+     * Records a PENDING review. Each call is a new review, unless `options.codeReviewId` names one: a
+     * review of that id that exists already is a conflict (DomainError, or ExpectedVersionConflictError
+     * when two requests race), so an id derived from what asks for it requests that review once.
+     */
+    async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook"; codeReviewId?: string } = {}) {
       if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required");
       const remote = input.remote?.toLowerCase();
       if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure");
@@ -90,7 +95,7 @@ export function createReviewService(deps: EngineDeps) {
       if (!pr) {
         throw new DomainError("not_found", `Merge request ${input.name}#${input.prNumber} (${remote}) not found: record it through a webhook or a backfill first`);
       }
-      const codeReviewId = randomUUID();
+      const codeReviewId = options.codeReviewId ?? randomUUID();
       const trigger = options.trigger ?? "manual";
       const { lastPosition } = await handleCommand(
         eventStore,

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { EventStore } from "../../eventstore/port.ts";
-import { DuplicateEventIdError } from "../../eventstore/port.ts";
+import { DuplicateEventIdError, ExpectedVersionConflictError } from "../../eventstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
@@ -19,7 +19,7 @@ import { isRemote } from "../../hosts/index.ts";
 import type { HostComment, HostPullRequest, HostWebhookEvent, Remote } from "../../hosts/types.ts";
 import { parseSuggestion } from "../../review/summary.ts";
 import type { PullRequestQueries } from "./queries.ts";
-import { deliveryEventId, pullRequestStream } from "./identity.ts";
+import { autoReviewId, deliveryEventId, pullRequestStream } from "./identity.ts";
 import { pullRequestDecider, pullRequestStateOf, type HostChange, type PullRequestStreamEvent } from "./decider.ts";
 import { hostCommentId } from "../review-comments/ids.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
@@ -73,7 +73,8 @@ export type PullRequestFollowUps = {
       orgId: string,
       input: { name: string; remote: string; defaultBranch: string; prNumber: number },
       context: CommandContext,
-      options: { trigger: "webhook" },
+      /** `codeReviewId`: a review that exists already is not requested again (a conflict is thrown). */
+      options: { trigger: "webhook"; codeReviewId: string },
     ): Promise<unknown>;
     refresh(orgId: string, ref: { remote: Remote; name: string; number: number }): void;
   };
@@ -256,12 +257,20 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
         if (config.reviews.autoReview && (event.action === "opened" || event.action === "ready_for_review" || event.action === "reopened")) {
           const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
           if (pr && pr.state === "open") {
-            await reviews.trigger(
-              orgId,
-              { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: pr.number },
-              context,
-              { trigger: "webhook" },
-            );
+            // One review per (pull request, head commit, action): the same event delivered again under
+            // another delivery id asks for a review that exists already, and starts none.
+            const codeReviewId = autoReviewId(orgId, pr.id, event.pullRequest.headSha, event.action);
+            try {
+              await reviews.trigger(
+                orgId,
+                { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: pr.number },
+                context,
+                { trigger: "webhook", codeReviewId },
+              );
+            } catch (error) {
+              if (!(error instanceof ExpectedVersionConflictError || (error instanceof DomainError && error.code === "conflict"))) throw error;
+              logger.info({ orgId, pullRequest: pr.id, headSha: event.pullRequest.headSha, action: event.action, codeReviewId }, "auto-review of this head and action already requested: none started");
+            }
           }
         }
       } else if (event.kind === "review_comment" && event.action !== "deleted" && !botLogins.has(event.comment.authorLogin.toLowerCase())) {
