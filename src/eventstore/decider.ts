@@ -17,11 +17,16 @@ export type Decider<Command, State, Event extends DomainEvent = DomainEvent> = {
   decide(command: Command, state: State): Event[];
 };
 
-/** A command the current state refuses (maps to HTTP 409/404, JSON-RPC -32000). */
+/**
+ * A command the current state refuses (HTTP 404/409/403, JSON-RPC -32000), or input a service found
+ * wrong (`invalid`: HTTP 400, JSON-RPC -32602, GraphQL BAD_USER_INPUT), with the `field` (the parameter
+ * or argument) it concerns, which the faces name in their error details.
+ */
 export class DomainError extends Error {
   constructor(
     readonly code: "not_found" | "conflict" | "invalid" | "forbidden",
     message: string,
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = "DomainError";

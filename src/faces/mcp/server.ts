@@ -111,7 +111,11 @@ export function toRpcError(error: unknown, logger: Logger): RpcErrorObject {
   if (error instanceof RpcError) return error.toJSON();
   if (error instanceof DomainError) {
     // A rule the schemas do not express, found by a service: still the caller's parameters.
-    if (error.code === "invalid") return { code: RpcCode.InvalidParams, message: `Invalid params: ${error.message}` };
+    if (error.code === "invalid") {
+      const message = `Invalid params: ${error.message}`;
+      if (error.field === null) return { code: RpcCode.InvalidParams, message };
+      return { code: RpcCode.InvalidParams, message, data: { field: error.field, issues: [{ field: error.field, code: "invalid", message: error.message }] } };
+    }
     return { code: RpcCode.ServerError, message: error.message };
   }
   if (error instanceof StorageFullError || error instanceof StorageWriteError) {

@@ -78,7 +78,7 @@ export function createCodeReviewQueries(readStore: ReadStore, pullRequests: Pull
       const repo = repositoryGroup(input);
       const status = input.status?.toUpperCase();
       const statuses: readonly string[] = CODE_REVIEW_STATUSES;
-      if (status !== undefined && !statuses.includes(status)) throw new DomainError("invalid", `status must be one of ${statuses.join(", ")}`);
+      if (status !== undefined && !statuses.includes(status)) throw new DomainError("invalid", `status must be one of ${statuses.join(", ")}`, "status");
       let all = reviews()
         .range<CodeReviewRecord>(["review", orgId])
         .map((e) => e.value);

@@ -77,11 +77,11 @@ export function createReviewService(deps: EngineDeps) {
   return {
     /** trigger_code_review: records a PENDING review and queues it. */
     async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook" } = {}) {
-      if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required");
+      if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required", "defaultBranch");
       const remote = input.remote?.toLowerCase();
-      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure");
+      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
       if (input.strictness !== undefined && (!Number.isInteger(input.strictness) || input.strictness < 1 || input.strictness > 5)) {
-        throw new DomainError("invalid", "strictness must be an integer from 1 to 5");
+        throw new DomainError("invalid", "strictness must be an integer from 1 to 5", "strictness");
       }
       const pr = queries.findPullRequest(orgId, remote, input.name, input.prNumber);
       if (!pr) {

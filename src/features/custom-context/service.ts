@@ -57,7 +57,7 @@ function parseScopes(scopes: unknown): Scope {
   if (scopes === undefined || scopes === null) return {};
   const parsed = ScopeSchema.safeParse(scopes);
   if (!parsed.success) {
-    throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`);
+    throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`, "scopes");
   }
   return parsed.data;
 }
@@ -65,7 +65,7 @@ function parseScopes(scopes: unknown): Scope {
 function enumValue<T extends string>(value: string | undefined, allowed: readonly T[], field: string, fallback: T): T {
   if (value === undefined) return fallback;
   const upper = value.toUpperCase() as T;
-  if (!allowed.includes(upper)) throw new DomainError("invalid", `${field} must be one of ${allowed.join(", ")}`);
+  if (!allowed.includes(upper)) throw new DomainError("invalid", `${field} must be one of ${allowed.join(", ")}`, field);
   return upper;
 }
 
@@ -74,7 +74,7 @@ const metadataSchema = z.record(z.string(), z.unknown());
 /** Refuses a body over the limit as invalid input, before anything is decided or appended. */
 function checkBody(body: string | undefined) {
   const problem = body === undefined ? null : bodyLimitProblem(body);
-  if (problem) throw new DomainError("invalid", problem);
+  if (problem) throw new DomainError("invalid", problem, "body");
 }
 
 /** A custom context as the faces list it (interface.md 2.6). */
@@ -128,7 +128,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
     /** search_custom_context: lexical over body, type and metadata. */
     search(orgId: string, input: { query: string; limit?: number }) {
       const query = input.query.trim();
-      if (query === "") throw new DomainError("invalid", "query must not be empty");
+      if (query === "") throw new DomainError("invalid", "query must not be empty", "query");
       const matches = records(orgId)
         .map((r) => ({ r, score: lexicalScore(query, r.body, r.type, JSON.stringify(r.metadata)) }))
         .filter((m) => m.score > 0)
@@ -145,7 +145,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
       const id = randomUUID();
       checkBody(input.body);
       const metadata = metadataSchema.safeParse(input.metadata ?? {});
-      if (!metadata.success) throw new DomainError("invalid", "metadata must be an object");
+      if (!metadata.success) throw new DomainError("invalid", "metadata must be an object", "metadata");
       const { lastPosition } = await handleCommand(
         eventStore,
         customContextStream(orgId, id),
