@@ -14,14 +14,17 @@ export const adminErrorCodes = {
     description:
       "The HTTP request is not one GraphQL request the API runs: a body that is not JSON, no `query`, a batch (an array of operations; not supported), a mutation sent with GET. HTTP 400 (405 for the GET).",
   },
-  GRAPHQL_PARSE_FAILED: { description: "The document is not GraphQL: a syntax error (the message gives line and column)." },
+  GRAPHQL_PARSE_FAILED: {
+    description:
+      "The document is not GraphQL: a syntax error (the message gives line and column), or it nests deeper than 128 levels (pass deeply nested JSON as a variable).",
+  },
   GRAPHQL_VALIDATION_FAILED: {
     description:
       "The document does not fit the schema: an unknown field, argument or type, a fragment or variable used wrongly (`locations` point at it). Nothing ran. A wrong argument value is BAD_USER_INPUT.",
   },
   BAD_USER_INPUT: {
     description:
-      "An argument was refused, written in the document or given as a variable: a value of the wrong type or out of range, a required argument left out, or a rule the service checks (a scopes expression, name, remote and defaultBranch given together). `extensions.details.issues` lists `{path, message}`: `path` names the argument (dotted into input objects) or the `$variable`. Nothing was recorded.",
+      "An argument was refused, written in the document or given as a variable: a value of the wrong type or out of range, a required argument left out, or a rule the service checks (a scopes expression, name, remote and defaultBranch given together, free-form JSON within its depth and size). `extensions.details.issues` lists `{path, message}`: `path` names the argument (dotted into input objects) or the `$variable`. Nothing was recorded.",
   },
   FORBIDDEN: { description: "The key is not an admin key, or the command needs the bootstrap organisation's admin (creating organisations)." },
   NOT_FOUND: { description: "The command names something the caller's organisation does not have." },

@@ -4,7 +4,8 @@
  * yoga labels every such error GRAPHQL_VALIDATION_FAILED; the same value sent as a variable, or refused
  * by an argument's own validation, is BAD_USER_INPUT. This plugin makes an argument's value (and a
  * required argument left out) BAD_USER_INPUT wherever it is written, naming the argument in
- * `details.issues`, and logs one warning per refused document.
+ * `details.issues`, and logs one warning per refused document. A document nested deeper than the
+ * parser can take is refused before it is parsed (documentDepthGuard).
  */
 import type { Plugin } from "graphql-yoga";
 import {
@@ -87,6 +88,51 @@ export function typedValidationErrors(logger: Logger): Plugin<AdminContext> {
         const codes = [...new Set(typed.map((e) => String(e.extensions?.code ?? "GRAPHQL_VALIDATION_FAILED")))];
         logger.warn({ codes, message: typed.map((e) => e.message).join("; ").slice(0, 1000) }, "admin API: bad input");
       };
+    },
+  };
+}
+
+/**
+ * Nesting a document may have (selection sets, argument lists, list and object literals). graphql-js's
+ * parser recurses per level: a literal nested a few thousand levels deep overflowed the stack (an
+ * INTERNAL error). Deep JSON belongs in a variable, where the argument's own bound names it.
+ */
+export const MAX_DOCUMENT_DEPTH = 128;
+
+/** Whether a GraphQL source nests `{`, `[` and `(` deeper than `limit` (strings and comments skipped). */
+export function documentNestsDeeperThan(source: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i];
+    if (ch === "#") {
+      while (i < source.length && source[i] !== "\n" && source[i] !== "\r") i++;
+    } else if (ch === '"' && source.startsWith('"""', i)) {
+      let end = source.indexOf('"""', i + 3);
+      while (end !== -1 && source[end - 1] === "\\") end = source.indexOf('"""', end + 3);
+      i = end === -1 ? source.length : end + 2;
+    } else if (ch === '"') {
+      for (i++; i < source.length && source[i] !== '"' && source[i] !== "\n"; i++) if (source[i] === "\\") i++;
+    } else if (ch === "{" || ch === "[" || ch === "(") {
+      if (++depth > limit) return true;
+    } else if (ch === "}" || ch === "]" || ch === ")") {
+      depth--;
+    }
+  }
+  return false;
+}
+
+export function documentDepthGuard(): Plugin<AdminContext> {
+  return {
+    onParse({ params, setParseFn }) {
+      const source: unknown = params.source;
+      const text = typeof source === "string" ? source : typeof (source as { body?: unknown })?.body === "string" ? (source as { body: string }).body : "";
+      if (!documentNestsDeeperThan(text, MAX_DOCUMENT_DEPTH)) return;
+      setParseFn(() => {
+        throw new GraphQLError(
+          `The document nests deeper than ${MAX_DOCUMENT_DEPTH} levels of braces, brackets and parentheses; pass deeply nested JSON as a variable`,
+          { extensions: { code: "GRAPHQL_PARSE_FAILED" } },
+        );
+      });
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Principal } from "../../features/access/service.ts";
 import { HttpError } from "../http/errors.ts";
 import { schema } from "./schema.ts";
 import { adminError, badUserInput, CLIENT_ERROR_CODES, isRequestError, toAdminError, variablePathOf } from "./errors.ts";
-import { typedValidationErrors } from "./request-errors.ts";
+import { documentDepthGuard, typedValidationErrors } from "./request-errors.ts";
 import type { AdminContext } from "./builder.ts";
 import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
 
@@ -57,7 +57,7 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     landingPage: false,
     logging: false,
     context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
-    plugins: [adminOnly, typedValidationErrors(services.logger)],
+    plugins: [adminOnly, documentDepthGuard(), typedValidationErrors(services.logger)],
     maskedErrors: {
       // Bad input (BAD_USER_INPUT naming the argument, and the request, parse and validation errors of
       // errors.ts) logs a warning without a stack; only an unexpected error is logged as an error (with

@@ -10,6 +10,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { Services } from "../../services.ts";
 import type { Logger } from "../../logging.ts";
 import { DomainError } from "../../eventstore/decider.ts";
+import { fieldNestingTooDeep, tooDeepMessage } from "../../json-bounds.ts";
 import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
 import { RpcCode, RpcError, internalError, invalidParams, unauthorized, type ParamIssue, type RpcErrorObject } from "./errors.ts";
 import { allTools, toolsByName } from "./tools/index.ts";
@@ -81,6 +82,9 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCa
   const progressToken = isPlainObject(requestMeta) ? requestMeta.progressToken : undefined;
   const args = namedArguments(rawArgs, what);
   tool.precheck?.(args);
+  // Before the schemas (scopes recurse per level): a parameter nested thousands of levels deep is refused here.
+  const deep = fieldNestingTooDeep(args);
+  if (deep !== null) throw invalidParams([{ field: deep, code: "too_deep", message: tooDeepMessage() }]);
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) throw invalidParams(issuesOf(parsed.error));
   const started = performance.now();

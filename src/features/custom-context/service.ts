@@ -4,17 +4,16 @@
  * human review comments that repeat a point across pull requests (src/review/learned-patterns.ts).
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { EventStore } from "../../eventstore/port.ts";
 import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { DomainError, handleCommand } from "../../eventstore/decider.ts";
-import { bodyLimitProblem } from "./events.ts";
+import { bodyLimitProblem, customContextMetadata } from "./events.ts";
 import { customContextDecider, type CustomContextStatus, type CustomContextType } from "./decider.ts";
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
-import { ScopeSchema, type Scope } from "../../review/scope.ts";
+import { ScopeSchema, scopeNestingProblem, type Scope } from "../../review/scope.ts";
 import { patternWarning, type CustomContextLike } from "../../review/patterns.ts";
 
 export { patternWarning };
@@ -55,6 +54,9 @@ export type CreateCustomContextInput = {
 
 function parseScopes(scopes: unknown): Scope {
   if (scopes === undefined || scopes === null) return {};
+  // Before the recursive schema: a scope nested thousands of levels deep would overflow the stack there.
+  const nesting = scopeNestingProblem(scopes);
+  if (nesting) throw new DomainError("invalid", `Invalid scopes: ${nesting}`, "scopes");
   const parsed = ScopeSchema.safeParse(scopes);
   if (!parsed.success) {
     throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`, "scopes");
@@ -69,7 +71,12 @@ function enumValue<T extends string>(value: string | undefined, allowed: readonl
   return upper;
 }
 
-const metadataSchema = z.record(z.string(), z.unknown());
+/** `metadata` within its limits (an object, depth and size: events.ts), or invalid input naming it. */
+function parseMetadata(metadata: unknown): Record<string, unknown> {
+  const parsed = customContextMetadata.safeParse(metadata);
+  if (!parsed.success) throw new DomainError("invalid", `metadata: ${parsed.error.issues[0]?.code === "invalid_type" ? "must be an object" : parsed.error.issues[0]?.message}`, "metadata");
+  return parsed.data;
+}
 
 /** Refuses a body over the limit as invalid input, before anything is decided or appended. */
 function checkBody(body: string | undefined) {
@@ -144,8 +151,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
     async create(orgId: string, input: CreateCustomContextInput, context: CommandContext) {
       const id = randomUUID();
       checkBody(input.body);
-      const metadata = metadataSchema.safeParse(input.metadata ?? {});
-      if (!metadata.success) throw new DomainError("invalid", "metadata must be an object", "metadata");
+      const metadata = parseMetadata(input.metadata ?? {});
       const { lastPosition } = await handleCommand(
         eventStore,
         customContextStream(orgId, id),
@@ -157,7 +163,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
           body: input.body ?? "",
           status: enumValue(input.status, STATUSES, "status", "ACTIVE"),
           scopes: parseScopes(input.scopes),
-          metadata: metadata.data,
+          metadata,
           source: "user",
         },
         { ...context, orgId },
@@ -198,7 +204,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
           id: customContextId,
           ...(input.body !== undefined ? { body: input.body } : {}),
           ...(input.scopes !== undefined ? { scopes: parseScopes(input.scopes) } : {}),
-          ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+          ...(input.metadata !== undefined ? { metadata: parseMetadata(input.metadata) } : {}),
         },
         { ...context, orgId },
       );
