@@ -26,7 +26,7 @@ export const LAYERS: readonly { name: string; prefixes: readonly string[] }[] = 
     name: "mechanisms",
     prefixes: ["src/eventstore/", "src/readstore/", "projections/", "src/codeindex/", "src/git/", "src/hosts/", "src/models/", "src/metrics.ts"],
   },
-  { name: "base", prefixes: ["src/config.ts", "src/logging.ts", "src/ids.ts", "src/serve.ts", "src/data-dir-lock.ts", "src/data-dir-reserve.ts", "src/storage-errors.ts", "src/lmdb-map.ts", "src/workers/", "schema/", "package.json"] },
+  { name: "base", prefixes: ["src/config.ts", "src/logging.ts", "src/ids.ts", "src/serve.ts", "src/data-dir-lock.ts", "src/data-dir-reserve.ts", "src/storage-errors.ts", "src/json-bounds.ts", "src/lmdb-map.ts", "src/workers/", "schema/", "package.json"] },
 ];
 
 const SOURCE = /\.(ts|tsx|mts|mjs|js)$/;

@@ -1,4 +1,4 @@
-import type { EventStore, StoredEvent } from "./port.ts";
+import { ExpectedVersionConflictError, type EventStore, type StoredEvent } from "./port.ts";
 import { newEvent, type CommandContext } from "./new-event.ts";
 
 /** An event as a decider emits it, before the envelope is added. */
@@ -17,20 +17,35 @@ export type Decider<Command, State, Event extends DomainEvent = DomainEvent> = {
   decide(command: Command, state: State): Event[];
 };
 
-/** A command the current state refuses (maps to HTTP 409/404, JSON-RPC -32000). */
+/**
+ * A command the current state refuses (HTTP 404/409/403, JSON-RPC -32000), or input a service found
+ * wrong (`invalid`: HTTP 400, JSON-RPC -32602, GraphQL BAD_USER_INPUT), with the `field` (the parameter
+ * or argument) it concerns, which the faces name in their error details.
+ */
 export class DomainError extends Error {
   constructor(
     readonly code: "not_found" | "conflict" | "invalid" | "forbidden",
     message: string,
+    readonly field: string | null = null,
   ) {
     super(message);
     this.name = "DomainError";
   }
 }
 
+/** Attempts of a command whose append lost a race to a concurrent writer (it decides again on the new state). */
+const COMMAND_ATTEMPTS = 5;
+
 /**
- * Loads a stream, folds it into state, decides, and appends with the version it read
- * (optimistic concurrency: a concurrent writer makes this throw ExpectedVersionConflictError).
+ * Loads a stream, folds it into state, decides, and appends with the version it read (optimistic
+ * concurrency). When a concurrent writer appended first, the command is decided again on the new state
+ * (up to COMMAND_ATTEMPTS times; then the ExpectedVersionConflictError is thrown): a command the winning
+ * write made a no-op (revoking a key another request has just revoked) then decides nothing.
+ *
+ * `lastPosition` is what a read that follows must wait for (`runner.waitForPosition`): the position of
+ * the stream's newest event after the command, i.e. the last appended event or, when the decider
+ * decided nothing, the event already in the stream that made the command a no-op (its read model may
+ * not show it yet: a concurrent request appended it a moment ago). null only for an empty stream.
  */
 export async function handleCommand<Command, State, Event extends DomainEvent>(
   eventStore: EventStore,
@@ -39,16 +54,22 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   command: Command,
   context: CommandContext,
 ): Promise<{ events: Event[]; state: State; lastPosition: number | null }> {
-  const { events: history, currentStreamVersion } = await eventStore.readStream(streamName);
-  const state = foldStream(decider, history);
-  const decided = decider.decide(command, state);
-  if (decided.length === 0) return { events: [], state, lastPosition: null };
-  const result = await eventStore.appendToStream(
-    streamName,
-    decided.map((e) => newEvent(e.type, e.data, context)),
-    { expectedStreamVersion: currentStreamVersion },
-  );
-  return { events: decided, state: decided.reduce(decider.evolve, state), lastPosition: result.lastPosition };
+  for (let attempt = 1; ; attempt++) {
+    const { events: history, currentStreamVersion } = await eventStore.readStream(streamName);
+    const state = foldStream(decider, history);
+    const decided = decider.decide(command, state);
+    if (decided.length === 0) return { events: [], state, lastPosition: history.at(-1)?.position ?? null };
+    try {
+      const result = await eventStore.appendToStream(
+        streamName,
+        decided.map((e) => newEvent(e.type, e.data, context)),
+        { expectedStreamVersion: currentStreamVersion },
+      );
+      return { events: decided, state: decided.reduce(decider.evolve, state), lastPosition: result.lastPosition };
+    } catch (error) {
+      if (!(error instanceof ExpectedVersionConflictError) || attempt >= COMMAND_ATTEMPTS) throw error;
+    }
+  }
 }
 
 /**

@@ -15,7 +15,7 @@ export const clampOffset = (offset: number | undefined) => (offset === undefined
 export function parseTime(value: string | undefined, field: string): number | null {
   if (value === undefined || value === "") return null;
   const t = Date.parse(value);
-  if (Number.isNaN(t)) throw new DomainError("invalid", `${field} must be an ISO 8601 timestamp`);
+  if (Number.isNaN(t)) throw new DomainError("invalid", `${field} must be an ISO 8601 timestamp`, field);
   return t;
 }
 

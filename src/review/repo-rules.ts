@@ -26,6 +26,7 @@ import { isSeverity, SEVERITIES, type Severity } from "./findings.ts";
 import { compileGlob, type CompiledGlob } from "./glob.ts";
 import type { CustomContextLike, CustomContextType } from "./patterns.ts";
 import { ScopeSchema, scopeApplies, type Scope } from "./scope.ts";
+import { MAX_INPUT_DEPTH, nestsDeeperThan, tooDeepMessage } from "../json-bounds.ts";
 import { normalizeStrictness, type Strictness } from "./strictness.ts";
 
 export const MAX_RULE_FILES = 200;
@@ -164,6 +165,11 @@ export async function loadRepoRules(paths: readonly string[], read: (path: strin
         json = JSON.parse(text);
       } catch (e) {
         errors.push({ path, message: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` });
+        continue;
+      }
+      // The schema recurses into scopes: a file nested thousands of levels deep would overflow the stack.
+      if (nestsDeeperThan(json, MAX_INPUT_DEPTH)) {
+        errors.push({ path, message: `(root): ${tooDeepMessage()}` });
         continue;
       }
       const parsed = ConfigSchema.safeParse(json);

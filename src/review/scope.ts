@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { globMatch, MAX_GLOB_LENGTH, validateGlob } from "./glob.ts";
+import { nestsDeeperThan } from "../json-bounds.ts";
 
 export const SCOPE_OPERATORS = ["MATCHES", "NOT_MATCHES", "EQUALS", "NOT_EQUALS"] as const;
 export type ScopeOperator = (typeof SCOPE_OPERATORS)[number];
@@ -79,6 +80,19 @@ function measure(node: ScopeNode, depth: number, acc: { maxDepth: number; condit
   }
   for (const child of [...(node.AND ?? []), ...(node.OR ?? [])]) measure(child, depth + 1, acc);
 }
+
+/**
+ * The JSON depth of a scope whose groups nest MAX_SCOPE_DEPTH deep: each group is an object and an
+ * array, and the innermost node (a condition, or an empty group) up to two levels more.
+ */
+const MAX_SCOPE_JSON_DEPTH = 2 * MAX_SCOPE_DEPTH + 2;
+
+/**
+ * Checked before ScopeSchema, which recurses per level: input nested deeper than any valid scope (a
+ * few thousand levels would overflow the stack) is refused with the message ScopeSchema gives.
+ */
+export const scopeNestingProblem = (input: unknown): string | null =>
+  nestsDeeperThan(input, MAX_SCOPE_JSON_DEPTH) ? `scope nesting deeper than ${MAX_SCOPE_DEPTH}` : null;
 
 /** Validates a `scopes` object: shape, operator names, glob validity, depth and size bounds. */
 export const ScopeSchema: z.ZodType<Scope> = ScopeNodeSchema.superRefine((scope, ctx) => {

@@ -139,8 +139,9 @@ describe("a PATTERN whose regex costs more than the review engine's budget per l
       method: "POST",
       json: { query: "mutation($body: String!) { createCustomContext(body: $body, type: PATTERN) { id } }", variables: { body: costly } },
     });
-    const json = (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string } }[] };
-    expect(json.errors?.[0]?.extensions?.code).toBe("INVALID");
+    const json = (await res.json()) as { data?: unknown; errors?: { message: string; extensions?: { code?: string; details?: { issues?: { path: string }[] } } }[] };
+    expect(json.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(json.errors?.[0]?.extensions?.details?.issues?.map((i) => i.path)).toEqual(["body"]);
     limitNamed(json.errors![0]!.message);
     expect(await head()).toBe(before);
   });

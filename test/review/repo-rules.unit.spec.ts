@@ -81,6 +81,18 @@ describe("repository rules under .loupe/", () => {
     expect(set2.errors[0]!.message).toMatch(/strictness/);
   });
 
+  it("reports a config.json whose scope nests thousands of levels deep instead of overflowing the stack", async () => {
+    const condition = '{"field":"filepath","operator":"MATCHES","value":"**/*.ts"}';
+    const deepScope = `${'{"AND":['.repeat(5_000)}${condition}${"]}".repeat(5_000)}`;
+    const deepFiles: Record<string, string> = {
+      ".loupe/config.json": `{"rules":[{"id":"deep","body":"Deep.","scope":${deepScope}}]}`,
+      "services/.loupe/config.json": JSON.stringify({ rules: [{ id: "fine", body: "Fine." }] }),
+    };
+    const set = await loadRepoRules(Object.keys(deepFiles), async (p) => deepFiles[p]!);
+    expect(set.errors).toEqual([{ path: ".loupe/config.json", message: expect.stringContaining("nested deeper than 32 levels") }]);
+    expect(set.rulesFor("services/a.ts").rules.map((r) => r.id)).toEqual(["fine"]);
+  });
+
   it("feeds PATTERN rules into pattern matching", async () => {
     const set = await loadRepoRules(Object.keys(files), read);
     const rules = set.rulesFor("services/billing/charge.ts").rules.map(repoRuleAsContext);

@@ -5,10 +5,17 @@
  * CommonJS entry by path gives every runtime and the tests the same instance. Import graphql from here.
  */
 export {
+  BREAK,
   GraphQLError,
   Kind,
+  ProvidedRequiredArgumentsRule,
+  ValuesOfCorrectTypeRule,
+  validate,
   valueFromASTUntyped,
+  visit,
   printSchema,
   lexicographicSortSchema,
+  type ASTNode,
+  type DocumentNode,
   type GraphQLSchema,
 } from "graphql/index.js";

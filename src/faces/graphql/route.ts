@@ -6,7 +6,8 @@ import type { Services } from "../../services.ts";
 import type { Principal } from "../../features/access/service.ts";
 import { HttpError } from "../http/errors.ts";
 import { schema } from "./schema.ts";
-import { adminError, isRequestError, toAdminError } from "./errors.ts";
+import { adminError, badUserInput, CLIENT_ERROR_CODES, isRequestError, toAdminError, variablePathOf } from "./errors.ts";
+import { documentDepthGuard, typedValidationErrors } from "./request-errors.ts";
 import type { AdminContext } from "./builder.ts";
 import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
 
@@ -56,18 +57,20 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     landingPage: false,
     logging: false,
     context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
-    plugins: [adminOnly],
+    plugins: [adminOnly, documentDepthGuard(), typedValidationErrors(services.logger)],
     maskedErrors: {
-      // Bad input answers BAD_USER_INPUT naming the field and logs a warning without a stack; only an
-      // unexpected error is logged as an error (with its stack, for the operator).
+      // Bad input (BAD_USER_INPUT naming the argument, and the request, parse and validation errors of
+      // errors.ts) logs a warning without a stack; only an unexpected error is logged as an error (with
+      // its stack, for the operator). Validation errors are typed and logged by typedValidationErrors.
       maskError(error, message) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
         const typed =
-          (isRequestError(error) ? adminError("BAD_USER_INPUT", error.message) : null) ??
+          (isRequestError(error) ? badUserInput(variablePathOf(error.message), error.message) : null) ??
           toAdminError(original) ??
           (error instanceof GraphQLError && !error.originalError ? toAdminError(error) : null);
         if (typed) {
-          if (typed.extensions.code === "BAD_USER_INPUT") services.logger.warn({ code: typed.extensions.code, message: typed.message }, "admin API: bad input");
+          const code = String(typed.extensions.code);
+          if (CLIENT_ERROR_CODES.has(code)) services.logger.warn({ code, message: typed.message }, "admin API: bad input");
           if (error instanceof GraphQLError) {
             return new GraphQLError(typed.message, { nodes: error.nodes, path: error.path, extensions: typed.extensions });
           }

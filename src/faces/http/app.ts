@@ -75,7 +75,10 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
 
   app.onError((error, c) => {
     if (error instanceof HttpError) return c.json(errorBody(error.code, error.message, error.details), error.status);
-    if (error instanceof DomainError) return c.json(errorBody(error.code, error.message), domainStatus[error.code]);
+    if (error instanceof DomainError) {
+      const details = error.field === null ? null : [{ field: error.field, message: error.message }];
+      return c.json(errorBody(error.code, error.message, details), domainStatus[error.code]);
+    }
     if (error instanceof HostError) {
       const answer = hostErrorAsHttp(error);
       c.get("logger")?.warn({ remote: error.remote, operation: error.operation, status: error.status, err: { message: error.message } }, "git host call failed");

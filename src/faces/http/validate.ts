@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import type { z } from "zod";
 import { HttpError } from "./errors.ts";
+import { fieldNestingTooDeep, tooDeepMessage } from "../../json-bounds.ts";
 
 /** Field-level problems from a zod error, e.g. [{ field: "repositories.0.remote", message: "..." }]. */
 export function zodIssues(error: z.ZodError) {
@@ -14,7 +15,10 @@ export function describeIssues(issues: { field: string; message: string }[]) {
   return issues.map((i) => `${i.field}: ${i.message}`).join("; ");
 }
 
-/** Reads and validates a JSON body; malformed JSON and invalid fields become 400s naming the problem. */
+/**
+ * Reads and validates a JSON body; malformed JSON and invalid fields become 400s naming the problem.
+ * A field nested deeper than any request needs is refused before the schema looks at it (json-bounds.ts).
+ */
 export async function readJson<S extends z.ZodType>(c: Context, schema: S): Promise<z.infer<S>> {
   let body: unknown;
   const text = await c.req.text();
@@ -22,6 +26,11 @@ export async function readJson<S extends z.ZodType>(c: Context, schema: S): Prom
     body = text.length === 0 ? {} : JSON.parse(text);
   } catch {
     throw new HttpError(400, "invalid_json", "The request body is not valid JSON");
+  }
+  const deep = fieldNestingTooDeep(body);
+  if (deep !== null) {
+    const issues = [{ field: deep, message: tooDeepMessage() }];
+    throw new HttpError(400, "invalid_request", `Invalid request: ${describeIssues(issues)}`, issues);
   }
   return parseWith(schema, body, "invalid_request");
 }

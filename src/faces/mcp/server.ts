@@ -10,6 +10,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { Services } from "../../services.ts";
 import type { Logger } from "../../logging.ts";
 import { DomainError } from "../../eventstore/decider.ts";
+import { fieldNestingTooDeep, tooDeepMessage } from "../../json-bounds.ts";
 import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
 import { RpcCode, RpcError, internalError, invalidParams, unauthorized, type ParamIssue, type RpcErrorObject } from "./errors.ts";
 import { allTools, toolsByName } from "./tools/index.ts";
@@ -81,6 +82,9 @@ export async function runTool(tool: ToolDefinition, rawArgs: unknown, ctx: RpcCa
   const progressToken = isPlainObject(requestMeta) ? requestMeta.progressToken : undefined;
   const args = namedArguments(rawArgs, what);
   tool.precheck?.(args);
+  // Before the schemas (scopes recurse per level): a parameter nested thousands of levels deep is refused here.
+  const deep = fieldNestingTooDeep(args);
+  if (deep !== null) throw invalidParams([{ field: deep, code: "too_deep", message: tooDeepMessage() }]);
   const parsed = tool.input.safeParse(args);
   if (!parsed.success) throw invalidParams(issuesOf(parsed.error));
   const started = performance.now();
@@ -111,7 +115,11 @@ export function toRpcError(error: unknown, logger: Logger): RpcErrorObject {
   if (error instanceof RpcError) return error.toJSON();
   if (error instanceof DomainError) {
     // A rule the schemas do not express, found by a service: still the caller's parameters.
-    if (error.code === "invalid") return { code: RpcCode.InvalidParams, message: `Invalid params: ${error.message}` };
+    if (error.code === "invalid") {
+      const message = `Invalid params: ${error.message}`;
+      if (error.field === null) return { code: RpcCode.InvalidParams, message };
+      return { code: RpcCode.InvalidParams, message, data: { field: error.field, issues: [{ field: error.field, code: "invalid", message: error.message }] } };
+    }
     return { code: RpcCode.ServerError, message: error.message };
   }
   if (error instanceof StorageFullError || error instanceof StorageWriteError) {

@@ -96,7 +96,7 @@ export const codeReviewDecider: Decider<CodeReviewCommand, CodeReviewState, Revi
         return [{ type: "CodeReviewStarted", data: { codeReviewId, ...command.started } }];
       case "RecordFileReviewed": {
         expect("REVIEWING_FILES", "record a file");
-        if (!state.started!.files.includes(command.path)) throw new DomainError("invalid", `${command.path} is not a file of code review ${codeReviewId}`);
+        if (!state.started!.files.includes(command.path)) throw new DomainError("invalid", `${command.path} is not a file of code review ${codeReviewId}`, "path");
         if (state.reviewed.has(command.path)) throw new DomainError("conflict", `${command.path} is already reviewed`);
         return [
           ...command.comments.map((comment): ReviewStreamEvent => ({ type: "ReviewCommentCreated", data: comment })),

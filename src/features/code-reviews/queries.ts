@@ -66,16 +66,19 @@ export function createCodeReviewQueries(readStore: ReadStore, pullRequests: Pull
     },
     countReviews: (orgId: string, key: string): number => reviews().count(["byPr", orgId, key]),
 
-    /** list_code_reviews. Newest first. */
+    /**
+     * list_code_reviews (interface.md 4.2: every parameter optional). Newest first. The repository
+     * (name, remote and defaultBranch together) and prNumber filter independently: prNumber without a
+     * repository gives the reviews of pull requests with that number in every repository.
+     */
     listCodeReviews(
       orgId: string,
       input: RepositoryFilter & { prNumber?: number; status?: string; limit?: number; offset?: number },
     ): { codeReviews: CodeReviewListItem[]; total: number } {
       const repo = repositoryGroup(input);
-      if (input.prNumber !== undefined && !repo) throw new DomainError("invalid", "prNumber needs name, remote and defaultBranch");
       const status = input.status?.toUpperCase();
       const statuses: readonly string[] = CODE_REVIEW_STATUSES;
-      if (status !== undefined && !statuses.includes(status)) throw new DomainError("invalid", `status must be one of ${statuses.join(", ")}`);
+      if (status !== undefined && !statuses.includes(status)) throw new DomainError("invalid", `status must be one of ${statuses.join(", ")}`, "status");
       let all = reviews()
         .range<CodeReviewRecord>(["review", orgId])
         .map((e) => e.value);

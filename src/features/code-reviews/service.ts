@@ -29,9 +29,6 @@ type Job = { kind: "review"; orgId: string; id: string } | { kind: "refresh"; or
 
 const jobKey = (job: Job) => (job.kind === "review" ? `review:${job.id}` : `refresh:${job.orgId}:${job.ref.remote}:${job.ref.name.toLowerCase()}#${job.ref.number}`);
 
-/** Largest page the review queries give (paging through them for a prNumber across repositories). */
-const LIST_PAGE = 100;
-
 export function createReviewService(deps: EngineDeps) {
   const { eventStore, runner, queries, reviewQueries, logger } = deps;
   const engine = createReviewEngine(deps);
@@ -85,11 +82,11 @@ export function createReviewService(deps: EngineDeps) {
      * when two requests race), so an id derived from what asks for it requests that review once.
      */
     async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook"; codeReviewId?: string } = {}) {
-      if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required");
+      if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required", "defaultBranch");
       const remote = input.remote?.toLowerCase();
-      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure");
+      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
       if (input.strictness !== undefined && (!Number.isInteger(input.strictness) || input.strictness < 1 || input.strictness > 5)) {
-        throw new DomainError("invalid", "strictness must be an integer from 1 to 5");
+        throw new DomainError("invalid", "strictness must be an integer from 1 to 5", "strictness");
       }
       const pr = queries.findPullRequest(orgId, remote, input.name, input.prNumber);
       if (!pr) {
@@ -133,22 +130,8 @@ export function createReviewService(deps: EngineDeps) {
     /** Runs a refresh now (admin faces, tests). */
     refreshNow: (orgId: string, ref: { remote: Remote; name: string; number: number }) => engine.refresh(orgId, ref),
 
+    /** list_code_reviews: every parameter optional; prNumber without a repository filters across repositories. */
     list: reviewQueries.listCodeReviews,
-    /**
-     * list_code_reviews as the tool interface reads it: every parameter optional, so `prNumber` without a
-     * repository filters across repositories (the queries want the repository with prNumber: page through).
-     */
-    listAcrossRepositories(orgId: string, args: Parameters<typeof reviewQueries.listCodeReviews>[1]): ReturnType<typeof reviewQueries.listCodeReviews> {
-      if (args.prNumber === undefined || args.name !== undefined) return reviewQueries.listCodeReviews(orgId, args);
-      const { prNumber, limit = LIST_PAGE, offset = 0, ...rest } = args;
-      const all: ReturnType<typeof reviewQueries.listCodeReviews>["codeReviews"] = [];
-      for (let start = 0; ; start += LIST_PAGE) {
-        const page = reviewQueries.listCodeReviews(orgId, { ...rest, limit: LIST_PAGE, offset: start });
-        all.push(...page.codeReviews.filter((r) => r.mergeRequest.prNumber === prNumber));
-        if (page.codeReviews.length < LIST_PAGE || start + LIST_PAGE >= page.total) break;
-      }
-      return { codeReviews: all.slice(offset, offset + limit), total: all.length };
-    },
     get: reviewQueries.getCodeReview,
     record: reviewQueries.codeReviewRecord,
     /** The reviews of one pull request (`prKey`), oldest first. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineEvent, type DecidedEventOf, type EventOf } from "../../eventstore/catalogue.ts";
 import { ScopeSchema } from "../../review/scope.ts";
+import { MAX_INPUT_DEPTH, nestsDeeperThan, tooDeepMessage } from "../../json-bounds.ts";
 
 /**
  * Custom context (interface.md 2.6): coding patterns and instructions of an organisation.
@@ -14,7 +15,7 @@ export const customContextStatus = z.enum(["ACTIVE", "INACTIVE", "SUGGESTED"]);
  * (HTTP, MCP, GraphQL, the console's forms) use them, and the service checks them before it decides, so
  * input over a limit is refused up front with a message naming the field, never by the event store.
  */
-export const CUSTOM_CONTEXT_LIMITS = { body: 50_000 } as const;
+export const CUSTOM_CONTEXT_LIMITS = { body: 50_000, metadataDepth: MAX_INPUT_DEPTH, metadataCharacters: 50_000 } as const;
 
 /** `body: must be at most 50000 characters (got 60000)`, or null when the body fits. */
 export const bodyLimitProblem = (body: string): string | null =>
@@ -22,6 +23,34 @@ export const bodyLimitProblem = (body: string): string | null =>
 
 /** A custom context's body as every schema checks it (zod's message names the limit: "Too big: ... <=50000 characters"). */
 export const customContextBody = z.string().max(CUSTOM_CONTEXT_LIMITS.body);
+
+/** Free-form `metadata` (interface.md 2.6: an object; seen keys `subtype`, `includeUris`). */
+const metadataObject = z.record(z.string(), z.unknown());
+/** The depth bound is the one every face puts on free-form input (json-bounds.ts), with the same message. */
+const metadataDepthProblem = (metadata: unknown): string | null =>
+  nestsDeeperThan(metadata, CUSTOM_CONTEXT_LIMITS.metadataDepth) ? tooDeepMessage(CUSTOM_CONTEXT_LIMITS.metadataDepth) : null;
+
+/**
+ * `metadata` as the faces and the service take it: an object nesting at most 32 levels, at most 50,000
+ * characters as JSON (checked in that order, without recursion, so any depth is refused cleanly).
+ */
+export const customContextMetadata = metadataObject.superRefine((metadata, ctx) => {
+  const deep = metadataDepthProblem(metadata);
+  if (deep) return void ctx.addIssue({ code: "custom", message: deep });
+  const characters = JSON.stringify(metadata).length;
+  if (characters > CUSTOM_CONTEXT_LIMITS.metadataCharacters) {
+    ctx.addIssue({ code: "custom", message: `must be at most ${CUSTOM_CONTEXT_LIMITS.metadataCharacters} characters as JSON (got ${characters})` });
+  }
+});
+
+/**
+ * `metadata` as the events hold it: the depth bound only (what the log's encoder takes); learned
+ * suggestions list the paths their comments were on, however many.
+ */
+const storedMetadata = metadataObject.superRefine((metadata, ctx) => {
+  const deep = metadataDepthProblem(metadata);
+  if (deep) ctx.addIssue({ code: "custom", message: deep });
+});
 
 export const CustomContextCreated = defineEvent(
   "CustomContextCreated",
@@ -32,7 +61,7 @@ export const CustomContextCreated = defineEvent(
     body: customContextBody,
     status: customContextStatus,
     scopes: ScopeSchema,
-    metadata: z.record(z.string(), z.unknown()),
+    metadata: storedMetadata,
     /** "user" (created through a face) or "learned" (suggested from human review comments). */
     source: z.enum(["user", "learned"]),
   }),
@@ -51,7 +80,7 @@ export const CustomContextUpdated = defineEvent(
     id: z.string().uuid(),
     body: customContextBody.optional(),
     scopes: ScopeSchema.optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: storedMetadata.optional(),
   }),
 );
 

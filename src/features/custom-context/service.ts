@@ -4,17 +4,16 @@
  * human review comments that repeat a point across pull requests (src/review/learned-patterns.ts).
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import type { EventStore } from "../../eventstore/port.ts";
 import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { DomainError, handleCommand } from "../../eventstore/decider.ts";
-import { bodyLimitProblem } from "./events.ts";
+import { bodyLimitProblem, customContextMetadata } from "./events.ts";
 import { customContextDecider, type CustomContextStatus, type CustomContextType } from "./decider.ts";
 import { customContextCounts, type CustomContextRecord, type LinkedComment } from "./projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
-import { ScopeSchema, type Scope } from "../../review/scope.ts";
+import { ScopeSchema, scopeNestingProblem, type Scope } from "../../review/scope.ts";
 import { patternCostProblem, patternWarning, type CustomContextLike } from "../../review/patterns.ts";
 
 export { patternWarning };
@@ -55,9 +54,12 @@ export type CreateCustomContextInput = {
 
 function parseScopes(scopes: unknown): Scope {
   if (scopes === undefined || scopes === null) return {};
+  // Before the recursive schema: a scope nested thousands of levels deep would overflow the stack there.
+  const nesting = scopeNestingProblem(scopes);
+  if (nesting) throw new DomainError("invalid", `Invalid scopes: ${nesting}`, "scopes");
   const parsed = ScopeSchema.safeParse(scopes);
   if (!parsed.success) {
-    throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`);
+    throw new DomainError("invalid", `Invalid scopes: ${parsed.error.issues.map((i) => `${i.path.join(".") || "(scopes)"}: ${i.message}`).join("; ")}`, "scopes");
   }
   return parsed.data;
 }
@@ -65,11 +67,16 @@ function parseScopes(scopes: unknown): Scope {
 function enumValue<T extends string>(value: string | undefined, allowed: readonly T[], field: string, fallback: T): T {
   if (value === undefined) return fallback;
   const upper = value.toUpperCase() as T;
-  if (!allowed.includes(upper)) throw new DomainError("invalid", `${field} must be one of ${allowed.join(", ")}`);
+  if (!allowed.includes(upper)) throw new DomainError("invalid", `${field} must be one of ${allowed.join(", ")}`, field);
   return upper;
 }
 
-const metadataSchema = z.record(z.string(), z.unknown());
+/** `metadata` within its limits (an object, depth and size: events.ts), or invalid input naming it. */
+function parseMetadata(metadata: unknown): Record<string, unknown> {
+  const parsed = customContextMetadata.safeParse(metadata);
+  if (!parsed.success) throw new DomainError("invalid", `metadata: ${parsed.error.issues[0]?.code === "invalid_type" ? "must be an object" : parsed.error.issues[0]?.message}`, "metadata");
+  return parsed.data;
+}
 
 /**
  * Refuses, as invalid input and before anything is decided or appended, a body over the limit, or a
@@ -77,7 +84,7 @@ const metadataSchema = z.record(z.string(), z.unknown());
  */
 function checkBody(body: string | undefined, type: string) {
   const problem = body === undefined ? null : (bodyLimitProblem(body) ?? patternCostProblem(type, body));
-  if (problem) throw new DomainError("invalid", problem);
+  if (problem) throw new DomainError("invalid", problem, "body");
 }
 
 /** A custom context as the faces list it (interface.md 2.6). */
@@ -131,7 +138,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
     /** search_custom_context: lexical over body, type and metadata. */
     search(orgId: string, input: { query: string; limit?: number }) {
       const query = input.query.trim();
-      if (query === "") throw new DomainError("invalid", "query must not be empty");
+      if (query === "") throw new DomainError("invalid", "query must not be empty", "query");
       const matches = records(orgId)
         .map((r) => ({ r, score: lexicalScore(query, r.body, r.type, JSON.stringify(r.metadata)) }))
         .filter((m) => m.score > 0)
@@ -149,8 +156,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
       const id = randomUUID();
       const contextType = enumValue(input.type, TYPES, "type", "CUSTOM_INSTRUCTION");
       checkBody(input.body, contextType);
-      const metadata = metadataSchema.safeParse(input.metadata ?? {});
-      if (!metadata.success) throw new DomainError("invalid", "metadata must be an object");
+      const metadata = parseMetadata(input.metadata ?? {});
       const { lastPosition } = await handleCommand(
         eventStore,
         customContextStream(orgId, id),
@@ -162,7 +168,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
           body: input.body ?? "",
           status: enumValue(input.status, STATUSES, "status", "ACTIVE"),
           scopes: parseScopes(input.scopes),
-          metadata: metadata.data,
+          metadata,
           source: "user",
         },
         { ...context, orgId },
@@ -204,7 +210,7 @@ export function createCustomContextService({ eventStore, readStore, runner }: { 
           id: customContextId,
           ...(input.body !== undefined ? { body: input.body } : {}),
           ...(input.scopes !== undefined ? { scopes: parseScopes(input.scopes) } : {}),
-          ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+          ...(input.metadata !== undefined ? { metadata: parseMetadata(input.metadata) } : {}),
         },
         { ...context, orgId },
       );

@@ -77,9 +77,15 @@ export type MergeRequestDetail = {
 
 /** Checks the all-or-none rule of the repository group; returns the filter or null when omitted. */
 export function repositoryGroup(filter: RepositoryFilter): { name: string; remote: string; defaultBranch: string } | null {
-  const given = [filter.name, filter.remote, filter.defaultBranch].filter((v) => v !== undefined && v !== null && v !== "");
+  const fields = { name: filter.name, remote: filter.remote, defaultBranch: filter.defaultBranch };
+  const isGiven = (v: string | null | undefined) => v !== undefined && v !== null && v !== "";
+  const given = Object.entries(fields).filter(([, v]) => isGiven(v)).map(([k]) => k);
   if (given.length === 0) return null;
-  if (given.length !== 3) throw new DomainError("invalid", "name, remote and defaultBranch must be given together or all omitted");
+  if (given.length !== 3) {
+    // The field named is the first one missing (as the tool interface's schema names it).
+    const missing = Object.keys(fields).find((k) => !given.includes(k))!;
+    throw new DomainError("invalid", `name, remote and defaultBranch must be given together or all omitted (${given.join(", ")} given)`, missing);
+  }
   return { name: filter.name!, remote: filter.remote!.toLowerCase(), defaultBranch: filter.defaultBranch! };
 }
 
@@ -190,7 +196,7 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     ): { mergeRequests: MergeRequestListItem[]; total: number } {
       const repo = repositoryGroup(input);
       const state = input.state?.toLowerCase();
-      if (state !== undefined && state !== "open" && state !== "closed") throw new DomainError("invalid", "state must be open or closed");
+      if (state !== undefined && state !== "open" && state !== "closed") throw new DomainError("invalid", "state must be open or closed", "state");
       const prefix = repo ? ["pr", orgId] : ["pr", orgId];
       let all = prs()
         .range<PullRequestRecord>(prefix)
@@ -264,7 +270,7 @@ export function createPullRequestQueries(readStore: ReadStore, hostUrls: Record<
     /** search_greptile_comments: lexical search over service comments of the organisation. */
     searchComments(orgId: string, input: { query: string; limit?: number; includeAddressed?: boolean; createdAfter?: string }) {
       const query = input.query.trim();
-      if (query === "") throw new DomainError("invalid", "query must not be empty");
+      if (query === "") throw new DomainError("invalid", "query must not be empty", "query");
       const after = parseTime(input.createdAfter, "createdAfter");
       const limit = clampLimit(input.limit, SEARCH_COMMENTS);
       const includeAddressed = input.includeAddressed ?? false;

@@ -184,7 +184,7 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
       context: CommandContext,
     ): Promise<{ listed: number; recorded: number; unchanged: number }> {
       const remote = input.remote.toLowerCase();
-      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure");
+      if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
       const token = input.token ?? config.reviews.tokens[remote];
       const list = await hosts.get(remote).listPullRequests(input.name, token, { state: input.state ?? "all", ...(input.limit ? { limit: input.limit } : {}) });
       let recorded = 0;

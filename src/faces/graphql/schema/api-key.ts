@@ -78,7 +78,7 @@ builder.mutationFields((t) => ({
   }),
   revokeApiKey: t.field({
     type: ApiKey,
-    description: "Revokes a key of the caller's organisation; it stops authenticating at once. Revoking twice is a no-op.",
+    description: "Revokes a key of the caller's organisation; it stops authenticating at once. Revoking twice is a no-op: every call, concurrent ones included, answers the key revoked.",
     args: {
       keyId: t.arg.id({ required: true, validate: keyId }),
       reason: t.arg.string({ validate: z.string().max(500).nullish() }),

@@ -101,12 +101,16 @@ const TriggerCodeReviewPayload = builder
 builder.queryFields((t) => ({
   codeReviews: t.field({
     type: CodeReviewList,
-    description: "The caller's organisation's code reviews, newest first.",
+    description:
+      "The caller's organisation's code reviews, newest first (list_code_reviews). Every filter is optional; name, remote and defaultBranch go together.",
     args: {
       name: t.arg.string({ validate: z.string().trim().min(1).max(300).nullish() }),
       remote: t.arg({ type: RemoteEnum }),
       defaultBranch: t.arg.string({ validate: z.string().trim().min(1).max(255).nullish() }),
-      prNumber: t.arg.int({ validate: z.number().int().min(1).nullish() }),
+      prNumber: t.arg.int({
+        description: "Pull request number: of the repository given, or, without one, in every repository.",
+        validate: z.number().int().min(1).nullish(),
+      }),
       status: t.arg({ type: CodeReviewStatus }),
       limit: t.arg.int({ validate: z.number().int().min(1).max(100).nullish() }),
       offset: t.arg.int({ validate: z.number().int().min(0).nullish() }),

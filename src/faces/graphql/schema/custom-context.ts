@@ -2,7 +2,7 @@ import { z } from "zod";
 import { customContextListItem, patternWarning, type CustomContextListItem } from "../../../features/custom-context/service.ts";
 import type { CustomContextRecord } from "../../../features/custom-context/projection.ts";
 import { DomainError } from "../../../eventstore/decider.ts";
-import { customContextBody } from "../../../features/custom-context/events.ts";
+import { customContextBody, customContextMetadata } from "../../../features/custom-context/events.ts";
 import { builder, commandContextOf } from "../builder.ts";
 import { ReadModelSnapshot, snapshotView } from "./audit.ts";
 
@@ -80,7 +80,11 @@ builder.mutationFields((t) => ({
       type: t.arg({ type: CustomContextType, defaultValue: "CUSTOM_INSTRUCTION" }),
       status: t.arg({ type: CustomContextStatus, defaultValue: "ACTIVE" }),
       scopes: t.arg({ type: "JSON", description: "A scope expression (see the REST API's scopes)." }),
-      metadata: t.arg({ type: "JSON", validate: z.record(z.string(), z.unknown()).nullish() }),
+      metadata: t.arg({
+        type: "JSON",
+        description: "An object nesting at most 32 levels of objects and arrays, at most 50,000 characters as JSON.",
+        validate: customContextMetadata.nullish(),
+      }),
     },
     resolve: async (_root, args, ctx) => {
       const orgId = ctx.principal.orgId;

@@ -1,5 +1,6 @@
-import { GraphQLError, Kind, valueFromASTUntyped } from "../graphql.ts";
+import { Kind, valueFromASTUntyped } from "../graphql.ts";
 import { builder } from "../builder.ts";
+import { ScalarInputError } from "../errors.ts";
 
 /** Any JSON value (event data, read-model keys and values). */
 builder.scalarType("JSON", {
@@ -11,7 +12,7 @@ builder.scalarType("JSON", {
 
 const toIso = (value: unknown) => {
   if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
-    throw new GraphQLError("DateTime must be an ISO 8601 date-time string", { extensions: { code: "BAD_USER_INPUT" } });
+    throw new ScalarInputError("DateTime must be an ISO 8601 date-time string");
   }
   return new Date(Date.parse(value)).toISOString();
 };
@@ -26,7 +27,7 @@ builder.scalarType("DateTime", {
 const toPosition = (value: unknown) => {
   const n = typeof value === "string" && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
-    throw new GraphQLError("Position must be a non-negative integer", { extensions: { code: "BAD_USER_INPUT" } });
+    throw new ScalarInputError("Position must be a non-negative integer");
   }
   return n;
 };

@@ -4,7 +4,7 @@ import { commandContext, type AppEnv } from "../env.ts";
 import type { Services } from "../../../services.ts";
 import { readJson } from "../validate.ts";
 import { requireAdmin } from "../auth.ts";
-import { customContextBody } from "../../../features/custom-context/events.ts";
+import { customContextBody, customContextMetadata } from "../../../features/custom-context/events.ts";
 import { HttpError } from "../errors.ts";
 import { GitNameError, validateRepositoryName } from "../../../git/names.ts";
 
@@ -34,7 +34,7 @@ const createContextBody = z.object({
   type: z.string().optional(),
   status: z.string().optional(),
   scopes: z.unknown().optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: customContextMetadata.optional(),
 });
 
 const hostToken = (c: { req: { header(name: string): string | undefined } }) =>

@@ -39,7 +39,7 @@ export const listCodeReviews = defineTool({
   input: listCodeReviewsInput,
   output: listCodeReviewsOutput,
   readOnly: true,
-  run: async (args, ctx) => ctx.services.reviews.listAcrossRepositories(ctx.principal.orgId, args),
+  run: async (args, ctx) => ctx.services.reviews.list(ctx.principal.orgId, args),
 });
 
 export const getCodeReviewInput = z.strictObject({

@@ -12,7 +12,7 @@ import {
   commandContextOf,
 } from "./common.ts";
 import { ScopeSchema } from "../../../review/scope.ts";
-import { customContextBody } from "../../../features/custom-context/events.ts";
+import { CUSTOM_CONTEXT_LIMITS, customContextBody, customContextMetadata } from "../../../features/custom-context/events.ts";
 
 export const LIST_CUSTOM_CONTEXT_LIMIT = { default: 20, max: 100 } as const;
 export const SEARCH_CUSTOM_CONTEXT_LIMIT = { default: 10, max: 50 } as const;
@@ -74,7 +74,9 @@ export const createCustomContextInput = z.strictObject({
     'Where it applies: {} everywhere (default); {"AND":[conditions]} or {"OR":[conditions]}; a condition is ' +
       '{"field":"filepath"|"repository","operator":"MATCHES"|"NOT_MATCHES"|"EQUALS"|"NOT_EQUALS","value":"<glob or text>"}',
   ),
-  metadata: z.record(z.string(), z.unknown()).optional().describe("Free-form data, e.g. {subtype, includeUris}"),
+  metadata: customContextMetadata
+    .optional()
+    .describe(`Free-form data, e.g. {subtype, includeUris}: an object nesting at most ${CUSTOM_CONTEXT_LIMITS.metadataDepth} levels, at most ${CUSTOM_CONTEXT_LIMITS.metadataCharacters} characters as JSON`),
 });
 export const createCustomContextOutput = z.object({
   customContext: customContextBase,
