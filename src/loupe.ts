@@ -28,6 +28,7 @@ import { createCodeSearchService } from "./features/code-search/service.ts";
 import { createQuerySessionService } from "./features/query-sessions/service.ts";
 import { createAuditService } from "./audit/service.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
+import { createHostTokens } from "./features/pull-requests/host-tokens.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
 import { createCustomContextService } from "./features/custom-context/service.ts";
 import { webhookRoutes } from "./faces/http/routes/webhooks.ts";
@@ -145,14 +146,19 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   });
   const reviewQueries = createCodeReviewQueries(readStore, prQueries);
   const customContext = createCustomContextService({ eventStore, readStore, runner });
+  const webhookOrg = () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId;
+  // The service host tokens serve the operator's organisations only: the bootstrap one and the webhook one.
+  const hostTokens = createHostTokens({
+    serviceTokens: config.reviews.tokens, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
+    operatorOrgs: () => [keys.bootstrapOrgId(), webhookOrg()],
+  });
   const reviews = createReviewService({
-    config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
+    config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts, hostTokens,
     chat: models.chat, queries: prQueries, reviewQueries, customContext,
     codeIndex, indexedRepositories: (orgId) => indexer.list(orgId), // related code for the chat model
   });
   const pullRequests = createPullRequestService({
-    config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,
-    webhookOrg: () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId,
+    config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext, hostTokens, webhookOrg,
   });
   // Code search and query sessions (POST /v2/search, /v2/query).
   const codeSearch = createCodeSearchService({

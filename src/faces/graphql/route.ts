@@ -9,11 +9,13 @@ import { schema } from "./schema.ts";
 import { adminError, isRequestError, toAdminError } from "./errors.ts";
 import type { AdminContext } from "./builder.ts";
 import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
+import { hostTokenFor } from "../../features/code-search/permissions.ts";
+import type { Remote } from "../../hosts/types.ts";
 
 export const GRAPHQL_PATH = "/graphql";
 
 /** What the route hands yoga per request (merged into the resolvers' context). */
-type ServerContext = { principal: Principal; requestId: string; logger: AdminContext["logger"] };
+type ServerContext = { principal: Principal; requestId: string; logger: AdminContext["logger"]; hostToken: AdminContext["hostToken"] };
 
 const DEFAULT_QUERY = `# Loupe admin console. Put your admin API key in the Headers tab:
 #   { "Authorization": "Bearer lp_..." }
@@ -55,7 +57,7 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
     logging: false,
-    context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
+    context: ({ principal, requestId, logger, hostToken }) => ({ services, principal, requestId, logger, hostToken }),
     plugins: [adminOnly],
     maskedErrors: {
       // Bad input answers BAD_USER_INPUT naming the field and logs a warning without a stack; only an
@@ -91,7 +93,7 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     const request = c.req.raw;
     if (isConsoleRequest(request)) {
       // Yoga renders the console for this request and executes nothing; the page holds no data.
-      return yoga.fetch(request, { principal: null as never, requestId: c.get("requestId"), logger: c.get("logger") });
+      return yoga.fetch(request, { principal: null as never, requestId: c.get("requestId"), logger: c.get("logger"), hostToken: () => undefined });
     }
     const header = c.req.header("authorization");
     if (!header) throw new HttpError(401, "unauthorized", "Missing Authorization header (expected: Bearer <API key>)");
@@ -100,6 +102,7 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     const logger = c.get("logger").child({ keyId: principal.keyId, orgId: principal.orgId });
     c.set("principal", principal);
     c.set("logger", logger);
-    return yoga.fetch(request, { principal, requestId: c.get("requestId"), logger });
+    const hostToken = (remote: Remote) => hostTokenFor((name) => c.req.header(name), remote);
+    return yoga.fetch(request, { principal, requestId: c.get("requestId"), logger, hostToken });
   });
 }
