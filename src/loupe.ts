@@ -130,9 +130,11 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
     bitbucket: { apiBase: config.hostApiUrls.bitbucket },
     azure: { apiBase: config.hostApiUrls.azure },
   });
-  const localRepositories = createLocalRepositories({ roots: config.localRoots, dataDir: config.dataDir });
+  // Local paths (LOUPE_LOCAL_ROOTS, an operator setting) are for the bootstrap organisation only.
+  const localRepositories = createLocalRepositories({ roots: config.localRoots, dataDir: config.dataDir, operatorOrg: keys.bootstrapOrgId });
   const indexer = createIndexer({
     cloneUrlFor: localRepositories.cloneUrlFor, // local paths (LOUPE_LOCAL_ROOTS) clone from file://
+    mayIndexLocal: localRepositories.mayIndex,
     config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts,
     embedder: models.embedder,
     metrics,
@@ -163,7 +165,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   // Code search and query sessions (POST /v2/search, /v2/query).
   const codeSearch = createCodeSearchService({
     searcher, codeIndex, hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
-    cloneUrlFor: localRepositories.cloneUrlFor, repositories: indexer,
+    cloneUrlFor: localRepositories.cloneUrlFor, mayReadLocal: localRepositories.mayIndex, repositories: indexer,
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
   const audit = createAuditService({ eventStore, readStore, runner });
