@@ -27,6 +27,7 @@ import { createCodeReviewQueries } from "./features/code-reviews/queries.ts";
 import { createCodeSearchService } from "./features/code-search/service.ts";
 import { createQuerySessionService } from "./features/query-sessions/service.ts";
 import { createAuditService } from "./audit/service.ts";
+import { createOperationsService } from "./features/operations/service.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
 import { createHostTokens } from "./features/pull-requests/host-tokens.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
@@ -169,7 +170,8 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
   const audit = createAuditService({ eventStore, readStore, runner });
-  const services: Services = { audit, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
+  const operations = createOperationsService({ eventStore, runner, operatorOrg: keys.bootstrapOrgId });
+  const services: Services = { audit, operations, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   await bootstrapAdminKey(services, {

@@ -7,8 +7,15 @@
 export {
   GraphQLError,
   Kind,
+  parse,
   valueFromASTUntyped,
   printSchema,
   lexicographicSortSchema,
   type GraphQLSchema,
+  type ValidationRule,
+  type ASTVisitor,
+  type DocumentNode,
+  type SelectionSetNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
 } from "graphql/index.js";

@@ -9,6 +9,7 @@ import { schema } from "./schema.ts";
 import { adminError, isRequestError, toAdminError } from "./errors.ts";
 import type { AdminContext } from "./builder.ts";
 import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
+import { operationLimitsPlugin } from "./limits.ts";
 import { hostTokenFor } from "../../features/code-search/permissions.ts";
 import type { Remote } from "../../hosts/types.ts";
 
@@ -58,7 +59,8 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     landingPage: false,
     logging: false,
     context: ({ principal, requestId, logger, hostToken }) => ({ services, principal, requestId, logger, hostToken }),
-    plugins: [adminOnly],
+    // adminOnly first, then the operation limits (./limits.ts): parsing and validation, before anything runs.
+    plugins: [adminOnly, operationLimitsPlugin],
     maskedErrors: {
       // Bad input answers BAD_USER_INPUT naming the field and logs a warning without a stack; only an
       // unexpected error is logged as an error (with its stack, for the operator).
