@@ -81,7 +81,7 @@ export const configSchema = z.object({
   LOUPE_METRICS_TOKEN: optionalString.pipe(z.string().min(16, "must be at least 16 characters").optional()),
   /** How long a SIGTERM waits for in-flight requests and jobs before checkpointing and exiting. */
   LOUPE_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(20_000),
-  /** Directories (comma-separated; relative ones resolved against the working directory) under which POST /v2/repositories/local may index git repositories by path. */
+  /** Directories (comma-separated; relative ones resolved against the working directory) under which POST /v2/repositories/local may index git repositories by path, for the bootstrap organisation only. */
   LOUPE_LOCAL_ROOTS: optionalString,
 });
 

@@ -27,7 +27,9 @@ import { createCodeReviewQueries } from "./features/code-reviews/queries.ts";
 import { createCodeSearchService } from "./features/code-search/service.ts";
 import { createQuerySessionService } from "./features/query-sessions/service.ts";
 import { createAuditService } from "./audit/service.ts";
+import { createOperationsService } from "./features/operations/service.ts";
 import { createPullRequestService } from "./features/pull-requests/service.ts";
+import { createHostTokens } from "./features/pull-requests/host-tokens.ts";
 import { createReviewService } from "./features/code-reviews/service.ts";
 import { createCustomContextService } from "./features/custom-context/service.ts";
 import { webhookRoutes } from "./faces/http/routes/webhooks.ts";
@@ -129,9 +131,11 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
     bitbucket: { apiBase: config.hostApiUrls.bitbucket },
     azure: { apiBase: config.hostApiUrls.azure },
   });
-  const localRepositories = createLocalRepositories({ roots: config.localRoots, dataDir: config.dataDir });
+  // Local paths (LOUPE_LOCAL_ROOTS, an operator setting) are for the bootstrap organisation only.
+  const localRepositories = createLocalRepositories({ roots: config.localRoots, dataDir: config.dataDir, operatorOrg: keys.bootstrapOrgId });
   const indexer = createIndexer({
     cloneUrlFor: localRepositories.cloneUrlFor, // local paths (LOUPE_LOCAL_ROOTS) clone from file://
+    mayIndexLocal: localRepositories.mayIndex,
     config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts,
     embedder: models.embedder,
     metrics,
@@ -145,23 +149,29 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   });
   const reviewQueries = createCodeReviewQueries(readStore, prQueries);
   const customContext = createCustomContextService({ eventStore, readStore, runner });
+  const webhookOrg = () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId;
+  // The service host tokens serve the operator's organisations only: the bootstrap one and the webhook one.
+  const hostTokens = createHostTokens({
+    serviceTokens: config.reviews.tokens, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
+    operatorOrgs: () => [keys.bootstrapOrgId(), webhookOrg()],
+  });
   const reviews = createReviewService({
-    config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts,
+    config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts, hostTokens,
     chat: models.chat, queries: prQueries, reviewQueries, customContext,
     codeIndex, indexedRepositories: (orgId) => indexer.list(orgId), // related code for the chat model
   });
   const pullRequests = createPullRequestService({
-    config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext,
-    webhookOrg: () => config.webhooks.orgId ?? keys.organisations()[0]?.orgId,
+    config, logger, eventStore, runner, hosts, queries: prQueries, reviews, customContext, hostTokens, webhookOrg,
   });
   // Code search and query sessions (POST /v2/search, /v2/query).
   const codeSearch = createCodeSearchService({
     searcher, codeIndex, hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
-    cloneUrlFor: localRepositories.cloneUrlFor, repositories: indexer,
+    cloneUrlFor: localRepositories.cloneUrlFor, mayReadLocal: localRepositories.mayIndex, repositories: indexer,
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
   const audit = createAuditService({ eventStore, readStore, runner });
-  const services: Services = { audit, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
+  const operations = createOperationsService({ eventStore, runner, operatorOrg: keys.bootstrapOrgId });
+  const services: Services = { audit, operations, hosts, models, pullRequests, reviews, customContext, codeSearch, querySessions, config, logger, eventStore, readStore, runner, keys, metrics, localRepositories, codeIndex, searcher, mirrors, indexer };
   metrics.addSourcesFrom(services);
 
   const close = async () => {

@@ -18,6 +18,7 @@ import type { CodeSearchService } from "./features/code-search/service.ts";
 import type { QuerySessionService } from "./features/query-sessions/service.ts";
 import type { Models } from "./models/config.ts";
 import type { AuditService } from "./audit/service.ts";
+import type { OperationsService } from "./features/operations/service.ts";
 
 /** What the three faces (HTTP, JSON-RPC, GraphQL) are given: read models and command services. */
 export type Services = {
@@ -55,4 +56,6 @@ export type Services = {
   reviews: ReviewService;
   /** Custom context: list/get/search/create/status, learned SUGGESTED patterns (src/features/custom-context/). */
   customContext: CustomContextService;
+  /** Instance-wide operations of the bootstrap organisation's admins: projection rebuilds, recorded (src/features/operations/). */
+  operations: OperationsService;
 };

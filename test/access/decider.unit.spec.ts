@@ -18,6 +18,12 @@ describe("organisation decider", () => {
       .when({ type: "CreateOrganisation", orgId: "org1", name: "Acme again" })
       .thenFails("conflict");
   });
+  it("records in the creator's stream each organisation it created", () => {
+    organisations
+      .given([{ type: "OrganisationCreated", data: { orgId: "org1", name: "Acme" } }])
+      .when({ type: "RecordProvisioned", provisionedOrgId: "org2", name: "Tenant" })
+      .then([{ type: "OrganisationProvisioned", data: { provisionedOrgId: "org2", name: "Tenant" } }]);
+  });
 });
 
 describe("API key decider", () => {

@@ -143,7 +143,7 @@ describe("loupe CLI", () => {
     const out = await runCli(["index", outside], env());
     expect(out.code).toBe(1);
     expect(out.stderr.trim()).toBe(
-      "loupe index: forbidden: path is outside the directories this server may index (LOUPE_LOCAL_ROOTS) (the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one)",
+      "loupe index: forbidden: path is outside the directories this server may index (LOUPE_LOCAL_ROOTS) (the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one; and only with an admin key of its bootstrap organisation)",
     );
     const traversal = await runCli(["index", `${roots}/../${outside.split("/").pop()}`], env());
     expect(traversal.code).toBe(1);

@@ -179,4 +179,24 @@ describe("repositories page", () => {
     const body = (await res.json()) as { error: { message: string; details: unknown } };
     expect(body.error.details).toEqual([{ field: "repository", message: "is too long (max 300 characters)" }]);
   });
+
+  it("another organisation's admin gets no local form (the bootstrap organisation's only), and a posted one is refused", async () => {
+    const created = await server.api("/v2/organisations", { method: "POST", json: { name: "Tenant" } });
+    const tenantKey = ((await created.json()) as { adminKey: { key: string } }).adminKey.key;
+    await page.context().clearCookies();
+    await signInConsole(page, server.baseUrl, tenantKey);
+    const local = page.locator("#local");
+    expect(await local.textContent()).toContain("bootstrap organisation");
+    expect(await local.locator("form").count()).toBe(0);
+    // The form's request, as the bootstrap organisation's page would send it, from the tenant's session.
+    const csrf = await page.locator('input[name="_csrf"]').first().inputValue();
+    const answer = await page.request.post(`${server.baseUrl}/console/repositories/local`, {
+      form: { _csrf: csrf, path: localRepo, branch: "" },
+      headers: { origin: server.baseUrl, referer: `${server.baseUrl}/console/repositories` },
+    });
+    expect(answer.status()).toBe(403);
+    expect(await answer.text()).toContain("bootstrap organisation");
+    expect((await (await server.api("/v2/repositories", { key: tenantKey })).json()).repositories).toEqual([]);
+  });
 });
+

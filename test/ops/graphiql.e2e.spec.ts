@@ -42,9 +42,22 @@ describe.skipIf(!existsSync(CHROMIUM))("GraphiQL from Loupe's own assets (Chromi
     const page = await context.newPage();
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
+    // Anything the page's Content-Security-Policy refuses (scripts, styles, workers, fonts, requests).
+    const refused: string[] = [];
+    page.on("console", (m) => {
+      if (/Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => console.error(`Content Security Policy violation: ${e.violatedDirective} ${e.blockedURI}`));
+    });
     const response = await page.goto(`${server.baseUrl}/graphql`);
     expect(response?.status()).toBe(200);
     expect(await response?.text()).not.toMatch(/https?:\/\/(?!127\.0\.0\.1)/);
+    const headers = response!.headers();
+    expect(headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(headers["x-frame-options"]).toBe("DENY");
+    expect(headers["x-content-type-options"]).toBe("nosniff");
 
     await page.locator(".graphiql-container").first().waitFor({ state: "visible", timeout: 60_000 });
     await page.getByText("Loupe admin console").first().waitFor({ timeout: 60_000 });
@@ -53,11 +66,44 @@ describe.skipIf(!existsSync(CHROMIUM))("GraphiQL from Loupe's own assets (Chromi
     await page.locator(".graphiql-execute-button").first().click();
     await page.locator(".graphiql-response").getByText("unauthorized").first().waitFor({ timeout: 60_000 });
 
+    // The editor's workers started under the policy (they answer for the query editor's language).
+    await page.locator(".graphiql-query-editor").first().waitFor({ timeout: 60_000 });
     expect(elsewhere).toEqual([]);
     expect(errors).toEqual([]);
+    expect(refused).toEqual([]);
     expect(requested).toEqual(expect.arrayContaining(["/graphql", expect.stringMatching(/^\/graphql\/assets\/[^/]+\/graphiql\.js$/), expect.stringMatching(/graphiql\.css$/)]));
     await context.close();
   }, 120_000);
+
+  it("cannot be framed by another page", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent(`<iframe id="admin" src="${server.baseUrl}/graphql" width="800" height="600"></iframe>`);
+    const frame = await (await page.waitForSelector("#admin")).contentFrame();
+    // Chromium replaces a refused frame with its own error page: nothing of the console loads there.
+    await frame!.waitForLoadState();
+    expect(await frame!.locator(".graphiql-container").count()).toBe(0);
+    expect(await frame!.locator("#root").count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
+  it("sends no CORS headers: another origin's page cannot read the admin API, with or without credentials", async () => {
+    const evil = "https://evil.example";
+    const post = await fetch(`${server.baseUrl}/graphql`, {
+      method: "POST",
+      headers: { origin: evil, authorization: `Bearer ${server.adminKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ viewer { keyId } }" }),
+    });
+    expect(post.headers.get("access-control-allow-origin")).toBeNull();
+    expect(post.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(post.headers.get("x-content-type-options")).toBe("nosniff");
+    const preflight = await fetch(`${server.baseUrl}/graphql`, {
+      method: "OPTIONS",
+      headers: { origin: evil, "access-control-request-method": "POST", "access-control-request-headers": "authorization, content-type" },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+  });
 
   it("serves the assets cacheably, and nothing for an unknown asset", async () => {
     const html = await (await fetch(`${server.baseUrl}/graphql`, { headers: { accept: "text/html" } })).text();

@@ -36,7 +36,7 @@ export const indexCommand: Command = {
       }
       if (!response.ok) {
         throw await errorFor(response, "submitting the path", {
-          403: "the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one",
+          403: "the server indexes paths only under LOUPE_LOCAL_ROOTS: start it with that variable (or `loupe serve --local-root <dir>`) naming a directory that holds this one; and only with an admin key of its bootstrap organisation",
           404: "check the path; it must exist on the server's machine",
           400: "give the top-level directory of a git repository with at least one commit",
         });

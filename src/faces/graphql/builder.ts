@@ -5,6 +5,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { CommandContext } from "../../eventstore/new-event.ts";
 import type { Logger } from "../../logging.ts";
 import type { Services } from "../../services.ts";
+import type { Remote } from "../../hosts/types.ts";
 import { adminError } from "./errors.ts";
 
 /** What every admin resolver gets: the services and the (admin) caller. */
@@ -13,6 +14,8 @@ export type AdminContext = {
   principal: Principal;
   requestId: string;
   logger: Logger;
+  /** The request's host token for a remote (X-Host-Token or the provider-named header), if any. */
+  hostToken(remote: Remote): string | undefined;
 };
 
 /** The command context of an admin request: the caller's org, its key id as actor, the request id as correlation. */

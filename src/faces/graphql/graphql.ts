@@ -11,6 +11,7 @@ export {
   ProvidedRequiredArgumentsRule,
   ValuesOfCorrectTypeRule,
   validate,
+  parse,
   valueFromASTUntyped,
   visit,
   printSchema,
@@ -18,4 +19,9 @@ export {
   type ASTNode,
   type DocumentNode,
   type GraphQLSchema,
+  type ValidationRule,
+  type ASTVisitor,
+  type SelectionSetNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
 } from "graphql/index.js";

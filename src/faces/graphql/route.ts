@@ -9,12 +9,15 @@ import { schema } from "./schema.ts";
 import { adminError, badUserInput, CLIENT_ERROR_CODES, isRequestError, toAdminError, variablePathOf } from "./errors.ts";
 import { documentDepthGuard, typedValidationErrors } from "./request-errors.ts";
 import type { AdminContext } from "./builder.ts";
-import { graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
+import { GRAPHIQL_PAGE_HEADERS, graphiqlAssetRoutes, renderGraphiQLPage } from "./graphiql.ts";
+import { operationLimitsPlugin } from "./limits.ts";
+import { hostTokenFor } from "../../features/code-search/permissions.ts";
+import type { Remote } from "../../hosts/types.ts";
 
 export const GRAPHQL_PATH = "/graphql";
 
 /** What the route hands yoga per request (merged into the resolvers' context). */
-type ServerContext = { principal: Principal; requestId: string; logger: AdminContext["logger"] };
+type ServerContext = { principal: Principal; requestId: string; logger: AdminContext["logger"]; hostToken: AdminContext["hostToken"] };
 
 const DEFAULT_QUERY = `# Loupe admin console. Put your admin API key in the Headers tab:
 #   { "Authorization": "Bearer lp_..." }
@@ -55,9 +58,14 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     // The console from Loupe's own assets (./graphiql.ts), never a CDN.
     renderGraphiQL: renderGraphiQLPage,
     landingPage: false,
+    // No CORS headers (like /v2): a page of another origin cannot read the admin API's answers, and
+    // credentials are never allowed for it. Clients outside a browser are not concerned.
+    cors: false,
     logging: false,
-    context: ({ principal, requestId, logger }) => ({ services, principal, requestId, logger }),
-    plugins: [adminOnly, documentDepthGuard(), typedValidationErrors(services.logger)],
+    context: ({ principal, requestId, logger, hostToken }) => ({ services, principal, requestId, logger, hostToken }),
+    // adminOnly first, then the document's depth and the operation limits (./limits.ts): parsing and
+    // validation, before anything runs.
+    plugins: [adminOnly, documentDepthGuard(), operationLimitsPlugin, typedValidationErrors(services.logger)],
     maskedErrors: {
       // Bad input (BAD_USER_INPUT naming the argument, and the request, parse and validation errors of
       // errors.ts) logs a warning without a stack; only an unexpected error is logged as an error (with
@@ -93,8 +101,10 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
   app.on(["GET", "POST"], GRAPHQL_PATH, async (c) => {
     const request = c.req.raw;
     if (isConsoleRequest(request)) {
-      // Yoga renders the console for this request and executes nothing; the page holds no data.
-      return yoga.fetch(request, { principal: null as never, requestId: c.get("requestId"), logger: c.get("logger") });
+      // Yoga renders the console for this request and executes nothing; the page holds no data, but
+      // admins type their key into it: a strict CSP and no framing (./graphiql.ts).
+      const page = await yoga.fetch(request, { principal: null as never, requestId: c.get("requestId"), logger: c.get("logger"), hostToken: () => undefined });
+      return withHeaders(page, GRAPHIQL_PAGE_HEADERS);
     }
     const header = c.req.header("authorization");
     if (!header) throw new HttpError(401, "unauthorized", "Missing Authorization header (expected: Bearer <API key>)");
@@ -103,6 +113,14 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     const logger = c.get("logger").child({ keyId: principal.keyId, orgId: principal.orgId });
     c.set("principal", principal);
     c.set("logger", logger);
-    return yoga.fetch(request, { principal, requestId: c.get("requestId"), logger });
+    const hostToken = (remote: Remote) => hostTokenFor((name) => c.req.header(name), remote);
+    return withHeaders(await yoga.fetch(request, { principal, requestId: c.get("requestId"), logger, hostToken }), { "x-content-type-options": "nosniff" });
   });
+}
+
+/** Yoga's response with `extra` headers set (a Response's own headers may be immutable). */
+function withHeaders(response: Response, extra: Readonly<Record<string, string>>): Response {
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }

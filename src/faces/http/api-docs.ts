@@ -77,6 +77,8 @@ export const routeCatalogue: RouteDoc[] = [
     method: "post",
     path: "/v2/repositories/pull-requests/backfill",
     summary: "Record a repository's pull requests from the host API (admin)",
+    description:
+      "Lists with the request's host token; without one, the service token serves only the bootstrap and webhook organisations, and any other organisation gets 400 host_token_required.",
     tags: ["pull requests"],
     auth: "admin",
     hostToken: true,
@@ -88,15 +90,24 @@ export const routeCatalogue: RouteDoc[] = [
       state: z.enum(["all", "open"]).optional(),
       limit: z.number().int().positive().max(10_000).optional(),
     }),
-    responses: { 200: { description: "Counts", schema: z.object({ listed: z.number(), recorded: z.number(), unchanged: z.number() }).passthrough() } },
+    responses: {
+      200: { description: "Counts", schema: z.object({ listed: z.number(), recorded: z.number(), unchanged: z.number() }).passthrough() },
+      400: { description: "Invalid body, or host_token_required: this organisation must send X-Host-Token" },
+    },
   },
   {
     method: "post",
     path: "/v2/code-reviews",
     summary: "Trigger a code review of a pull request",
+    description:
+      "The review fetches with the request's host token (kept in memory for the review only); without one, the service token serves only the bootstrap and webhook organisations, and any other organisation gets 400 host_token_required.",
     tags: ["reviews"],
+    hostToken: true,
     body: reviewTrigger,
-    responses: { 202: { description: "Review created (PENDING)", schema: z.object({ codeReviewId: z.string(), status: z.string(), message: z.string() }) } },
+    responses: {
+      202: { description: "Review created (PENDING)", schema: z.object({ codeReviewId: z.string(), status: z.string(), message: z.string() }) },
+      400: { description: "Invalid body, or host_token_required: this organisation must send X-Host-Token" },
+    },
   },
   {
     method: "get",

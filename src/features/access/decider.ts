@@ -11,15 +11,26 @@ export type ApiKeyRole = "admin" | "member";
 export const organisationStream = (orgId: string) => `organisation-${orgId}`;
 export const apiKeyStream = (keyId: string) => `apikey-${keyId}`;
 
-export type OrganisationCommand = { type: "CreateOrganisation"; orgId: string; name: string };
+/**
+ * `CreateOrganisation` starts the new organisation's stream; `RecordProvisioned` goes to the creating
+ * organisation's stream (its audit of the organisations it created).
+ */
+export type OrganisationCommand =
+  | { type: "CreateOrganisation"; orgId: string; name: string }
+  | { type: "RecordProvisioned"; provisionedOrgId: string; name: string };
 export type OrganisationState = { exists: boolean };
 
 export const organisationDecider: Decider<OrganisationCommand, OrganisationState, OrganisationDecidedEvent> = {
   initialState: () => ({ exists: false }),
   evolve: () => ({ exists: true }),
   decide(command, state) {
-    if (state.exists) throw new DomainError("conflict", `Organisation ${command.orgId} already exists`);
-    return [{ type: "OrganisationCreated", data: { orgId: command.orgId, name: command.name } }];
+    switch (command.type) {
+      case "CreateOrganisation":
+        if (state.exists) throw new DomainError("conflict", `Organisation ${command.orgId} already exists`);
+        return [{ type: "OrganisationCreated", data: { orgId: command.orgId, name: command.name } }];
+      case "RecordProvisioned":
+        return [{ type: "OrganisationProvisioned", data: { provisionedOrgId: command.provisionedOrgId, name: command.name } }];
+    }
   },
 };
 

@@ -8,6 +8,16 @@ export const OrganisationCreated = defineEvent(
   z.object({ orgId: z.string().min(1), name: z.string().min(1).max(200) }),
 );
 
+/**
+ * In the creating organisation's own stream (`organisation-<creator>`), with the creator's key as actor:
+ * it created another organisation. Names the new organisation, never its keys.
+ */
+export const OrganisationProvisioned = defineEvent(
+  "OrganisationProvisioned",
+  1,
+  z.object({ provisionedOrgId: z.string().min(1), name: z.string().min(1).max(200) }),
+);
+
 export const apiKeyRole = z.enum(["admin", "member"]);
 
 export const ApiKeyIssued = defineEvent(
@@ -29,9 +39,9 @@ export const ApiKeyRevoked = defineEvent(
   z.object({ keyId: z.string().min(1), orgId: z.string().min(1), reason: z.string().max(500).nullable() }),
 );
 
-export const accessEvents = [OrganisationCreated, ApiKeyIssued, ApiKeyRevoked];
+export const accessEvents = [OrganisationCreated, OrganisationProvisioned, ApiKeyIssued, ApiKeyRevoked];
 
-export type OrganisationEvent = EventOf<typeof OrganisationCreated>;
+export type OrganisationEvent = EventOf<typeof OrganisationCreated> | EventOf<typeof OrganisationProvisioned>;
 export type ApiKeyEvent = EventOf<typeof ApiKeyIssued> | EventOf<typeof ApiKeyRevoked>;
-export type OrganisationDecidedEvent = DecidedEventOf<typeof OrganisationCreated>;
+export type OrganisationDecidedEvent = DecidedEventOf<typeof OrganisationCreated> | DecidedEventOf<typeof OrganisationProvisioned>;
 export type ApiKeyDecidedEvent = DecidedEventOf<typeof ApiKeyIssued> | DecidedEventOf<typeof ApiKeyRevoked>;

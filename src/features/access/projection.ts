@@ -1,6 +1,6 @@
 import { defineProjection } from "../../../projections/runner.ts";
 import type { ApiKeyEvent, OrganisationEvent } from "./events.ts";
-import type { ApiKeyRecord } from "./queries.ts";
+import type { ApiKeyRecord, ProvisionedRecord } from "./queries.ts";
 
 /** API keys by hash (for authentication) and by organisation (for listing). No secrets: hashes only. */
 export const apiKeysProjection = defineProjection<ApiKeyEvent>({
@@ -33,14 +33,21 @@ export const apiKeysProjection = defineProjection<ApiKeyEvent>({
   },
 });
 
+/** Organisations by id, and under each creator the organisations it created (`ProvisionedRecord`). */
 export const organisationsProjection = defineProjection<OrganisationEvent>({
   name: "organisations",
   version: 1,
-  canHandle: ["OrganisationCreated"],
+  canHandle: ["OrganisationCreated", "OrganisationProvisioned"],
   handle(events, { tx }) {
     for (const event of events) {
-      const d = event.data;
-      if (!tx.get(["org", d.orgId])) tx.put(["org", d.orgId], { orgId: d.orgId, name: d.name, createdAt: event.time });
+      if (event.type === "OrganisationCreated") {
+        const d = event.data;
+        if (!tx.get(["org", d.orgId])) tx.put(["org", d.orgId], { orgId: d.orgId, name: d.name, createdAt: event.time });
+      } else {
+        const creator = event.metadata.orgId;
+        const record: ProvisionedRecord = { orgId: creator, provisionedOrgId: event.data.provisionedOrgId, name: event.data.name, createdAt: event.time };
+        tx.put(["provisioned", creator, event.id], record);
+      }
     }
   },
 });

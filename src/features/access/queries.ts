@@ -18,6 +18,13 @@ export type ApiKeyRecord = {
 export type OrganisationRecord = { orgId: string; name: string; createdAt: string };
 
 /**
+ * An organisation another one created, kept under the creator: `["provisioned", <creator orgId>, <event id>]`.
+ * `orgId` is the creator's; the key names only the creator, so the record belongs to the creator alone
+ * (the audit's read-model views show an entry to the organisations its key or `orgId` names).
+ */
+export type ProvisionedRecord = { orgId: string; provisionedOrgId: string; name: string; createdAt: string };
+
+/**
  * Queries over the access read models. With `version` (the read model's ReadStore.version), keys found by
  * `byHash` are kept, frozen, until it changes.
  */

@@ -6,7 +6,7 @@ import { DomainError, handleCommand } from "../../eventstore/decider.ts";
 import { apiKeyDecider, apiKeyStream, organisationDecider, organisationStream, type ApiKeyRole } from "./decider.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { ReadStore } from "../../readstore/port.ts";
-import { apiKeyQueries, type ApiKeyRecord, type OrganisationRecord } from "./queries.ts";
+import { apiKeyQueries, type ApiKeyRecord, type OrganisationRecord, type ProvisionedRecord } from "./queries.ts";
 
 /** The caller of a request, resolved from its API key. */
 export type Principal = { keyId: string; orgId: string; role: ApiKeyRole };
@@ -19,6 +19,17 @@ const generateKey = () => `lp_${randomBytes(32).toString("base64url")}`;
 const toInfo = ({ keyHash: _hash, ...info }: ApiKeyRecord): ApiKeyInfo => info;
 
 export type KeyService = ReturnType<typeof createKeyService>;
+
+/** Who acts in a new organisation's own records when another organisation created it: never the creator's key. */
+export const OPERATOR_ACTOR = "operator";
+
+/** The context of a new organisation's own events: its id, and the neutral actor when another organisation created it. */
+const asNewOrganisation = (orgId: string, creator: string | null, context: CommandContext): CommandContext => ({
+  ...context,
+  orgId,
+  actor: creator === null ? context.actor : OPERATOR_ACTOR,
+  causationId: creator === null ? context.causationId : null,
+});
 
 export function createKeyService({
   eventStore,
@@ -54,6 +65,30 @@ export function createKeyService({
   /** The instance's first organisation (ulids sort by creation): the one the bootstrap admin key belongs to. */
   const bootstrapOrgId = (): string | undefined => readStore.view("organisations").range<OrganisationRecord>(["org"], { limit: 1 })[0]?.value.orgId;
 
+  /**
+   * Creates an organisation. Once one exists, only the bootstrap organisation (the first one, whose
+   * admin key the instance was started with) may create others: `context.orgId` is the caller's
+   * (`system` for the instance's own commands, such as the bootstrap).
+   *
+   * A caller's creation is audited in its own organisation first (`OrganisationProvisioned` in its
+   * stream, its key as actor, naming the new organisation's id and name); the new organisation's own
+   * records name a neutral actor (`operator`), never the creator's key.
+   */
+  const createOrganisation = async (name: string, context: CommandContext): Promise<OrganisationRecord> => {
+    const creator = context.orgId === "system" ? null : context.orgId;
+    const bootstrapOrg = bootstrapOrgId();
+    if (bootstrapOrg !== undefined && creator !== null && creator !== bootstrapOrg) {
+      throw new DomainError("forbidden", "Only an admin key of the instance's bootstrap organisation may create organisations");
+    }
+    const orgId = ulid();
+    if (creator !== null) {
+      await handleCommand(eventStore, organisationStream(creator), organisationDecider, { type: "RecordProvisioned", provisionedOrgId: orgId, name }, context);
+    }
+    const { lastPosition } = await handleCommand(eventStore, organisationStream(orgId), organisationDecider, { type: "CreateOrganisation", orgId, name }, asNewOrganisation(orgId, creator, context));
+    await settle(lastPosition);
+    return readStore.view("organisations").get<OrganisationRecord>(["org", orgId])!;
+  };
+
   return {
     bootstrapOrgId,
     /** Issues a new key; the secret is returned once and only its hash is recorded. */
@@ -74,20 +109,24 @@ export function createKeyService({
       await settle(lastPosition);
       return toInfo(keys.get(orgId, keyId)!);
     },
+    createOrganisation,
     /**
-     * Creates an organisation. Once one exists, only the bootstrap organisation (the first one, whose
-     * admin key the instance was started with) may create others: `context.orgId` is the caller's
-     * (`system` for the instance's own commands, such as the bootstrap).
+     * Creates an organisation with its first admin key (POST /v2/organisations, GraphQL createOrganisation):
+     * both recorded in the new organisation with the neutral actor; the secret is returned once.
      */
-    async createOrganisation(name: string, context: CommandContext): Promise<OrganisationRecord> {
-      const bootstrapOrg = bootstrapOrgId();
-      if (bootstrapOrg !== undefined && context.orgId !== bootstrapOrg && context.orgId !== "system") {
-        throw new DomainError("forbidden", "Only an admin key of the instance's bootstrap organisation may create organisations");
-      }
-      const orgId = ulid();
-      const { lastPosition } = await handleCommand(eventStore, organisationStream(orgId), organisationDecider, { type: "CreateOrganisation", orgId, name }, { ...context, orgId });
-      await settle(lastPosition);
-      return readStore.view("organisations").get<OrganisationRecord>(["org", orgId])!;
+    async createOrganisationWithAdmin(name: string, context: CommandContext) {
+      const organisation = await createOrganisation(name, context);
+      const creator = context.orgId === "system" ? null : context.orgId;
+      const secret = generateKey();
+      const keyId = await issueWithSecret(secret, { orgId: organisation.orgId, name: `${name} admin`, role: "admin" }, asNewOrganisation(organisation.orgId, creator, context));
+      return { organisation, key: secret, info: toInfo(keys.get(organisation.orgId, keyId)!) };
+    },
+    /** The organisations `orgId` created (their current records), oldest first. */
+    provisionedBy(orgId: string): OrganisationRecord[] {
+      const view = readStore.view("organisations");
+      return view
+        .range<ProvisionedRecord>(["provisioned", orgId])
+        .flatMap((e) => view.get<OrganisationRecord>(["org", e.value.provisionedOrgId]) ?? []);
     },
     organisations(): OrganisationRecord[] {
       return readStore

@@ -41,6 +41,7 @@ import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findi
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
 import { describeSkipped, skipReasonOf, type SkippedFile } from "../../review/skipped.ts";
+import type { HostTokens } from "../pull-requests/host-tokens.ts";
 
 export { reviewMarker } from "./posting.ts";
 
@@ -57,6 +58,8 @@ export type EngineDeps = {
   /** The code reviews read model (./queries.ts). */
   reviewQueries: CodeReviewQueries;
   customContext: CustomContextService;
+  /** Which host token an organisation may use (the service tokens serve only the operator's organisations). */
+  hostTokens: HostTokens;
   /** The code index, for related code handed to the chat model (optional). */
   codeIndex?: CodeIndex | null;
   /** Indexed repositories of an organisation (the `repositories` read model), to find the index of a PR's repository. */
@@ -85,11 +88,19 @@ export function createReviewEngine(deps: EngineDeps) {
       .sort((a, b) => ((a.completedAt ?? "") < (b.completedAt ?? "") ? -1 : 1))
       .pop();
 
-  const postToHost = createReviewPoster({ config, logger, hosts, queries, git });
-  const refresh = createPullRequestRefresh({ eventStore, runner, mirrors, queries, git, lastCompletedReview, activeContexts: (orgId) => customContext.activeContexts(orgId) });
+  const { hostTokens } = deps;
+  const postToHost = createReviewPoster({ config, logger, hosts, queries, hostTokens });
+  const refresh = createPullRequestRefresh({
+    eventStore, runner, mirrors, queries, git, lastCompletedReview,
+    serviceToken: hostTokens.serviceToken,
+    activeContexts: (orgId) => customContext.activeContexts(orgId),
+  });
 
-  /** Runs (or resumes) a code review until a terminal status, or throws ReviewInterrupted. */
-  async function runReview(orgId: string, codeReviewId: string, shouldStop: () => boolean): Promise<void> {
+  /**
+   * Runs (or resumes) a code review until a terminal status, or throws ReviewInterrupted. `callerToken`:
+   * the host token the review was triggered with (in memory only; gone after a restart).
+   */
+  async function runReview(orgId: string, codeReviewId: string, shouldStop: () => boolean, callerToken?: string): Promise<void> {
     const stream = codeReviewStream(codeReviewId);
     const read = await eventStore.readStream(stream);
     let state = foldStream(codeReviewDecider, read.events);
@@ -128,7 +139,15 @@ export function createReviewEngine(deps: EngineDeps) {
         if (pr.state === "closed") return await finish("CodeReviewSkipped", `pull request is ${pr.merged ? "merged" : "closed"}`);
         if (pr.isDraft && !req.includeDrafts) return await finish("CodeReviewSkipped", "draft pull request (reviews of drafts run only when asked for)");
       }
-      const dir = await openMirror(remote, pr.repository.name);
+      // Only a token this organisation may use: its caller's, or the service token for the operator's organisations.
+      const token = callerToken ?? hostTokens.serviceToken(orgId, remote);
+      const tokenless = !token && !hostTokens.isOperatorOrg(orgId) && hostTokens.gitNeedsToken(remote);
+      if (tokenless && state.status === "PENDING") {
+        return await finish("CodeReviewFailed", `no ${remote} token to fetch the pull request with: the host token the review was triggered with is kept in memory only (the service restarted since); trigger the review again with X-Host-Token`);
+      }
+      // A started review fetched its commits with its caller's token; resumed without it (after a restart),
+      // it reads those commits from the mirror and fetches nothing.
+      const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
       // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
       const trees = new Map<string, Map<string, string>>();
       const listings = new Map<string, Promise<TreeEntry[]>>();
@@ -189,7 +208,7 @@ export function createReviewEngine(deps: EngineDeps) {
       };
 
       if (state.status === "PENDING") {
-        const head = await resolveHead(dir, pr, req.branch);
+        const head = await resolveHead(dir, pr, req.branch, token);
         const base = await resolveTarget(dir, pr);
         const mergeBase = (await mirrors.mergeBase(dir, base.sha, head)) ?? base.sha;
         // Re-review after new commits: only what changed since the previous review's head.

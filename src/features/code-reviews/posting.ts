@@ -1,5 +1,7 @@
 /**
- * Posting a review to its host, when LOUPE_POST_REVIEWS=true and a service token is configured.
+ * Posting a review to its host, when LOUPE_POST_REVIEWS=true and a service token is configured, for the
+ * organisations the service token serves (../pull-requests/host-tokens.ts): the operator's bot never
+ * posts for another organisation, and a caller's own token is never used to post.
  * Crash-safe: ReviewPostRequested is recorded before the call; a resumed review that finds it first asks
  * the host for a review carrying the hidden marker and posts only when there is none.
  */
@@ -10,16 +12,15 @@ import type { PullRequestQueries } from "../pull-requests/queries.ts";
 import type { PullRequestRecord } from "../pull-requests/projection.ts";
 import type { CommentRecord } from "../review-comments/projection.ts";
 import type { CodeReviewCommand, CodeReviewState } from "./decider.ts";
-import type { ReviewGit } from "./review-git.ts";
+import type { HostTokens } from "../pull-requests/host-tokens.ts";
 
 /** Hidden marker ending a posted summary: finds the review on the host after a crash. */
 export const reviewMarker = (codeReviewId: string) => `loupe-review:${codeReviewId}`;
 
-export function createReviewPoster({ config, logger, hosts, queries, git }: { config: Config; logger: Logger; hosts: Hosts; queries: PullRequestQueries; git: ReviewGit }) {
-  const { tokenFor } = git;
+export function createReviewPoster({ config, logger, hosts, queries, hostTokens }: { config: Config; logger: Logger; hosts: Hosts; queries: PullRequestQueries; hostTokens: HostTokens }) {
   /**
-   * Posts the review when LOUPE_POST_REVIEWS=true and a token is configured; returns host ids by our
-   * ids. Crash-safe: ReviewPostRequested is recorded before the call; a resumed review that finds it
+   * Posts the review when LOUPE_POST_REVIEWS=true and the service token serves `orgId`; returns host
+   * ids by our ids (null when not posted). Crash-safe: ReviewPostRequested is recorded before the call; a resumed review that finds it
    * first asks the host for a review carrying the hidden marker and posts only when there is none.
    */
   return async function postToHost(
@@ -34,7 +35,7 @@ export function createReviewPoster({ config, logger, hosts, queries, git }: { co
     record: (command: CodeReviewCommand) => Promise<void>,
   ): Promise<{ id: string; commentId: string }[] | null> {
     const remote = req.repository.remote;
-    const token = tokenFor(remote);
+    const token = hostTokens.serviceToken(orgId, remote);
     if (!config.reviews.post || !token) return null;
     const host = hosts.get(remote);
     const all = new Map(queries.commentsOf(orgId, key).map((c) => [c.id, c]));

@@ -26,6 +26,8 @@ export function createPullRequestRefresh(deps: {
   mirrors: GitMirrors;
   queries: PullRequestQueries;
   git: ReviewGit;
+  /** The host token an organisation's background work may use (the service token, for the operator's organisations only). */
+  serviceToken: (orgId: string, remote: Remote) => string | undefined;
   lastCompletedReview: LastReview;
   /** The organisation's ACTIVE custom context (a PATTERN's comment is checked against its pattern again). */
   activeContexts: (orgId: string) => CustomContextLike[];
@@ -45,8 +47,11 @@ export function createPullRequestRefresh(deps: {
     const open = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && !c.addressed && c.filePath && (c.lineStart !== null || onFile(c)) && c.commitSha);
     const last = lastCompletedReview(orgId, key, "");
     if (open.length === 0 && !last) return { addressed: [] };
-    const dir = await openMirror(ref.remote, pr.repository.name);
-    const head = await resolveHead(dir, pr, null);
+    // Runs after a webhook delivery, with no caller: only the service token, and only for the organisations
+    // it serves; another organisation's refresh fetches without a token (a private repository's fails).
+    const token = deps.serviceToken(orgId, ref.remote);
+    const dir = await openMirror(ref.remote, pr.repository.name, token);
+    const head = await resolveHead(dir, pr, null, token);
     const context: CommandContext = { orgId, actor: "system:reviewer", correlationId: `refresh:${key}:${head}`, causationId: null };
     const events: PullRequestStreamEvent[] = [];
     const state = pullRequestStateOf(pr);

@@ -1,4 +1,9 @@
-/** The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules. */
+/**
+ * The git side of a review: the mirror of a pull request's repository, its head, files and `.loupe/` rules.
+ * Mirrors are shared between organisations: every review fetches with the token its organisation may
+ * use (../pull-requests/host-tokens.ts) before reading, so a failed fetch (a token that cannot read the
+ * repository) ends the review instead of reading what another organisation's work fetched.
+ */
 import type { Config } from "../../config.ts";
 import { GitRefNotFoundError, type GitMirrors, type TreeEntry } from "../../git/mirrors.ts";
 import type { Hosts } from "../../hosts/index.ts";
@@ -7,16 +12,13 @@ import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
 import type { PullRequestRecord } from "../pull-requests/projection.ts";
 
 export function createReviewGit({ config, hosts, mirrors }: { config: Config; hosts: Hosts; mirrors: GitMirrors }) {
-  const tokenFor = (remote: Remote) => config.reviews.tokens[remote];
-  const authEnv = (remote: Remote) => {
-    const token = tokenFor(remote);
-    return token ? hosts.get(remote).gitAuthEnv(token) : undefined;
-  };
+  const authEnv = (remote: Remote, token: string | undefined) => (token ? hosts.get(remote).gitAuthEnv(token) : undefined);
 
-  async function openMirror(remote: Remote, name: string): Promise<string> {
+  /** The repository's mirror, fetched with `token` (never kept) first unless `fetch` is false. */
+  async function openMirror(remote: Remote, name: string, token: string | undefined, options: { fetch?: boolean } = {}): Promise<string> {
     const cloneUrl = hosts.get(remote).cloneUrl(config.hostUrls[remote], name);
-    const env = authEnv(remote);
-    const { dir } = await mirrors.ensure(remote, name, cloneUrl, { fetch: true, ...(env ? { authEnv: env } : {}) });
+    const env = authEnv(remote, token);
+    const { dir } = await mirrors.ensure(remote, name, cloneUrl, { fetch: options.fetch ?? true, ...(env ? { authEnv: env } : {}) });
     return dir;
   }
 
@@ -24,7 +26,7 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     !!sha && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha) && (await mirrors.mergeBase(dir, sha, sha).catch(() => null)) !== null;
 
   /** The pull request's head commit in the mirror: the recorded head, the working branch, the source branch, or the host's PR ref. */
-  async function resolveHead(dir: string, pr: PullRequestRecord, branch: string | null): Promise<string> {
+  async function resolveHead(dir: string, pr: PullRequestRecord, branch: string | null, token: string | undefined): Promise<string> {
     if (branch) {
       const b = await mirrors.resolveBranch(dir, branch).catch(() => null);
       if (b) return b.sha;
@@ -44,7 +46,7 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     };
     const ref = pullRef[pr.repository.remote];
     if (ref) {
-      const env = authEnv(pr.repository.remote);
+      const env = authEnv(pr.repository.remote, token);
       const sha = await mirrors.fetchRef(dir, ref, env ? { authEnv: env } : {}).catch(() => null);
       if (sha && (!source || pr.repository.remote !== "azure")) return sha;
     }
@@ -103,7 +105,7 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
   }
 
-  return { tokenFor, openMirror, hasCommit, resolveHead, resolveTarget, readFileAt, readFilesAt, repoRules };
+  return { openMirror, hasCommit, resolveHead, resolveTarget, readFileAt, readFilesAt, repoRules };
 }
 
 export type ReviewGit = ReturnType<typeof createReviewGit>;

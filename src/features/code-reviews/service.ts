@@ -30,8 +30,10 @@ type Job = { kind: "review"; orgId: string; id: string } | { kind: "refresh"; or
 const jobKey = (job: Job) => (job.kind === "review" ? `review:${job.id}` : `refresh:${job.orgId}:${job.ref.remote}:${job.ref.name.toLowerCase()}#${job.ref.number}`);
 
 export function createReviewService(deps: EngineDeps) {
-  const { eventStore, runner, queries, reviewQueries, logger } = deps;
+  const { eventStore, runner, queries, reviewQueries, logger, hostTokens } = deps;
   const engine = createReviewEngine(deps);
+  /** The host token each queued review was triggered with: in memory only, dropped when the review ends. */
+  const callerTokens = new Map<string, string>();
   const queue: Job[] = [];
   const queued = new Set<string>();
   let running = false;
@@ -61,10 +63,13 @@ export function createReviewService(deps: EngineDeps) {
       queued.delete(jobKey(job));
       busy = true;
       try {
-        if (job.kind === "review") await engine.runReview(job.orgId, job.id, () => stopping);
-        else await engine.refresh(job.orgId, job.ref);
+        if (job.kind === "review") {
+          await engine.runReview(job.orgId, job.id, () => stopping, callerTokens.get(job.id));
+          callerTokens.delete(job.id);
+        } else await engine.refresh(job.orgId, job.ref);
       } catch (error) {
         if (!(error instanceof ReviewInterrupted)) {
+          if (job.kind === "review") callerTokens.delete(job.id);
           logger.warn({ job: jobKey(job), err: { message: error instanceof Error ? error.message : String(error) } }, "review worker job failed");
         }
       } finally {
@@ -75,13 +80,15 @@ export function createReviewService(deps: EngineDeps) {
   }
 
   return {
-    /** trigger_code_review: records a PENDING review and queues it. */
     /**
-     * Records a PENDING review. Each call is a new review, unless `options.codeReviewId` names one: a
-     * review of that id that exists already is a conflict (DomainError, or ExpectedVersionConflictError
-     * when two requests race), so an id derived from what asks for it requests that review once.
+     * trigger_code_review: records a PENDING review and queues it. Each call is a new review, unless
+     * `options.codeReviewId` names one: a review of that id that exists already is a conflict
+     * (DomainError, or ExpectedVersionConflictError when two requests race), so an id derived from what
+     * asks for it requests that review once. `hostToken`: the caller's token for the review's fetches
+     * (never recorded); an organisation other than the operator's must give one (HostTokenRequiredError,
+     * nothing recorded) unless its host is a `file://` base.
      */
-    async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook"; codeReviewId?: string } = {}) {
+    async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook"; codeReviewId?: string; hostToken?: string | undefined } = {}) {
       if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required", "defaultBranch");
       const remote = input.remote?.toLowerCase();
       if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
@@ -92,6 +99,7 @@ export function createReviewService(deps: EngineDeps) {
       if (!pr) {
         throw new DomainError("not_found", `Merge request ${input.name}#${input.prNumber} (${remote}) not found: record it through a webhook or a backfill first`);
       }
+      hostTokens.forRequest(orgId, remote, options.hostToken, "review a pull request", hostTokens.gitNeedsToken(remote));
       const codeReviewId = options.codeReviewId ?? randomUUID();
       const trigger = options.trigger ?? "manual";
       const { lastPosition } = await handleCommand(
@@ -114,6 +122,7 @@ export function createReviewService(deps: EngineDeps) {
         { ...context, orgId },
       );
       if (lastPosition !== null) await runner.waitForPosition(lastPosition, 10_000);
+      if (options.hostToken) callerTokens.set(codeReviewId, options.hostToken);
       if (running) enqueue({ kind: "review", orgId, id: codeReviewId });
       return {
         codeReviewId,
@@ -156,6 +165,7 @@ export function createReviewService(deps: EngineDeps) {
       loop = null;
       queue.length = 0;
       queued.clear();
+      callerTokens.clear(); // like a restart: a review resumed later has no caller token
     },
 
     /** Resolves when the queue is empty and nothing runs (tests). */

@@ -76,6 +76,8 @@ export type CodeSearchDeps = {
   fileHostsNeedToken: boolean;
   /** Clone URL override (local repositories under LOUPE_LOCAL_ROOTS). */
   cloneUrlFor?: ((remote: Remote, repository: string) => string | undefined) | undefined;
+  /** Whether an organisation may read local repositories (the bootstrap one only); default: any. */
+  mayReadLocal?: ((orgId: string) => boolean) | undefined;
   /** The organisation's indexed repositories (the repositories read model). */
   repositories: { get(orgId: string, id: string): RepositoryRecord | undefined; list(orgId: string): RepositoryRecord[] };
 };
@@ -129,6 +131,8 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
         const remote = ref.remote;
         // The index first: a reference this organisation never indexed is answered without asking the host.
         let record = findRecord(orgId, remote, ref.repository, ref.branch);
+        // A local repository another organisation indexed before only the bootstrap one could: not shown to it.
+        if (record && deps.mayReadLocal && !deps.mayReadLocal(orgId) && deps.cloneUrlFor?.(remote, record.repository) !== undefined) record = undefined;
         if (record) {
           let readable: boolean;
           try {

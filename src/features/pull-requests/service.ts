@@ -23,6 +23,7 @@ import { autoReviewId, deliveryEventId, pullRequestStream } from "./identity.ts"
 import { pullRequestDecider, pullRequestStateOf, type HostChange, type PullRequestStreamEvent } from "./decider.ts";
 import { hostCommentId } from "../review-comments/ids.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
+import type { HostTokens } from "./host-tokens.ts";
 
 
 export type WebhookOutcome =
@@ -88,6 +89,8 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
   runner: ProjectionRunner;
   hosts: Hosts;
   queries: PullRequestQueries;
+  /** Which host token an organisation may use (the service tokens serve only the operator's organisations). */
+  hostTokens: HostTokens;
   /** The organisation webhooks record into. */
   webhookOrg: () => string | undefined;
 }) {
@@ -176,7 +179,9 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
 
     /**
      * Lists a repository's pull requests through the host's REST API and records the new or changed
-     * ones. The token (or the configured review token) is used for this call only.
+     * ones. The caller's token is used for this call only; without one, the service token when `orgId`
+     * is an operator organisation (./host-tokens.ts), and any other organisation is refused
+     * (HostTokenRequiredError) before the host is asked.
      */
     async backfill(
       orgId: string,
@@ -185,7 +190,7 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     ): Promise<{ listed: number; recorded: number; unchanged: number }> {
       const remote = input.remote.toLowerCase();
       if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
-      const token = input.token ?? config.reviews.tokens[remote];
+      const token = deps.hostTokens.forRequest(orgId, remote, input.token, "list its pull requests");
       const list = await hosts.get(remote).listPullRequests(input.name, token, { state: input.state ?? "all", ...(input.limit ? { limit: input.limit } : {}) });
       let recorded = 0;
       let last: number | null = null;

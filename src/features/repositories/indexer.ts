@@ -35,6 +35,8 @@ import { repositoryDecider, repositoryStateOf, repositoryStream } from "./decide
 import { createJobRunner, type IndexerStats, type Job } from "./jobs.ts";
 import { failureReason, serverPaths, withoutServerPaths } from "./failure-reason.ts";
 import { createVisibility } from "./visibility.ts";
+import { LOCAL_PATHS_OPERATOR_ONLY } from "./local.ts";
+import { DomainError } from "../../eventstore/decider.ts";
 
 export type { IndexerStats } from "./jobs.ts";
 
@@ -100,6 +102,11 @@ export type IndexerDeps = {
   metrics?: { recordIndexedBytes(bytes: number): void };
   /** Clone URL override for (remote, repository), e.g. local repositories (src/features/repositories/local.ts); undefined = the host's. */
   cloneUrlFor?: (remote: Remote, repository: string) => string | undefined;
+  /**
+   * Whether an organisation may index the repositories `cloneUrlFor` answers for (local paths: only the
+   * bootstrap organisation, LOUPE_LOCAL_ROOTS being an operator setting); default: any.
+   */
+  mayIndexLocal?: (orgId: string) => boolean;
   /** Jobs running at once (default 2). */
   concurrency?: number;
   /** Files per RepositoryFilesIndexed event (default 200) and the longest wait between two (1 s). */
@@ -171,6 +178,10 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     if (closed) throw new Error("the indexer is closed");
     const repository = validateRepositoryName(input.remote, input.repository);
     if (input.branch !== undefined) validateBranchName(input.branch);
+    // A registered local repository, named as the `github` remote's `local/<name>-<hash>`: the same rule as POST /v2/repositories/local.
+    if (deps.cloneUrlFor?.(input.remote, repository) !== undefined && deps.mayIndexLocal && !deps.mayIndexLocal(input.orgId)) {
+      throw new DomainError("forbidden", LOCAL_PATHS_OPERATOR_ONLY);
+    }
     const cloneUrl = cloneUrlOf(input.remote, repository);
     const authEnv = authEnvOf(input.remote, input.hostToken);
 

@@ -8,7 +8,7 @@ import type { CommandContext } from "../../eventstore/new-event.ts";
 import { validateBranchName } from "../../git/names.ts";
 import { localAlias, shownRepositoryId } from "../../indexing/repo-id.ts";
 import type { Indexer, SubmitResult } from "./indexer.ts";
-import type { LocalRepositories } from "./local.ts";
+import { LOCAL_PATHS_OPERATOR_ONLY, LocalPathError, type LocalRepositories } from "./local.ts";
 
 export type LocalSubmitResult = SubmitResult & {
   /** The id users see: `local:<branch>:<name>-<hash>`. */
@@ -19,12 +19,16 @@ export type LocalSubmitResult = SubmitResult & {
   path: string;
 };
 
-/** Throws LocalPathError (disabled, outside the roots, not found, not a repository) or GitNameError (branch). */
+/**
+ * Throws LocalPathError (disabled, another organisation than the bootstrap one, outside the roots, not
+ * found, not a repository) or GitNameError (branch). A refusal registers nothing.
+ */
 export async function submitLocalRepository(
   services: { indexer: Indexer; localRepositories: LocalRepositories },
   input: { orgId: string; path: string; branch?: string | undefined; reload?: boolean },
   ctx: CommandContext,
 ): Promise<LocalSubmitResult> {
+  if (services.localRepositories.enabled() && !services.localRepositories.mayIndex(input.orgId)) throw new LocalPathError(403, LOCAL_PATHS_OPERATOR_ONLY);
   if (input.branch !== undefined) validateBranchName(input.branch); // before the path is registered: bad input changes nothing
   const local = await services.localRepositories.register(input.path);
   const result = await services.indexer.submit(

@@ -17,6 +17,10 @@ import { LOCAL_OWNER, LOCAL_REMOTE } from "../../indexing/repo-id.ts";
  */
 export { LOCAL_OWNER, LOCAL_REMOTE };
 
+/** Why another organisation than the bootstrap one may not index local paths. */
+export const LOCAL_PATHS_OPERATOR_ONLY =
+  "Only an admin key of the instance's bootstrap organisation may index repositories on the server's disk (LOUPE_LOCAL_ROOTS is the operator's setting)";
+
 export class LocalPathError extends Error {
   constructor(
     readonly status: 400 | 403 | 404,
@@ -29,7 +33,12 @@ export class LocalPathError extends Error {
 
 export type LocalRepositories = ReturnType<typeof createLocalRepositories>;
 
-export function createLocalRepositories({ roots, dataDir }: { roots: readonly string[]; dataDir: string }) {
+export function createLocalRepositories({ roots, dataDir, operatorOrg }: {
+  roots: readonly string[];
+  dataDir: string;
+  /** The bootstrap organisation: the only one whose work may index (and search) local paths. */
+  operatorOrg: () => string | undefined;
+}) {
   const file = join(dataDir, "local-repositories.json");
   const table = new Map<string, string>();
   if (existsSync(file)) {
@@ -57,6 +66,8 @@ export function createLocalRepositories({ roots, dataDir }: { roots: readonly st
   return {
     enabled: () => roots.length > 0,
     roots: () => [...roots],
+    /** Whether `orgId` may index local paths: the bootstrap organisation only (LOUPE_LOCAL_ROOTS is the operator's setting). */
+    mayIndex: (orgId: string) => orgId === operatorOrg(),
 
     /** Checks the path and registers it; returns the repository name to submit (remote `github`). */
     async register(rawPath: string): Promise<{ remote: typeof LOCAL_REMOTE; repository: string; path: string }> {

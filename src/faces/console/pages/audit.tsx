@@ -8,7 +8,7 @@
 import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
 import type { Services } from "../../../services.ts";
-import type { ConsoleEnv } from "../env.ts";
+import { consoleCommandContext, type ConsoleEnv } from "../env.ts";
 import { Badge, Json, Layout, Notice, PostButton, Time } from "../layout.tsx";
 import { ConsoleError, requireAdmin } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
@@ -17,6 +17,7 @@ import type { EventFilter } from "../../../audit/event-log.ts";
 import { parseAsOf } from "../../../audit/as-of.ts";
 import { entryBelongsTo, redact, redactEntries } from "../../../audit/redact.ts";
 import { shownRepositoryId, storedRepositoryId } from "../../../indexing/repo-id.ts";
+import { DomainError } from "../../../eventstore/decider.ts";
 
 /**
  * The id the event log knows an entity by: a repository id as the console and the API show it
@@ -282,8 +283,10 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
     );
   });
 
-  const projectionsPage = async (c: Context<ConsoleEnv>, notice?: string) => {
+  const projectionsPage = async (c: Context<ConsoleEnv>, notice?: string, status: 200 | 409 = 200) => {
     const statuses = await runner.status();
+    // Projections hold every organisation's records: rebuilding one is the bootstrap organisation's.
+    const mayRebuild = services.operations.mayOperate(c.get("session").principal.orgId);
     return c.html(
       <AuditLayout c={c} title="Projections" current="/console/audit/projections">
         <Notice notice={notice} />
@@ -317,14 +320,18 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
                   <td>{p.lag}</td>
                   <td>{p.generation}</td>
                   <td>
-                    <PostButton action="/console/audit/projections/rebuild" session={c.get("session")} fields={{ name: p.name }} label="Rebuild" class="small secondary" />
+                    {mayRebuild ? (
+                      <PostButton action="/console/audit/projections/rebuild" session={c.get("session")} fields={{ name: p.name }} label="Rebuild" class="small secondary" />
+                    ) : null}
                   </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
+        {mayRebuild ? null : <p class="muted small" id="rebuild-operator-only">Rebuilding a projection is for the instance's bootstrap organisation (the operator's).</p>}
       </AuditLayout>,
+      status,
     );
   };
 
@@ -336,7 +343,12 @@ export function auditPages(app: Hono<ConsoleEnv>, services: Services) {
   app.post("/audit/projections/rebuild", async (c) => {
     const name = given((await c.req.parseBody()).name);
     if (!name || !runner.projections().some((p) => p.name === name)) throw new ConsoleError(404, `No projection named ${name ?? ""}`);
-    await runner.rebuild(name);
+    try {
+      await services.operations.rebuildProjection(name, consoleCommandContext(c.var));
+    } catch (error) {
+      if (error instanceof DomainError && error.code === "conflict") return projectionsPage(c, error.message, 409);
+      throw error;
+    }
     c.get("logger").info({ projection: name }, "projection rebuilt (console)");
     return c.redirect(`/console/audit/projections?rebuilt=${encodeURIComponent(name)}`, 303);
   });

@@ -17,6 +17,7 @@ import { prKey } from "../../../hosts/pull-request-key.ts";
 import { toReviewComment } from "../../../features/review-comments/queries.ts";
 import { countsAsInline } from "../../../features/pull-requests/queries.ts";
 import type { CodeReviewRecord } from "../../../features/code-reviews/projection.ts";
+import { HostTokenRequiredError } from "../../../features/pull-requests/host-tokens.ts";
 
 const PAGE = 50;
 const prHref = (p: { remote: string; name: string; number: number }) => `/console/pull-requests/view?${new URLSearchParams({ remote: p.remote, name: p.name, number: String(p.number) })}`;
@@ -195,6 +196,10 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
                 ))}
               </select>
             </label>
+            <label>
+              Host token (kept only for the review; needed unless the service's own token serves this organisation)
+              <input name="hostToken" type="password" autocomplete="off" />
+            </label>
             <button type="submit">Trigger a review</button>
           </form>
         </section>
@@ -237,7 +242,13 @@ export function pullRequestPages(app: Hono<ConsoleEnv>, services: Services) {
     if (!pr) throw new ConsoleError(404, `Pull request ${ref.name}#${ref.number} not found.`);
     const strictness = intIn(form.strictness, 1, 5);
     if (strictness === undefined) return detail(c, ref, { errors: ["strictness: must be an integer from 1 to 5"], status: 400 });
-    await reviews.trigger(orgId, { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: ref.number, strictness }, consoleCommandContext(c.var));
+    const hostToken = given(form.hostToken);
+    try {
+      await reviews.trigger(orgId, { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: ref.number, strictness }, consoleCommandContext(c.var), { hostToken });
+    } catch (error) {
+      if (error instanceof HostTokenRequiredError) return detail(c, ref, { errors: [error.message], status: 400 });
+      throw error;
+    }
     return c.redirect(`${prHref(ref)}#reviews`, 303);
   });
 

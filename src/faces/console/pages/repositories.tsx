@@ -123,7 +123,7 @@ const DISABLED =
   "Indexing repositories on this server's disk (the local remote) is turned off. To turn it on, start Loupe with LOUPE_LOCAL_ROOTS set to the directories whose git repositories may be indexed (comma-separated, e.g. LOUPE_LOCAL_ROOTS=/srv/git), or `loupe serve --local-root DIR`.";
 
 /** Index a git repository on the server's disk by path, or how to turn that on. */
-function LocalSection(props: { session: ConsoleEnv["Variables"]["session"]; enabled: boolean; roots: string[]; errors?: string[] | undefined; values: LocalValues }) {
+function LocalSection(props: { session: ConsoleEnv["Variables"]["session"]; enabled: boolean; allowed: boolean; roots: string[]; errors?: string[] | undefined; values: LocalValues }) {
   const admin = props.session.principal.role === "admin";
   return (
     <section aria-labelledby="local-title" class="card" id="local">
@@ -132,6 +132,13 @@ function LocalSection(props: { session: ConsoleEnv["Variables"]["session"]; enab
         <p class="muted" id="local-disabled">
           {DISABLED}
         </p>
+      ) : !props.allowed ? (
+        <>
+          <Notice errors={props.errors} />
+          <p class="muted" id="local-operator-only">
+            Indexing a path on the server is for the instance's bootstrap organisation (the operator's).
+          </p>
+        </>
       ) : !admin ? (
         <p class="muted">Indexing a path on the server needs an admin API key.</p>
       ) : (
@@ -208,7 +215,7 @@ export function repositoryPages(app: Hono<ConsoleEnv>, services: Services) {
             <button type="submit">Submit</button>
           </form>
         </section>
-        <LocalSection session={session} enabled={localRepositories.enabled()} roots={localRepositories.roots()} errors={options.local?.errors} values={options.local?.values ?? {}} />
+        <LocalSection session={session} enabled={localRepositories.enabled()} allowed={localRepositories.mayIndex(orgId)} roots={localRepositories.roots()} errors={options.local?.errors} values={options.local?.values ?? {}} />
         <section aria-labelledby="list-title">
           <h2 id="list-title">
             {repos.length} repositor{repos.length === 1 ? "y" : "ies"}

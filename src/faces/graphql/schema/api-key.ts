@@ -20,7 +20,7 @@ export const ApiKey = builder.objectRef<ApiKeyInfo>("ApiKey").implement({
     role: t.field({ type: ApiKeyRole, resolve: (k) => k.role }),
     bootstrap: t.exposeBoolean("bootstrap", { description: "Created at first start (LOUPE_API_KEY or a generated key)." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    createdBy: t.exposeString("createdBy", { description: "Actor that issued it: a key id or 'system'." }),
+    createdBy: t.exposeString("createdBy", { description: "Actor that issued it: a key id, 'system', or 'operator' (the first admin key of an organisation another one created)." }),
     revokedAt: t.expose("revokedAt", { type: "DateTime", nullable: true }),
     active: t.boolean({ resolve: (k) => k.revokedAt === null }),
   }),

@@ -144,7 +144,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   triggerCodeReview: t.field({
     type: TriggerCodeReviewPayload,
-    description: "Records a PENDING review of a recorded pull request and queues it.",
+    description:
+      "Records a PENDING review of a recorded pull request and queues it. The review fetches with the request's X-Host-Token (never recorded); organisations other than the operator's must send one.",
     args: {
       name: t.arg.string({ required: true, validate: z.string().trim().min(1).max(300) }),
       remote: t.arg({ type: RemoteEnum, required: true }),
@@ -167,6 +168,7 @@ builder.mutationFields((t) => ({
           includeDrafts: args.includeDrafts ?? undefined,
         },
         commandContextOf(ctx),
+        { hostToken: ctx.hostToken(args.remote) },
       ),
   }),
 }));

@@ -26,6 +26,12 @@ builder.queryFields((t) => ({
       return own ? [own] : [];
     },
   }),
+  provisionedOrganisations: t.field({
+    type: [Organisation],
+    description:
+      "The organisations the caller's organisation created (createOrganisation), oldest first: their id, name and creation time, never their keys or data. Each creation is the event OrganisationProvisioned in the caller's log.",
+    resolve: (_root, _args, ctx) => ctx.services.keys.provisionedBy(ctx.principal.orgId),
+  }),
 }));
 
 const CreateOrganisationPayload = builder
@@ -41,16 +47,14 @@ const CreateOrganisationPayload = builder
 builder.mutationFields((t) => ({
   createOrganisation: t.field({
     type: CreateOrganisationPayload,
-    description: "Creates an organisation and an admin key for it.",
+    description:
+      "Creates an organisation and an admin key for it (bootstrap organisation only). Recorded in the caller's organisation as OrganisationProvisioned (the caller's key as actor, the new organisation's id and name); the new organisation's own events name the actor `operator`, never the caller's key.",
     args: {
       name: t.arg.string({ required: true, validate: z.string().trim().min(1).max(200) }),
     },
     resolve: async (_root, { name }, ctx) => {
-      const context = commandContextOf(ctx);
-      const { keys } = ctx.services;
-      const organisation = await keys.createOrganisation(name.trim(), context);
+      const { organisation, key, info } = await ctx.services.keys.createOrganisationWithAdmin(name.trim(), commandContextOf(ctx));
       if (!organisation) throw adminError("INTERNAL", "The organisation was recorded but is not readable yet");
-      const { key, info } = await keys.issue({ orgId: organisation.orgId, name: `${organisation.name} admin`, role: "admin" }, context);
       return { organisation, admin: { secret: key, keyId: info.keyId, orgId: info.orgId } };
     },
   }),

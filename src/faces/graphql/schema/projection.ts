@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { ProjectionStatus } from "../../../../projections/runner.ts";
-import { builder } from "../builder.ts";
+import { builder, commandContextOf } from "../builder.ts";
 import { adminError } from "../errors.ts";
+import { DomainError } from "../../../eventstore/decider.ts";
 
 const ProjectionState = builder.enumType("ProjectionState", {
   values: {
@@ -33,9 +34,6 @@ const projectionName = z.string().trim().min(1).max(200);
 const statusOf = async (ctx: { services: { runner: { status(): Promise<ProjectionStatus[]> } } }, name: string) =>
   (await ctx.services.runner.status()).find((p) => p.name === name);
 
-/** One rebuild per projection at a time: a second request waits for the running one, then starts its own. */
-const rebuilding = new WeakMap<object, Map<string, Promise<void>>>();
-
 builder.queryFields((t) => ({
   projections: t.field({
     type: [Projection],
@@ -53,26 +51,18 @@ builder.mutationFields((t) => ({
   rebuildProjection: t.field({
     type: Projection,
     description:
-      "Replays the whole log from zero into a fresh generation of the projection, then switches readers to it. Readers keep the current generation until the switch: they never see an error or an empty model. Resolves when the rebuild is done.",
+      "Replays the whole log from zero into a fresh generation of the projection, then switches readers to it. Readers keep the current generation until the switch: they never see an error or an empty model. Resolves when the rebuild is done. Projections hold every organisation's records: only an admin key of the bootstrap organisation may rebuild one (FORBIDDEN otherwise). Recorded as ProjectionRebuildStarted / Completed / Failed with the caller's key as actor. One rebuild of a projection at a time: while one runs, another request gets CONFLICT and starts nothing; a request may name this mutation once.",
     args: { name: t.arg.string({ required: true, validate: projectionName }) },
     resolve: async (_root, { name }, ctx) => {
-      const { runner } = ctx.services;
-      if (!runner.projections().some((p) => p.name === name)) throw adminError("NOT_FOUND", `No projection named ${name}`);
-      let inFlight = rebuilding.get(runner);
-      if (!inFlight) rebuilding.set(runner, (inFlight = new Map()));
-      const previous = inFlight.get(name) ?? Promise.resolve();
-      const run = previous.catch(() => {}).then(() => runner.rebuild(name));
-      inFlight.set(name, run);
       try {
-        await run;
+        const status = await ctx.services.operations.rebuildProjection(name, commandContextOf(ctx));
+        ctx.logger.info({ projection: name }, "projection rebuilt");
+        return status;
       } catch (error) {
+        if (error instanceof DomainError) throw error;
         ctx.logger.error({ err: { message: (error as Error).message }, projection: name }, "projection rebuild failed");
         throw adminError("INTERNAL", `Rebuilding ${name} failed; see the projection's error and the logs`);
-      } finally {
-        if (inFlight.get(name) === run) inFlight.delete(name);
       }
-      ctx.logger.info({ projection: name }, "projection rebuilt");
-      return (await statusOf(ctx, name))!;
     },
   }),
 }));

@@ -105,9 +105,7 @@ export function keyRoutes(app: Hono<AppEnv>, { keys }: Services) {
   app.post("/v2/organisations", async (c) => {
     requireAdmin(c);
     const body = await readJson(c, createOrganisationBody);
-    const context = commandContext(c.var);
-    const organisation = await keys.createOrganisation(body.name, context);
-    const { key, info } = await keys.issue({ orgId: organisation.orgId, name: `${body.name} admin`, role: "admin" }, context);
+    const { organisation, key, info } = await keys.createOrganisationWithAdmin(body.name, commandContext(c.var));
     return c.json({ organisation, adminKey: { ...info, key } }, 201);
   });
 }

@@ -26,8 +26,8 @@ const submitted = z.object({
 });
 
 /**
- * POST /v2/repositories/local: index a git repository on the server's disk by path (admin only; only
- * under LOUPE_LOCAL_ROOTS). Registers it as `local:<branch>:<name>-<hash>` (src/features/repositories/local.ts)
+ * POST /v2/repositories/local: index a git repository on the server's disk by path (admin keys of the
+ * bootstrap organisation only, LOUPE_LOCAL_ROOTS being the operator's setting; only under LOUPE_LOCAL_ROOTS). Registers it as `local:<branch>:<name>-<hash>` (src/features/repositories/local.ts)
  * and submits it like POST /v2/repositories; follow it with GET /v2/repositories/{repositoryId}.
  */
 export function localRepositoryRoutes(app: Hono<AppEnv>, { indexer, localRepositories }: Services) {
@@ -49,16 +49,16 @@ export function localRepositoryRoutes(app: Hono<AppEnv>, { indexer, localReposit
   describeRoute(app, {
     method: "post",
     path: "/v2/repositories/local",
-    summary: "Index a git repository on the server's disk by path (admin; only under LOUPE_LOCAL_ROOTS)",
+    summary: "Index a git repository on the server's disk by path (admin of the bootstrap organisation; only under LOUPE_LOCAL_ROOTS)",
     description:
-      "The path must be the top-level directory of a git repository (or a bare repository) under one of LOUPE_LOCAL_ROOTS, symlinks resolved. Committed content of the branch is indexed. 403 when local indexing is disabled or the path is outside the roots.",
+      "The path must be the top-level directory of a git repository (or a bare repository) under one of LOUPE_LOCAL_ROOTS, symlinks resolved. Committed content of the branch is indexed. 403 when local indexing is disabled, the path is outside the roots, or the key is not of the bootstrap organisation (LOUPE_LOCAL_ROOTS is the operator's setting).",
     tags: ["repositories"],
     auth: "admin",
     body: localBody,
     responses: {
       200: { description: "Already up to date", schema: submitted },
       202: { description: "Indexing started", schema: submitted },
-      403: { description: "Local indexing disabled, path outside LOUPE_LOCAL_ROOTS, or not an admin key" },
+      403: { description: "Local indexing disabled, path outside LOUPE_LOCAL_ROOTS, not an admin key, or not the bootstrap organisation's" },
       404: { description: "The path does not exist" },
     },
   });

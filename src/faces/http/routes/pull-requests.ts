@@ -7,6 +7,9 @@ import { requireAdmin } from "../auth.ts";
 import { customContextBody, customContextMetadata } from "../../../features/custom-context/events.ts";
 import { HttpError } from "../errors.ts";
 import { GitNameError, validateRepositoryName } from "../../../git/names.ts";
+import { hostTokenFor } from "../../../features/code-search/permissions.ts";
+import { HostTokenRequiredError } from "../../../features/pull-requests/host-tokens.ts";
+import type { Remote } from "../../../hosts/types.ts";
 
 const remote = z.enum(["github", "gitlab", "bitbucket", "azure"]);
 
@@ -37,15 +40,27 @@ const createContextBody = z.object({
   metadata: customContextMetadata.optional(),
 });
 
-const hostToken = (c: { req: { header(name: string): string | undefined } }) =>
-  c.req.header("x-host-token") ?? c.req.header("x-github-token") ?? c.req.header("x-gitlab-token") ?? c.req.header("x-bitbucket-token") ?? c.req.header("x-azure-token");
+/** The caller's host token for `remote` (X-Host-Token or the provider-named header). */
+const hostToken = (c: { req: { header(name: string): string | undefined } }, remote: Remote) => hostTokenFor((n) => c.req.header(n), remote);
+
+/** A request that needed a host token and had none it may use: 400 naming the header. */
+async function withHostToken<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof HostTokenRequiredError) throw new HttpError(400, "host_token_required", error.message, [{ field: error.field, message: error.message }]);
+    throw error;
+  }
+}
 
 /**
  * Pull request administration over HTTP (the tool interface carries the rest):
  *   POST /v2/repositories/pull-requests/backfill  (admin) {remote, repository, defaultBranch?, state?, limit?}
- *        lists the repository's pull requests through the host API (X-Host-Token, else the
- *        configured review token) and records new or changed ones -> {listed, recorded, unchanged}
+ *        lists the repository's pull requests through the host API (X-Host-Token; without one, the
+ *        service token for the operator's organisations only, else 400 host_token_required) and
+ *        records new or changed ones -> {listed, recorded, unchanged}
  *   POST /v2/code-reviews {remote, name, defaultBranch, prNumber, branch?, strictness?} -> {codeReviewId, status, message}
+ *        (the review fetches with X-Host-Token, under the same rule)
  *   GET  /v2/code-reviews/:id -> {codeReview}
  *   POST /v2/custom-context {body?, type?, status?, scopes?, metadata?} -> {customContext}
  *   POST /v2/custom-context/:id/status {status} -> {customContext}
@@ -61,8 +76,8 @@ export function pullRequestRoutes(app: Hono<AppEnv>, services: Services) {
       if (error instanceof GitNameError) throw new HttpError(400, "invalid_request", `Invalid request: repository: ${error.problem}`, [{ field: "repository", message: error.problem }]);
       throw error;
     }
-    const token = hostToken(c);
-    const result = await services.pullRequests.backfill(
+    const token = hostToken(c, body.remote);
+    const result = await withHostToken(() => services.pullRequests.backfill(
       c.get("principal").orgId,
       {
         remote: body.remote,
@@ -73,13 +88,14 @@ export function pullRequestRoutes(app: Hono<AppEnv>, services: Services) {
         ...(token ? { token } : {}),
       },
       commandContext(c.var),
-    );
+    ));
     return c.json(result);
   });
 
   app.post("/v2/code-reviews", async (c) => {
     const body = await readJson(c, triggerBody);
-    return c.json(await services.reviews.trigger(c.get("principal").orgId, body, commandContext(c.var)), 202);
+    const hostToken = hostTokenFor((n) => c.req.header(n), body.remote);
+    return c.json(await withHostToken(() => services.reviews.trigger(c.get("principal").orgId, body, commandContext(c.var), { hostToken })), 202);
   });
 
   app.get("/v2/code-reviews/:id", (c) => c.json(services.reviews.get(c.get("principal").orgId, c.req.param("id"))));

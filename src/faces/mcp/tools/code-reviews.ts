@@ -87,5 +87,7 @@ export const triggerCodeReview = defineTool({
       });
     }
   },
-  run: (args, ctx) => ctx.services.reviews.trigger(ctx.principal.orgId, args, commandContextOf(ctx)),
+  // The review fetches with the caller's host token (X-Host-Token or the provider-named header of the
+  // MCP request); the service token serves only the operator's organisations.
+  run: (args, ctx) => ctx.services.reviews.trigger(ctx.principal.orgId, args, commandContextOf(ctx), { hostToken: ctx.hostToken(args.remote) }),
 });
