@@ -5,10 +5,11 @@ import { ConfigError, type Config } from "./config.ts";
 import { createLogger, resolveLogFormat, type Logger } from "./logging.ts";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { createSpaceReserve } from "./data-dir-reserve.ts";
+import type { StorageSpace } from "./storage-errors.ts";
 import { openEventStore } from "./eventstore/open.ts";
 import { catalogue } from "./features/catalogue.ts";
 import { createLmdbReadStore } from "./readstore/lmdb.ts";
-import { createProjectionRunner } from "../projections/runner.ts";
+import { createProjectionRunner, type ProjectionRunner } from "../projections/runner.ts";
 import { allProjections } from "./features/read-models.ts";
 import { createKeyService } from "./features/access/service.ts";
 import { createHttpApp } from "./faces/http/app.ts";
@@ -44,7 +45,7 @@ import { localRepositoryRoutes } from "./faces/http/routes/local-repositories.ts
 import { consoleRoutes } from "./faces/console/route.tsx";
 
 /** The code index: Elasticsearch when LOUPE_ELASTICSEARCH_URL is set, else embedded under <dataDir>/codeindex. */
-export function openCodeIndex(config: Config, options: { onStorageFull?: () => void } = {}): CodeIndex | EmbeddedCodeIndex {
+export function openCodeIndex(config: Config, options: { storageSpace?: StorageSpace } = {}): CodeIndex | EmbeddedCodeIndex {
   return config.elasticsearchUrl
     ? createElasticsearchCodeIndex({ node: config.elasticsearchUrl })
     : createEmbeddedCodeIndex({ dir: join(config.dataDir, "codeindex"), ...options });
@@ -102,24 +103,32 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   const logger = options.logger ?? createLogger(config.logLevel, undefined, resolveLogFormat(config.logFormat));
   const metrics = createMetrics();
   // A full disk refuses the write that found it (HTTP 507) and gives back the space reserve, so that
-  // failures can still be recorded (src/data-dir-reserve.ts); reads go on.
-  const reserve = createSpaceReserve(config.dataDir);
-  if (!reserve.keep()) logger.warn({ path: reserve.path, dataDir: config.dataDir }, "no room for the space reserve on the data directory's file system: free space there");
-  const onStorageFull = () => {
-    if (reserve.release()) logger.error({ dataDir: config.dataDir }, "no space left on device in the data directory: the write was refused (HTTP 507), and the space reserve given back so that failures can still be recorded; free space there");
+  // failures can still be recorded (src/data-dir-reserve.ts); reads go on. The reserve is taken again
+  // once there is room.
+  const reserve = createSpaceReserve(config.dataDir, {
+    onKept: () => logger.info({ path: reserve.path, dataDir: config.dataDir }, "room again on the data directory's file system: the space reserve is kept again"),
+  });
+  if (!reserve.keep()) logger.warn({ path: reserve.path, dataDir: config.dataDir }, "no room for the space reserve on the data directory's file system: free space there (it is taken once there is room)");
+  let diskFull = false;
+  const storageSpace: StorageSpace = {
+    full(path) {
+      diskFull = true;
+      if (reserve.release(path)) logger.error({ dataDir: config.dataDir, path }, "no space left on device in the data directory: the write was refused (HTTP 507), and the space reserve given back so that failures can still be recorded; free space there");
+    },
+    givenBackSince: reserve.givenBackSince,
   };
   // Timing decorator: append latency histogram, events by type, and a log line naming the correlation id.
-  const eventStore = instrumentEventStore(await openEventStore(config, catalogue, { onStorageFull }), metrics, logger);
-  const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels"), onStorageFull });
+  const eventStore = instrumentEventStore(await openEventStore(config, catalogue, { storageSpace }), metrics, logger);
+  const readStore = createLmdbReadStore({ dir: join(config.dataDir, "readmodels"), storageSpace });
   const runner = createProjectionRunner({ eventStore, readStore, projections: allProjections });
   metrics.setRunner(runner);
   await runner.start();
-  await runner.waitForPosition(await eventStore.headPosition(), 60_000);
+  await catchUp(runner, await eventStore.headPosition(), () => diskFull, logger);
   const keys = createKeyService({ eventStore, readStore, runner });
   // One set of models for the process (the embedder's concurrency limit is process-wide); the search
   // threads build their own embedder from the same settings.
   const models = createModelsFromEnv(config.env);
-  const codeIndex = openCodeIndex(config, { onStorageFull });
+  const codeIndex = openCodeIndex(config, { storageSpace });
   const searcher = openSearcher(config, codeIndex, models.embedder, logger);
   const mirrors = createGitMirrors({ rootDir: join(config.dataDir, "mirrors") });
   // Clones a crash interrupted (this process holds the data directory's lock: nobody else clones here).
@@ -182,6 +191,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
     await runner.stop();
     await eventStore.close();
     await readStore.close();
+    reserve.stop();
   };
   try {
     await bootstrapAdminKey(services, {
@@ -217,6 +227,22 @@ function assertWebhookOrgExists(config: Config, organisations: readonly { orgId:
       message: `no organisation has the id ${JSON.stringify(wanted.slice(0, 100))} (organisations: ${shown}${more}); set it to one of them, or leave it unset to record webhooks into the bootstrap organisation`,
     },
   ]);
+}
+
+/**
+ * Waits (up to a minute) for the read models to apply the log, so that the first reads see it; not for
+ * those whose commits a full disk refuses: they catch up once there is room (src/data-dir-reserve.ts),
+ * and a start on a full disk serves reads meanwhile.
+ */
+async function catchUp(runner: ProjectionRunner, head: number, diskFull: () => boolean, logger: Logger) {
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    if (await runner.waitForPosition(head, 1_000)) return;
+    const lagging = (await runner.status()).filter((s) => s.checkpoint < head);
+    if (diskFull() && lagging.every((s) => s.state === "failed")) {
+      logger.warn({ readModels: lagging.map((s) => s.name), head }, "read models behind the log: the data directory refuses their writes (free space there); they catch up once there is room");
+      return;
+    }
+  }
 }
 
 /**

@@ -9,6 +9,11 @@
  * `guardCommit` handles it (every lmdb write of the embedded stores goes through it), reads the cause
  * and throws a StorageFullError (ENOSPC, EDQUOT) or a StorageWriteError. A failed commit writes nothing:
  * lmdb aborts the whole transaction, so what was committed before stays as it was.
+ *
+ * A commit's sync is awaited through the promise taken when the transaction was queued
+ * (`CommitGuard.transaction`), never through `root.flushed` read after the commit: that one stands for
+ * the newest commit queued by then, and when that later commit fails its sync never comes, so a writer
+ * whose own commit succeeded would wait forever (an acknowledged append, an indexing job's batch).
  */
 import { statfsSync } from "node:fs";
 
@@ -54,8 +59,19 @@ function errnoOf(error: unknown): string | undefined {
 /** Below this many free bytes, a failed write is put down to the full file system. */
 const NEARLY_FULL_BYTES = 1024 * 1024;
 
+/**
+ * The data directory's space, as the stores see it (src/data-dir-reserve.ts keeps it): they say when a
+ * write found the file system full, and ask how much room the server itself freed there since a time.
+ */
+export type StorageSpace = {
+  /** A write under `path` found its file system full (called before the write's StorageFullError is thrown). */
+  full(path: string): void;
+  /** Bytes the server gave back on the file system holding `path` at or after `since` (ms since the epoch). */
+  givenBackSince(since: number, path: string): number;
+};
+
 /** Free bytes for unprivileged writers on the file system holding `path` (undefined if unknown). */
-function freeBytes(path: string): number | undefined {
+export function freeBytes(path: string): number | undefined {
   try {
     const stats = statfsSync(path);
     return Number(stats.bavail) * Number(stats.bsize);
@@ -65,22 +81,42 @@ function freeBytes(path: string): number | undefined {
 }
 
 /**
- * ENOSPC and EDQUOT, and the EIO LMDB reports for a short write (a page written in part: what a write
- * into the last free blocks of a disk gets) when the file system is indeed (nearly) full.
+ * ENOSPC and EDQUOT, and the EIO LMDB reports for a short write (its page flush got fewer bytes written
+ * than it asked for: what a write into the last free blocks of a file system gets) when the file system
+ * was indeed full while the write ran. A short write leaves the file system with next to nothing free;
+ * what the server itself freed since the write began (the space reserve another store's refusal gave
+ * back) is not counted, so that a concurrent release does not turn a full disk into an "I/O error".
  */
-const isFull = (errno: string | undefined, path: string) =>
-  errno === "ENOSPC" || errno === "EDQUOT" || (errno === "EIO" && (freeBytes(path) ?? Infinity) < NEARLY_FULL_BYTES);
+function isFull(errno: string | undefined, path: string, givenBack: number): boolean {
+  if (errno === "ENOSPC" || errno === "EDQUOT") return true;
+  if (errno !== "EIO") return false;
+  const free = freeBytes(path);
+  return free !== undefined && free - givenBack < NEARLY_FULL_BYTES;
+}
 
 /** Turns a file-system error from a write under `path` into a StorageFullError / StorageWriteError. */
-function storageErrorOf(error: unknown, path: string): StorageFullError | StorageWriteError {
+function storageErrorOf(error: unknown, path: string, givenBack: number): StorageFullError | StorageWriteError {
   const errno = errnoOf(error);
   const detail = (error instanceof Error ? error.message : String(error)).split("\n")[0]!.slice(0, 300);
-  return isFull(errno, path) ? new StorageFullError(path, detail) : new StorageWriteError(path, detail, errno);
+  return isFull(errno, path, givenBack) ? new StorageFullError(path, detail) : new StorageWriteError(path, detail, errno);
 }
+
+/** The part of an lmdb root database the guard uses. */
+type LmdbRoot = {
+  transaction<T>(fn: () => T): Promise<T>;
+  /** lmdb-js: a thenable for the sync of the newest commit queued so far. */
+  readonly flushed: PromiseLike<unknown>;
+};
 
 export type CommitGuard = {
   /** Awaits an lmdb write (a transaction, clearAsync) and turns a failed commit into a storage error. */
   <T>(write: Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a write transaction of `root`: `committed` as the guard's call above, and `synced`,
+   * which resolves once this commit is synced to disk (await it only after `committed` resolved: the
+   * sync of a failed commit never comes).
+   */
+  transaction<T>(root: LmdbRoot, fn: () => T): { committed: Promise<T>; synced: Promise<void> };
   /**
    * Before closing the environment: after a failed commit, lmdb-js's close waits for that commit's sync,
    * which never comes; an empty transaction (it writes no page, so a full disk does not refuse it)
@@ -90,13 +126,14 @@ export type CommitGuard = {
 };
 
 /**
- * A guard for the commits of the lmdb environment under `path`. `onFull` runs (once per failure) when
- * the file system is full, before the error reaches the caller (the data directory's space reserve,
+ * A guard for the commits of the lmdb environment under `path`. `space.full()` runs (once per failure)
+ * when the file system is full, before the error reaches the caller (the data directory's space reserve,
  * src/data-dir-reserve.ts, is given back then, so that failures can still be recorded).
  */
-export function createCommitGuard(path: string, onFull?: () => void): CommitGuard {
+export function createCommitGuard(path: string, space?: StorageSpace): CommitGuard {
   let lastFailed = false;
   const guard = async <T>(write: Promise<T>): Promise<T> => {
+    const began = Date.now();
     try {
       const result = await write;
       lastFailed = false;
@@ -111,12 +148,19 @@ export function createCommitGuard(path: string, onFull?: () => void): CommitGuar
         pending.then(() => error, (reason: unknown) => reason),
         new Promise((resolve) => (timer = setTimeout(() => resolve(error), 1_000))),
       ]).finally(() => clearTimeout(timer));
-      const translated = storageErrorOf(cause, path);
-      if (translated instanceof StorageFullError) onFull?.();
+      const translated = storageErrorOf(cause, path, space?.givenBackSince(began, path) ?? 0);
+      if (translated instanceof StorageFullError) space?.full(path);
       throw translated;
     }
   };
   return Object.assign(guard, {
+    transaction<T>(root: LmdbRoot, fn: () => T) {
+      const write = root.transaction(fn);
+      // Taken now, while lmdb-js's `flushed` is the sync of the batch this transaction joined.
+      const synced = new Promise<void>((resolve, reject) => void root.flushed.then(() => resolve(), reject));
+      synced.catch(() => {}); // a failed commit is reported through `committed`
+      return { committed: guard(write), synced };
+    },
     async settle(root: { transaction(fn: () => void): Promise<unknown> }) {
       if (lastFailed) await guard(root.transaction(() => {})).catch(() => {});
     },

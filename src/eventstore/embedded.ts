@@ -10,10 +10,11 @@
  * Durability: the store is opened with lmdb-js's `overlappingSync` (its default on Linux/macOS,
  * never noSync/noMetaSync/mapAsync): a transaction commits and becomes visible, and its pages are
  * synced to disk right after, outside the writer lock, while the next transaction is already being
- * written. An append is acknowledged only when `root.flushed` resolves, i.e. once everything
- * committed so far is synced: nothing acknowledged can be lost. (Syncing inside the commit, as
- * `overlappingSync: false` does, made every writer and the serving thread's next write wait for
- * the disk.) A reader may see a committed event shortly before it is durable; after a crash of
+ * written. An append is acknowledged only once its commit is synced (the sync of the batch its
+ * transaction joined, taken when it was queued: src/storage-errors.ts), which syncs the file, so
+ * everything committed before it as well: nothing acknowledged can be lost. (Syncing inside the
+ * commit, as `overlappingSync: false` does, made every writer and the serving thread's next write
+ * wait for the disk.) A reader may see a committed event shortly before it is durable; after a crash of
  * the whole machine such an event can be gone, so the projection runner rebuilds any read model
  * whose checkpoint is past the log's head when it starts. A killed process loses nothing that was
  * committed (the pages are in the OS's cache; test/eventstore/crash.int.spec.ts).
@@ -27,7 +28,8 @@
  *
  * A commit the file system refuses (a full disk: ENOSPC) aborts the whole transaction: the append
  * throws a StorageFullError (src/storage-errors.ts) and nothing of it is stored or acknowledged;
- * everything acknowledged before stays, and reads go on.
+ * everything acknowledged before stays, and reads go on. An append whose commit succeeded while a later
+ * one was refused is still acknowledged (it waits for its own sync, not the refused one's).
  *
  * Subscriptions read committed events from the log (notifications only wake them up), so
  * they cannot see a gap: positions are contiguous and each batch commits atomically. They also
@@ -52,14 +54,14 @@ import type {
   Subscription,
 } from "./port.ts";
 import { matchesExpectedVersion } from "./expected-version.ts";
-import { createCommitGuard } from "../storage-errors.ts";
+import { createCommitGuard, type StorageSpace } from "../storage-errors.ts";
 
 export type EmbeddedEventStoreOptions = {
   dir: string;
   /** How often subscriptions look for appends made by other processes. Default 250 ms. */
   pollIntervalMs?: number;
-  /** Called when an append finds the file system full (before the append's StorageFullError is thrown). */
-  onStorageFull?: () => void;
+  /** Told when an append finds the file system full (before the append's StorageFullError is thrown). */
+  storageSpace?: StorageSpace;
 };
 
 type AppendVerdict =
@@ -80,7 +82,7 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
     mapSize: LMDB_MAP_BYTES,
     ...LMDB_WRITE_OPTIONS, // a failed commit must not be an unhandled rejection
   });
-  const guardCommit = createCommitGuard(options.dir, options.onStorageFull);
+  const guardCommit = createCommitGuard(options.dir, options.storageSpace);
   const events: Database<StoredEvent, number> = root.openDB({ name: "events" });
   const streams: Database<number, string> = root.openDB({ name: "streams" });
   const streamIndex: Database<number, [string, number]> = root.openDB({ name: "streamIndex" });
@@ -191,12 +193,12 @@ export function createEmbeddedEventStore(options: EmbeddedEventStoreOptions): Ev
       throw new DuplicateEventIdError(streamName, [...findDuplicates(batch.map((e) => e.id))]);
     }
     const expected = appendOptions?.expectedStreamVersion ?? "any";
-    const write = guardCommit(root.transaction(() => appendInTransaction(streamName, batch, expected)));
+    const { committed: write, synced } = guardCommit.transaction(root, () => appendInTransaction(streamName, batch, expected));
     pendingWrites.add(write);
     let verdict: AppendVerdict;
     try {
       verdict = await write;
-      if (verdict.kind === "appended") await root.flushed; // durable before it is acknowledged
+      if (verdict.kind === "appended") await synced; // durable before it is acknowledged
     } finally {
       pendingWrites.delete(write);
     }

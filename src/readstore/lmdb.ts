@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open, type Database, type RootDatabase } from "lmdb";
 import { LMDB_MAP_BYTES, LMDB_WRITE_OPTIONS } from "../lmdb-map.ts";
-import { createCommitGuard } from "../storage-errors.ts";
+import { createCommitGuard, type StorageSpace } from "../storage-errors.ts";
 import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from "./port.ts";
 
 /**
@@ -12,15 +12,15 @@ import type { Entry, Key, ProjectionMeta, ReadStore, ReadView, WriteView } from 
  */
 const KEY_END = "\u{10FFFF}\u{10FFFF}";
 
-/** `onStorageFull`: called when a commit finds the file system full (before its StorageFullError is thrown). */
-export function createLmdbReadStore({ dir, onStorageFull }: { dir: string; onStorageFull?: () => void }): ReadStore {
+/** `storageSpace`: told when a commit finds the file system full (before its StorageFullError is thrown). */
+export function createLmdbReadStore({ dir, storageSpace }: { dir: string; storageSpace?: StorageSpace }): ReadStore {
   mkdirSync(dir, { recursive: true });
   // Synced after each commit, outside the writer lock (lmdb-js's overlappingSync): a read model can always
   // be rebuilt from the log, and its data and checkpoint commit together, so a crash only sets it back.
   const env: RootDatabase = open({ path: join(dir, "readmodels.lmdb"), maxDbs: 512, overlappingSync: true, mapSize: LMDB_MAP_BYTES, ...LMDB_WRITE_OPTIONS });
   // A refused commit (a full disk) throws a StorageFullError and writes nothing; the projection runner
   // keeps the previous checkpoint and tries again.
-  const guardCommit = createCommitGuard(dir, onStorageFull);
+  const guardCommit = createCommitGuard(dir, storageSpace);
   const metaDb: Database<ProjectionMeta, string> = env.openDB("projection-meta", {});
   const spaces = new Map<string, Database<unknown, Key>>();
 

@@ -9,6 +9,7 @@
  * One process owns an index directory (in-memory caches of branch filters assume it is the only writer).
  */
 import type { CodeIndex } from "../port.ts";
+import type { StorageSpace } from "../../storage-errors.ts";
 import { createGenerations, openLayout } from "./layout.ts";
 import { createIndexReader } from "./reader.ts";
 import { createIndexWriter } from "./writer.ts";
@@ -38,8 +39,8 @@ export type EmbeddedCodeIndexOptions = {
   writeGeneration?: () => number;
   /** Bytes of scored postings (ordinals and impacts of recently queried terms) kept in memory per instance (default 32 MB; 0 disables). */
   postingCacheBytes?: number;
-  /** Called when a write finds the file system full (before the write's StorageFullError is thrown). */
-  onStorageFull?: () => void;
+  /** Told when a write finds the file system full (before the write's StorageFullError is thrown). */
+  storageSpace?: StorageSpace;
 };
 
 export type EmbeddedCodeIndex = CodeIndex & {
@@ -55,7 +56,7 @@ export type EmbeddedCodeIndex = CodeIndex & {
 };
 
 export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): EmbeddedCodeIndex {
-  const layout = openLayout(options.dir, { onStorageFull: options.onStorageFull });
+  const layout = openLayout(options.dir, options.storageSpace ? { storageSpace: options.storageSpace } : {});
   const generations = createGenerations(options);
   const reader = createIndexReader(layout, generations, {
     maxQueryTerms: options.maxQueryTerms ?? 32,
@@ -76,9 +77,7 @@ export function createEmbeddedCodeIndex(options: EmbeddedCodeIndexOptions): Embe
     writeGeneration: generations.writeGeneration,
     refresh: () => layout.root.resetReadTxn(),
     // Writes commit with lmdb-js's overlappingSync (synced right after the commit, outside the writer lock).
-    flushed: async () => {
-      await layout.root.flushed;
-    },
+    flushed: () => layout.synced(),
     async upsertChunks(docs, upsertOptions) {
       ensureOpen();
       await writer.upsertChunks(docs, upsertOptions);

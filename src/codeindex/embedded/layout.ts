@@ -18,7 +18,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import type { Database, RootDatabase } from "lmdb";
-import { createCommitGuard } from "../../storage-errors.ts";
+import { createCommitGuard, type StorageSpace } from "../../storage-errors.ts";
 import { LMDB_MAP_BYTES, LMDB_WRITE_OPTIONS } from "../../lmdb-map.ts";
 import type { ChunkDocument, GraphImport } from "../port.ts";
 import { FIELD_COUNT } from "../fields.ts";
@@ -76,6 +76,12 @@ export type IndexLayout = {
    * disk) throws a StorageFullError / StorageWriteError (src/storage-errors.ts) and writes nothing.
    */
   commit<T>(fn: () => T): Promise<T>;
+  /**
+   * Resolves once every commit that succeeded so far is synced to disk (the sync of the last of them:
+   * syncs run in commit order). A refused commit since then does not hold it up, as lmdb-js's
+   * `root.flushed` would (the refused commit's sync never comes).
+   */
+  synced(): Promise<void>;
   /** Closes the environment (settling a failed commit first: CommitGuard.settle). */
   close(): Promise<void>;
   meta: Database<Stats, string>;
@@ -95,7 +101,7 @@ export type IndexLayout = {
 };
 
 /** Opens (or creates) the index under `dir`; an index of another format is refused. */
-export function openLayout(dir: string, options: { onStorageFull?: () => void } = {}): IndexLayout {
+export function openLayout(dir: string, options: { storageSpace?: StorageSpace } = {}): IndexLayout {
   mkdirSync(dir, { recursive: true });
   const root: RootDatabase = open({ path: join(dir, "code-index.mdb"), maxDbs: 12, mapSize: LMDB_MAP_BYTES, ...LMDB_WRITE_OPTIONS });
   const meta: Database<Stats, string> = root.openDB({ name: "meta" });
@@ -122,13 +128,19 @@ export function openLayout(dir: string, options: { onStorageFull?: () => void } 
   });
   const existing = meta.get("stats");
   if (existing && existing.format !== EMBEDDED_INDEX_FORMAT) throw new IndexFormatError(existing.format);
-  const guard = createCommitGuard(dir, options.onStorageFull);
-  const commit = <T>(fn: () => T): Promise<T> => guard(root.transaction(fn));
+  const guard = createCommitGuard(dir, options.storageSpace);
+  let lastSynced: Promise<void> = Promise.resolve();
+  const commit = async <T>(fn: () => T): Promise<T> => {
+    const { committed, synced } = guard.transaction(root, fn);
+    const result = await committed;
+    lastSynced = synced;
+    return result;
+  };
   const close = async () => {
     await guard.settle(root);
     await root.close();
   };
-  return { root, commit, close, meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames, all, readStats: () => meta.get("stats") ?? emptyStats() };
+  return { root, commit, synced: () => lastSynced, close, meta, docs, vectors, ids, postings, dfs, blobs, branches, graphs, graphImports, graphNames, all, readStats: () => meta.get("stats") ?? emptyStats() };
 }
 
 export function* rangeWithPrefix<V>(db: Database<V, string>, prefix: string): Generator<{ key: string; value: V }> {

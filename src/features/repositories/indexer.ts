@@ -8,7 +8,11 @@
  * - Content-addressed reuse: a file whose (path, blobId) is already in the code index, made by the
  *   current CHUNKER_VERSION, is not read, parsed or embedded again.
  * - Crash recovery: start() resumes every job submitted or started but not finished; files the job
- *   already recorded are skipped, files already in the index are reused.
+ *   already recorded are skipped, files already in the index are reused. It resumes them from a
+ *   repositories read model that has applied the whole log: while it lags (its commits refused by a
+ *   full disk), a job it shows unfinished may have ended in the log, so resuming waits until it caught up.
+ * - A job that failed reads failed at once, even while its failure waits to be recorded or applied
+ *   (./ended-jobs.ts).
  * - Host tokens live only in memory for the job (never in events, read models, logs or git config).
  * - The code index is rebuildable from the log and the mirrors (./rebuild.ts).
  */
@@ -30,7 +34,8 @@ import { parseRepositoryId, repositoryId, UNRESOLVED_BRANCH } from "../../indexi
 import type { GitMirrors } from "../../git/mirrors.ts";
 import { validateBranchName, validateRepositoryName } from "../../git/names.ts";
 import { redact } from "../../git/run.ts";
-import { repositoryQueries, type RepositoryRecord } from "./projection.ts";
+import { repositoriesProjection, repositoryQueries, type RepositoryRecord } from "./projection.ts";
+import { createEndedJobs } from "./ended-jobs.ts";
 import { repositoryDecider, repositoryStateOf, repositoryStream } from "./decider.ts";
 import { createJobRunner, type IndexerStats, type Job } from "./jobs.ts";
 import { failureReason, serverPaths, withoutServerPaths } from "./failure-reason.ts";
@@ -116,6 +121,10 @@ export type IndexerDeps = {
 
 /** Answer of the submit-time `ls-remote`, in time to tell a client at once. */
 const PREFLIGHT_TIMEOUT_MS = 20_000;
+/** How often a start whose read model lags the log looks whether it caught up (to resume jobs then). */
+const CATCH_UP_CHECK_MS = 2_000;
+/** Events read per page when reading back failures the read model has not applied. */
+const SEED_PAGE = 500;
 
 export function createIndexer(deps: IndexerDeps): Indexer {
   const { config, logger, eventStore, readStore, runner, codeIndex, mirrors, hosts } = deps;
@@ -130,6 +139,8 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   let closed = false;
   let pool: ParsePool | null = null;
   const idleWaiters = new Set<() => void>();
+  const ended = createEndedJobs();
+  let catchUpTimer: ReturnType<typeof setTimeout> | undefined;
   const counters: IndexerStats = { filesParsed: 0, filesReused: 0, bytesParsed: 0, jobsRun: 0, chunkWaitMs: 0, indexWriteMs: 0 };
 
   const visibility = createVisibility({ hosts, fileHostsNeedToken: config.fileHostsNeedToken, timeoutMs: PREFLIGHT_TIMEOUT_MS, logger });
@@ -160,7 +171,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
   };
 
   const jobRunner = createJobRunner({
-    config, logger, eventStore, readStore, runner, codeIndex, mirrors, embedder, metrics: deps.metrics, queries, counters, getPool, cloneUrlOf, authEnvOf,
+    config, logger, eventStore, readStore, runner, codeIndex, mirrors, embedder, metrics: deps.metrics, queries, ended, counters, getPool, cloneUrlOf, authEnvOf,
     isClosed: () => closed,
     batchFilesCount,
     batchMs,
@@ -251,6 +262,17 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     return { repoId, message: existing ? "Re-indexing started" : "Indexing started", started: true };
   }
 
+  /** Where the repositories read model is in the log (the runner moves it past events it ignores). */
+  const appliedPosition = async () => (await runner.status()).find((s) => s.name === repositoriesProjection.name)?.checkpoint ?? 0;
+
+  function resumeUnfinished() {
+    for (const record of queries.unfinished()) {
+      if (jobs.has(jobKey(record.orgId, record.repoId))) continue;
+      logger.info({ orgId: record.orgId, repoId: record.repoId, status: record.status }, "resuming indexing job");
+      enqueue({ orgId: record.orgId, repoId: record.repoId, jobId: record.jobId, phase: "queued", abort: new AbortController() });
+    }
+  }
+
   return {
     submit: (input, ctx) => submit(input, ctx),
 
@@ -278,21 +300,40 @@ export function createIndexer(deps: IndexerDeps): Indexer {
     },
 
     get(orgId, repoId) {
-      const record = queries.get(orgId, repoId);
-      if (!record) return undefined;
+      const stored = queries.get(orgId, repoId);
+      if (!stored) return undefined;
+      const record = ended.view(stored);
       const job = jobs.get(jobKey(orgId, repoId));
       if (job && job.jobId === record.jobId && job.phase === "cloning" && record.status === "submitted") return { ...record, status: "cloning" };
       return record;
     },
 
-    list: (orgId) => queries.list(orgId),
+    list: (orgId) => queries.list(orgId).map(ended.view),
 
     async start() {
-      for (const record of queries.unfinished()) {
-        if (jobs.has(jobKey(record.orgId, record.repoId))) continue;
-        logger.info({ orgId: record.orgId, repoId: record.repoId, status: record.status }, "resuming indexing job");
-        enqueue({ orgId: record.orgId, repoId: record.repoId, jobId: record.jobId, phase: "queued", abort: new AbortController() });
+      const head = await eventStore.headPosition();
+      const applied = await appliedPosition();
+      if (applied >= head) return resumeUnfinished();
+      // The read model lags the log (its commits refused: a full disk). Readers see the failures the log
+      // holds past it; jobs are resumed once it has caught up (not from a record a failure left behind).
+      for (let from = applied; from < head; ) {
+        const page = await eventStore.readAll({ fromPosition: from, maxCount: SEED_PAGE });
+        if (page.length === 0) break;
+        ended.seed(page);
+        from = page[page.length - 1]!.position;
       }
+      logger.warn({ applied, head }, "the repositories read model lags the log (free space in the data directory): unfinished indexing jobs are resumed once it has caught up");
+      const check = async () => {
+        catchUpTimer = undefined;
+        if (closed) return;
+        if ((await appliedPosition()) >= head) {
+          logger.info({ head }, "the repositories read model has caught up with the log: resuming unfinished indexing jobs");
+          return resumeUnfinished();
+        }
+        catchUpTimer = setTimeout(() => void check(), CATCH_UP_CHECK_MS);
+        catchUpTimer.unref?.();
+      };
+      await check();
     },
 
     idle() {
@@ -310,6 +351,7 @@ export function createIndexer(deps: IndexerDeps): Indexer {
 
     async close() {
       closed = true;
+      clearTimeout(catchUpTimer);
       queue.splice(0);
       for (const job of jobs.values()) job.abort.abort();
       if (running > 0) {

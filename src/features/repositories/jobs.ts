@@ -2,6 +2,8 @@
  * An indexing job: mirror the repository, plan its tree through the file filter, chunk the files in the
  * parse pool ahead of the writes, write the chunks to the code index, and record the job's progress as
  * events through the repository decider; on a failure, record why (the reason never holds a token).
+ * A failure the event store refuses to record (a full disk) is tried again, and readers are shown it
+ * meanwhile (./ended-jobs.ts): a job no worker is on never reads "processing".
  */
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
@@ -26,6 +28,8 @@ import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { BlobReader } from "../../git/blob-reader.ts";
 import { runGit } from "../../git/run.ts";
 import { failureReason, serverPaths, withoutServerPaths } from "./failure-reason.ts";
+import type { EndedJobs } from "./ended-jobs.ts";
+import { recordJobFailure } from "./job-failure.ts";
 import { pathKey, type RepositoryQueries, type RepositoryRecord } from "./projection.ts";
 import { MAX_SKIPPED_RECORDED, MAX_SYMBOLS_PER_FILE } from "./events.ts";
 import { repositoryDecider, repositoryStateOf, repositoryStream, type RepositoryCommand } from "./decider.ts";
@@ -95,6 +99,8 @@ export type JobRunnerDeps = {
   embedder: Embedder | null;
   metrics?: { recordIndexedBytes(bytes: number): void } | undefined;
   queries: RepositoryQueries;
+  /** Where a job that failed is shown failed until the read model shows it (./ended-jobs.ts). */
+  ended: EndedJobs;
   counters: IndexerStats;
   getPool(): ParsePool;
   cloneUrlOf(remote: Remote, repository: string): string;
@@ -167,7 +173,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
       const reason = failureReason(error, job.hostToken);
       logger.warn({ orgId: job.orgId, repoId: job.repoId, reason }, "indexing failed");
       const shown = withoutServerPaths(reason, record.repository, serverPlaces(remote, record.repository));
-      await log.record({ type: "FailIndexing", jobId: job.jobId, failure: { branch: record.branch, reason: shown } });
+      deps.ended.failed({ orgId: job.orgId, repoId: job.repoId, jobId: job.jobId, reason: shown });
+      const failure = { branch: record.branch, reason: shown };
+      await recordJobFailure(() => log.record({ type: "FailIndexing", jobId: job.jobId, failure }), {
+        logger: logger.child({ orgId: job.orgId, repoId: job.repoId }),
+        signal: job.abort.signal,
+        isClosed: deps.isClosed,
+      });
     }
   }
 
@@ -387,11 +399,13 @@ export function createJobRunner(deps: JobRunnerDeps) {
     if (lastPosition) await runner.waitForPosition(lastPosition, 30_000);
     const after = queries.get(orgId, repoId);
     const sampleQuestions = sampleQuestionsFor(queries.candidates(orgId, indexRepo), new Map(files.map((f) => [f.path, f.blobId])));
-    await log.record({
+    const completedAt = await log.record({
       type: "CompleteIndexing",
       jobId,
       completed: { branch, sha, filesProcessed: after?.filesProcessed ?? planned.length, numFiles: planned.length, sampleQuestions },
     });
+    // The job ends once readers see it completed (Indexer.idle() means that), unless its read model lags.
+    await runner.waitForPosition(completedAt, 30_000);
     counters.jobsRun++;
     logger.info({ orgId, repoId, sha, numFiles: planned.length, skipped: skipped.length }, "repository indexed");
   }
