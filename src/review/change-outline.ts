@@ -15,10 +15,7 @@ import type { Node } from "web-tree-sitter";
 import { endRowOf, unitsOf, type Unit } from "../indexing/chunking/definitions.ts";
 import { childrenOf, namedChildrenOf, unwrapDefinition } from "../indexing/chunking/syntax-rules.ts";
 import { readParsed } from "./parse-bounds.ts";
-
-const normalSignature = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
-/** A name as a whole word (`$` is a word character in JavaScript). */
-const wordPattern = (name: string) => new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\w$])`, "g");
+import { normalSignature, withRenames, wordPattern } from "./outline-renames.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -266,7 +263,7 @@ export async function outlineChange(files: readonly FileVersions[]): Promise<Fil
     const before = f.before === null ? [] : await definitionsOf(f.oldPath ?? f.path, f.before);
     const after = f.after === null ? [] : await definitionsOf(f.path, f.after);
     if (before === null || after === null) out.push({ path: f.path, parsed: false, changes: [] });
-    else out.push({ path: f.path, parsed: true, changes: compareDefinitions(f.path, before, after) });
+    else out.push({ path: f.path, parsed: true, changes: withRenames(compareDefinitions(f.path, before, after), before, after) });
   }
   return out;
 }

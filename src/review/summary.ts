@@ -59,7 +59,11 @@ export type ReviewChecks = {
 
 const MAX_OUTLINE_LINES = 30;
 
-const definitionLabel = (d: DefinitionChange) => `${d.parent ? `${d.parent}.` : ""}${d.name}${d.kind === "function" || d.kind === "method" ? "()" : ""}`;
+const definitionLabel = (d: DefinitionChange, name = d.name) => `${d.parent ? `${d.parent}.` : ""}${name}${d.kind === "function" || d.kind === "method" ? "()" : ""}`;
+
+/** A change as the outline lists it: `name()`, marked when its signature changed; a rename with its old name. */
+const changeLabel = (c: DefinitionChange) =>
+  `${c.renamedFrom !== undefined ? `${code(definitionLabel(c, c.renamedFrom))} → ` : ""}${code(definitionLabel(c))}${c.signatureChanged ? " (signature)" : ""}`;
 
 /** "What the change does": per file, the definitions added, changed (signature marked) and removed. */
 function outlineSection(outline: readonly FileOutline[]): string[] {
@@ -72,12 +76,12 @@ function outlineSection(outline: readonly FileOutline[]): string[] {
     }
     if (f.changes.length === 0) continue;
     const part = (kind: DefinitionChange["change"], verb: string) => {
-      const list = f.changes.filter((c) => c.change === kind);
-      if (list.length === 0) return null;
-      const names = list.slice(0, 8).map((c) => `${code(definitionLabel(c))}${c.signatureChanged ? " (signature)" : ""}`);
-      return `${verb} ${names.join(", ")}${list.length > 8 ? ` and ${list.length - 8} more` : ""}`;
+      // Overloads (and a getter with its setter) share a label: listed once.
+      const labels = [...new Set(f.changes.filter((c) => c.change === kind).map(changeLabel))];
+      if (labels.length === 0) return null;
+      return `${verb} ${labels.slice(0, 8).join(", ")}${labels.length > 8 ? ` and ${labels.length - 8} more` : ""}`;
     };
-    const parts = [part("added", "adds"), part("changed", "changes"), part("removed", "removes")].filter((p): p is string => p !== null);
+    const parts = [part("added", "adds"), part("changed", "changes"), part("renamed", "renames"), part("removed", "removes")].filter((p): p is string => p !== null);
     lines.push(`- ${code(f.path)}: ${parts.join("; ")}`);
   }
   const out = lines.slice(0, MAX_OUTLINE_LINES);
@@ -88,12 +92,29 @@ function outlineSection(outline: readonly FileOutline[]): string[] {
   return out;
 }
 
-/** Definitions whose signature changed or that were removed and whose callers were not looked up. */
+/**
+ * The definitions of a file whose callers a change can break: signature changed (a variable's value is
+ * no signature), renamed, or removed; each once (overloads share one), and a removed or renamed
+ * container's members not on their own.
+ */
+function interfaceChangesOf(f: FileOutline): DefinitionChange[] {
+  const gone = new Set(f.changes.filter((c) => c.change === "removed" || c.change === "renamed").map((c) => c.renamedFrom ?? c.name));
+  const seen = new Set<string>();
+  return f.changes.filter((c) => {
+    if (!(c.change === "removed" || c.change === "renamed" || c.signatureChanged)) return false;
+    if (c.change === "removed" && c.parent !== null && gone.has(c.parent)) return false;
+    const key = `${c.change}\0${c.parent ?? ""}\0${c.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Definitions whose signature changed or that were renamed or removed and whose callers were not looked up. */
 function uncheckedInterfaceChanges(outline: readonly FileOutline[] | undefined, checks: ReviewChecks): number {
   return (outline ?? [])
     .filter((f) => checks.callersBranch === undefined || callLanguageOf(f.path) === null)
-    .flatMap((f) => f.changes)
-    .filter((c) => c.change === "removed" || c.signatureChanged).length;
+    .flatMap(interfaceChangesOf).length;
 }
 
 function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined, removed: number): string[] {
@@ -106,10 +127,10 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
   if (checks.model === "all") out.push("- A chat model read every reviewed file with its diff, the pull request's description and the code before the change.");
   else if (checks.model === "some") out.push("- A chat model read some of the files; for the others it failed, and only the checks above ran.");
   else out.push("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
-  const interfaceChanges = (outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
+  const interfaceChanges = (outline ?? []).flatMap(interfaceChangesOf).length;
   const unchecked = uncheckedInterfaceChanges(outline, checks);
   if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
-    out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
+    out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were renamed or removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
   }
   // Files the change deletes or moves (./graph/broken-imports.ts): whether other files still import them.
   const files = `${removed} file${removed === 1 ? "" : "s"} this change deletes or moves`;
@@ -119,7 +140,7 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
     out.push(`- Not checked: whether other files still import the ${files} (the repository is not indexed).`);
   }
   if (unchecked > 0) {
-    out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
+    out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were renamed or removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
   }
   return out;
 }
