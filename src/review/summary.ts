@@ -7,6 +7,7 @@ import type { DiffFile } from "./diff.ts";
 import { SEVERITIES, isWholeFile, severityRank, type Finding, type Severity } from "./findings.ts";
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
+import { cutMarkdown, findingLine } from "./finding-line.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
 import { declaredSameBehaviour, untestedSection, type UntestedChange, type UntestedReport } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
@@ -161,9 +162,9 @@ function fileLabel(f: DiffFile): string {
   return code(f.path);
 }
 
+/** The first line of a text, at most 160 characters, never leaving a code span open. */
 function firstLine(message: string): string {
-  const line = message.split("\n").find((l) => l.trim() !== "") ?? "";
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+  return cutMarkdown(message.split("\n").find((l) => l.trim() !== "") ?? "", 160);
 }
 
 export function renderSummary(input: SummaryInput): string {
@@ -201,7 +202,7 @@ export function renderSummary(input: SummaryInput): string {
         continue;
       }
       const where = f.lineStart === f.lineEnd ? `${f.lineStart}` : `${f.lineStart}-${f.lineEnd}`;
-      out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${firstLine(f.message)}`);
+      out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${findingLine(f.message)}`);
     }
     if (sorted.length > MAX_SUMMARY_FINDINGS) out.push(`- …and ${sorted.length - MAX_SUMMARY_FINDINGS} more (see the inline comments)`);
   }
