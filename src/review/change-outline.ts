@@ -16,6 +16,7 @@ import { endRowOf, unitsOf, type Unit } from "../indexing/chunking/definitions.t
 import { childrenOf, namedChildrenOf, unwrapDefinition } from "../indexing/chunking/syntax-rules.ts";
 import { readParsed } from "./parse-bounds.ts";
 import { normalSignature, withRenames, wordPattern } from "./outline-renames.ts";
+import { privateCallersChecked } from "./in-file-callers.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -51,6 +52,8 @@ export type DefinitionChange = {
   signatureChanged: boolean;
   /** A renamed definition's name at the base. */
   renamedFrom?: string;
+  /** A private definition whose calls in its own file, read at the head, all fit it (./in-file-callers.ts); only from `outlineChange`. */
+  callersCheckedInFile?: boolean;
 };
 
 export type FileVersions = { path: string; oldPath: string | null; before: string | null; after: string | null };
@@ -263,7 +266,11 @@ export async function outlineChange(files: readonly FileVersions[]): Promise<Fil
     const before = f.before === null ? [] : await definitionsOf(f.oldPath ?? f.path, f.before);
     const after = f.after === null ? [] : await definitionsOf(f.path, f.after);
     if (before === null || after === null) out.push({ path: f.path, parsed: false, changes: [] });
-    else out.push({ path: f.path, parsed: true, changes: withRenames(compareDefinitions(f.path, before, after), before, after) });
+    else {
+      const changes = withRenames(compareDefinitions(f.path, before, after), before, after);
+      for (const c of await privateCallersChecked(f.path, f.before, f.after, changes)) c.callersCheckedInFile = true;
+      out.push({ path: f.path, parsed: true, changes });
+    }
   }
   return out;
 }

@@ -50,8 +50,10 @@ export type SummaryInput = {
 export type ReviewChecks = {
   /** Files the checks ran on. */
   reviewedFiles: number;
-  /** Team PATTERNs and `.loupe/` rules matched against the added lines. */
+  /** Team PATTERNs checked against the added lines. */
   patterns: number;
+  /** `.loupe/` PATTERN rules checked against the added lines. */
+  rules?: number;
   /** Whether a chat model read every reviewed file, some, or none. */
   model: "all" | "some" | "none";
   /** The indexed branch whose code graph was read for the callers of changed definitions; absent when none. */
@@ -115,7 +117,8 @@ function interfaceChangesOf(f: FileOutline): DefinitionChange[] {
 function uncheckedInterfaceChanges(outline: readonly FileOutline[] | undefined, checks: ReviewChecks): number {
   return (outline ?? [])
     .filter((f) => checks.callersBranch === undefined || callLanguageOf(f.path) === null)
-    .flatMap(interfaceChangesOf).length;
+    .flatMap(interfaceChangesOf)
+    .filter((c) => !c.callersCheckedInFile).length;
 }
 
 function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined, removed: number): string[] {
@@ -124,12 +127,19 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
       ? "- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs): no added lines to run them on."
       : `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
   ];
-  if (checks.patterns > 0) out.push(`- ${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"} and repository rule${checks.patterns === 1 ? "" : "s"} matched against the added lines.`);
+  // Checked, whether or not one matched: the findings say which did.
+  const rules = checks.rules ?? 0;
+  const counted = [checks.patterns > 0 ? `${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"}` : "", rules > 0 ? `${rules} repository rule${rules === 1 ? "" : "s"}` : ""].filter(Boolean);
+  if (counted.length > 0) out.push(`- ${counted.join(" and ")} checked against the added lines.`);
   if (checks.model === "all") out.push("- A chat model read every reviewed file with its diff, the pull request's description and the code before the change.");
   else if (checks.model === "some") out.push("- A chat model read some of the files; for the others it failed, and only the checks above ran.");
   else out.push("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
   const interfaceChanges = (outline ?? []).flatMap(interfaceChangesOf).length;
   const unchecked = uncheckedInterfaceChanges(outline, checks);
+  const inFile = (outline ?? []).flatMap(interfaceChangesOf).filter((c) => c.callersCheckedInFile).length;
+  if (inFile > 0 && checks.callersBranch === undefined) {
+    out.push(`- The calls of ${inFile === 1 ? "1 private definition" : `${inFile} private definitions`} whose signature changed or that ${inFile === 1 ? "was" : "were"} renamed or removed, in ${inFile === 1 ? "its" : "their"} own file${inFile === 1 ? "" : "s"} (no other file can call ${inFile === 1 ? "it" : "them"}), read at this pull request's head.`);
+  }
   if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
     out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were renamed or removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
   }

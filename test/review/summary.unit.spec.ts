@@ -72,7 +72,7 @@ describe("summary comment", () => {
     expect(md).toContain("- `app/store.py`: adds `Store.clear()`; changes `save()` (signature); removes `unused()`");
     expect(md).toContain("- Not parsed (no grammar for the language, or too large): `notes.txt`.");
     expect(md).toContain("on the added lines of 2 files.");
-    expect(md).toContain("- 1 team pattern and repository rule matched against the added lines.");
+    expect(md).toContain("- 1 team pattern checked against the added lines.");
     expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were renamed or removed (the repository is not indexed).");
     expect(md).toContain("### For a human to check");
     expect(md).toContain("- Handlers must validate input with zod. (in `app/store.py`)");
