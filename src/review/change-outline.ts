@@ -11,9 +11,12 @@
  * signature and its call sites).
  */
 import { createHash } from "node:crypto";
-import { unitsOf, type Unit } from "../indexing/chunking/definitions.ts";
-import { childrenOf } from "../indexing/chunking/syntax-rules.ts";
+import type { Node } from "web-tree-sitter";
+import { endRowOf, unitsOf, type Unit } from "../indexing/chunking/definitions.ts";
+import { childrenOf, namedChildrenOf, unwrapDefinition } from "../indexing/chunking/syntax-rules.ts";
 import { readParsed } from "./parse-bounds.ts";
+import { normalSignature, withRenames, wordPattern } from "./outline-renames.ts";
+import { privateCallersChecked } from "./in-file-callers.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -26,12 +29,17 @@ export type OutlineDefinition = {
   endLine: number;
   /** Hash of the definition's text with whitespace normalised. */
   textHash: string;
+  /** The same with the definition's own name left out (a rename keeps it). */
+  bodyHash: string;
+  /** Its distinct lines (whitespace normalised, its own name left out), to tell a rename that also edits a little. */
+  bodyLines: string[];
   /** Holds member definitions (a class, an interface, an impl block). */
   container: boolean;
 };
 
 export type DefinitionChange = {
-  change: "added" | "changed" | "removed";
+  /** "renamed" only from `outlineChange` (./outline-renames.ts): `compareDefinitions` tells added, changed and removed. */
+  change: "added" | "changed" | "removed" | "renamed";
   path: string;
   name: string;
   kind: string;
@@ -40,7 +48,12 @@ export type DefinitionChange = {
   line: number;
   signatureBefore: string | null;
   signatureAfter: string | null;
+  /** A variable's or constant's new value is not a new signature: false for them. */
   signatureChanged: boolean;
+  /** A renamed definition's name at the base. */
+  renamedFrom?: string;
+  /** A private definition whose calls in its own file, read at the head, all fit it (./in-file-callers.ts); only from `outlineChange`. */
+  callersCheckedInFile?: boolean;
 };
 
 export type FileVersions = { path: string; oldPath: string | null; before: string | null; after: string | null };
@@ -73,29 +86,136 @@ export function definitionsOf(path: string, content: string): Promise<OutlineDef
   return found;
 }
 
+/** Statement blocks of a top-level conditional whose definitions are the module's (Python `if`/`try`, JavaScript's too). */
+const CONDITIONAL_STATEMENTS = new Set(["if_statement", "try_statement"]);
+const CONDITIONAL_CLAUSES = new Set(["elif_clause", "else_clause", "except_clause", "except_group_clause", "finally_clause", "catch_clause", "if_statement", "try_statement"]);
+const STATEMENT_BLOCKS = new Set(["block", "statement_block"]);
+/** Grouped declarations whose specs each declare names of their own (Go `const (...)`, `var (...)`, `type (...)`; JS `const a = 1, b = 2`). */
+const SPEC_TYPES = new Set(["const_spec", "var_spec", "type_spec", "type_alias", "variable_declarator"]);
+/** Expressions an `export default` may wrap a named function in (`export default supported && function adapter() {}`). */
+const EXPRESSION_WRAPPERS = new Set(["binary_expression", "ternary_expression", "parenthesized_expression", "conditional_expression"]);
+
+/** The statements inside a conditional's blocks, its `elif`/`else`/`except`/`finally` clauses included (nested ones too). */
+function conditionalStatements(node: Node): Node[] {
+  const out: Node[] = [];
+  for (const child of namedChildrenOf(node)) {
+    if (STATEMENT_BLOCKS.has(child.type)) out.push(...namedChildrenOf(child));
+    else if (CONDITIONAL_CLAUSES.has(child.type)) out.push(...(child.type === "if_statement" || child.type === "try_statement" ? [child] : conditionalStatements(child)));
+  }
+  return out;
+}
+
+/** The function expression an `export default` expression holds (not inside another function), or null. */
+function namedFunctionIn(node: Node, depth = 0): Node | null {
+  if (depth > 6) return null;
+  if (node.type === "function_expression" || node.type === "function") return node;
+  if (!EXPRESSION_WRAPPERS.has(node.type)) return null;
+  for (const child of namedChildrenOf(node)) {
+    const found = namedFunctionIn(child, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+
 async function parseDefinitions(path: string, content: string): Promise<OutlineDefinition[] | null> {
   return readParsed(path, content, (tree, ctx) => {
     const { lines } = ctx;
     const out: OutlineDefinition[] = [];
+    const textOf = (start: number, end: number) => lines.slice(start, end + 1).join("\n");
+    const add = (d: Omit<OutlineDefinition, "textHash" | "bodyHash" | "bodyLines">, text: string) => {
+      // The text with the definition's own name taken out: a rename keeps it.
+      const unnamed = text.replace(wordPattern(d.name), "\u0000");
+      const bodyLines = [...new Set(unnamed.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l !== ""))];
+      out.push({ ...d, textHash: hashOf(text), bodyHash: hashOf(unnamed), bodyLines });
+    };
+    /**
+     * One definition per declared name: a block is not named by its first constant. A variable's text is
+     * its own declarator or spec (`b = 2` of `const a = 1, b = 2`), `export` kept.
+     */
+    const addSpecs = (specs: readonly { node: Node; names: string[] }[], parent: string | null, exported: boolean) => {
+      for (const spec of specs) {
+        const start = spec.node.startPosition.row;
+        const end = endRowOf(spec.node);
+        const kind = spec.node.type === "variable_declarator" || spec.node.type === "var_spec" || spec.node.type === "const_spec" ? "variable" : typeKindOf(spec.node);
+        const text = `${exported ? "export " : ""}${spec.node.text}`;
+        for (const name of spec.names) add({ name, kind, parent, signature: firstLineOf(text), startLine: start + 1, endLine: end + 1, container: false }, text);
+      }
+    };
     const walk = (units: readonly Unit[]) => {
       for (const u of units) {
         if (!u.def) continue;
-        out.push({
-          name: u.def.name,
-          kind: u.def.kind,
-          parent: u.def.parent,
-          signature: u.def.signature,
-          startLine: u.start + 1,
-          endLine: u.end + 1,
-          textHash: hashOf(lines.slice(u.start, u.end + 1).join("\n")),
-          container: u.def.members.length > 0,
-        });
+        const specs = u.def.kind === "variable" || u.def.node.type === "type_declaration" ? specsOf(u.def.node) : [];
+        if (specs.length > 0 && (u.def.kind === "variable" || specs.length > 1)) {
+          addSpecs(specs, u.def.parent, /^\s*export\b/.test(lines[u.start] ?? ""));
+          continue;
+        }
+        add(
+          { name: u.def.name, kind: u.def.kind, parent: u.def.parent, signature: u.def.signature, startLine: u.start + 1, endLine: u.end + 1, container: u.def.members.length > 0 },
+          textOf(u.start, u.end),
+        );
         walk(u.def.members);
       }
     };
-    walk(unitsOf(ctx, childrenOf(tree.rootNode), null));
-    return out;
+    const top = childrenOf(tree.rootNode);
+    walk(unitsOf(ctx, top, null));
+    let extra = false;
+    // Definitions inside top-level conditionals (`if sys.version_info...: def f()`, `try: import x except: x = None`).
+    const conditionals = (nodes: readonly Node[], depth: number) => {
+      for (const node of nodes) {
+        if (!CONDITIONAL_STATEMENTS.has(node.type) || depth > 4) continue;
+        const inner = conditionalStatements(node);
+        const before = out.length;
+        walk(unitsOf(ctx, inner, null));
+        extra ||= out.length > before;
+        conditionals(inner, depth + 1);
+      }
+    };
+    conditionals(top, 0);
+    for (const node of top) {
+      // Go `var (...)`: the chunker names none of its specs.
+      if ((node.type === "var_declaration" || node.type === "const_declaration") && namedChildrenOf(node).some((c) => c.type.endsWith("_spec_list"))) {
+        addSpecs(specsOf(node), null, false);
+        extra = true;
+        continue;
+      }
+      // `export default supported && function adapter(config) {...}`: the function is the file's definition.
+      if (node.type !== "export_statement" || unwrapDefinition(node, node.type)) continue;
+      const value = node.childForFieldName("value");
+      const fn = value ? namedFunctionIn(value) : null;
+      const body = fn?.childForFieldName("body");
+      if (!fn || !body) continue;
+      const start = node.startPosition.row;
+      const end = endRowOf(node);
+      const signature = ctx.content.slice(node.startIndex, body.startIndex).replace(/\s+/g, " ").trim();
+      // Anonymous, it is the file's `default` (as the chunker names an anonymous default export).
+      add({ name: fn.childForFieldName("name")?.text ?? "default", kind: "function", parent: null, signature, startLine: start + 1, endLine: end + 1, container: false }, textOf(start, end));
+      extra = true;
+    }
+    // Stable: members stay after their container.
+    return extra ? out.sort((a, b) => a.startLine - b.startLine) : out;
   });
+}
+
+const firstLineOf = (text: string) => (text.split("\n")[0] ?? "").replace(/\s+/g, " ").trim() || null;
+
+/** The names each spec of a grouped declaration declares; empty when it is not one. */
+function specsOf(node: Node): { node: Node; names: string[] }[] {
+  // Go wraps a `var (...)` block's specs in a list of their own.
+  const specs = namedChildrenOf(node)
+    .flatMap((c) => (c.type.endsWith("_spec_list") ? namedChildrenOf(c) : [c]))
+    .filter((c) => SPEC_TYPES.has(c.type));
+  return specs.flatMap((spec) => {
+    const names = spec.type === "variable_declarator" ? [spec.childForFieldName("name")] : spec.childrenForFieldName("name");
+    const plain = names.filter((n): n is Node => n !== null && /identifier$/.test(n.type)).map((n) => n.text);
+    return plain.length > 0 ? [{ node: spec, names: plain }] : [];
+  });
+}
+
+/** A Go type spec's kind: a struct is a class, an interface an interface, the rest types. */
+function typeKindOf(spec: Node): string {
+  const type = spec.childForFieldName("type")?.type;
+  return type === "struct_type" ? "class" : type === "interface_type" ? "interface" : "type";
 }
 
 const keyOf = (d: OutlineDefinition) => `${d.parent ?? ""}\0${d.kind}\0${d.name}`;
@@ -113,7 +233,6 @@ function keyed(defs: readonly OutlineDefinition[]): Map<string, OutlineDefinitio
   return out;
 }
 
-const normalSignature = (s: string | null) => (s ?? "").replace(/\s+/g, " ").trim();
 
 /** Added, changed and removed definitions between two versions' definitions, in line order. */
 export function compareDefinitions(path: string, before: readonly OutlineDefinition[], after: readonly OutlineDefinition[]): DefinitionChange[] {
@@ -129,7 +248,7 @@ export function compareDefinitions(path: string, before: readonly OutlineDefinit
     line: d.startLine,
     signatureBefore: b?.signature ?? null,
     signatureAfter: a?.signature ?? null,
-    signatureChanged: b !== null && a !== null && normalSignature(b.signature) !== normalSignature(a.signature),
+    signatureChanged: b !== null && a !== null && d.kind !== "variable" && normalSignature(b.signature) !== normalSignature(a.signature),
   });
   for (const [k, a] of now) {
     const b = old.get(k);
@@ -147,7 +266,11 @@ export async function outlineChange(files: readonly FileVersions[]): Promise<Fil
     const before = f.before === null ? [] : await definitionsOf(f.oldPath ?? f.path, f.before);
     const after = f.after === null ? [] : await definitionsOf(f.path, f.after);
     if (before === null || after === null) out.push({ path: f.path, parsed: false, changes: [] });
-    else out.push({ path: f.path, parsed: true, changes: compareDefinitions(f.path, before, after) });
+    else {
+      const changes = withRenames(compareDefinitions(f.path, before, after), before, after);
+      for (const c of await privateCallersChecked(f.path, f.before, f.after, changes)) c.callersCheckedInFile = true;
+      out.push({ path: f.path, parsed: true, changes });
+    }
   }
   return out;
 }

@@ -6,7 +6,9 @@
  * and what was not checked caps that:
  *   - no chat model reviewed the files (or not all of them): at most 4, since the logic was not read;
  *   - team instructions that only a human can check here: at most 3;
- *   - definitions whose signature changed or that were removed, whose callers were not checked: at most 3.
+ *   - definitions whose signature changed or that were renamed or removed, whose callers were not
+ *     checked: at most 3 (a variable's new value is no signature change; a renamed or removed class
+ *     counts once, not once per member).
  * So a review gives 5/5 only when a model read every file and nothing is left unchecked.
  */
 import type { Finding, Severity } from "./findings.ts";
@@ -18,7 +20,7 @@ export type Unchecked = {
   model: "all" | "some" | "none";
   /** Custom instructions in scope that no automatic check applied (listed for a human). */
   humanChecks: number;
-  /** Definitions whose signature changed or that were removed; their callers were not checked. */
+  /** Definitions whose signature changed or that were renamed or removed; their callers were not checked. */
   interfaceChanges: number;
 };
 
@@ -52,7 +54,8 @@ export function confidenceFor(findings: readonly Pick<Finding, "severity">[], un
   if (unchecked.model === "some") cap(4, "the chat model did not read every file");
   if (unchecked.humanChecks > 0) cap(3, `${plural(unchecked.humanChecks, "team instruction")} can only be checked by a human here`);
   if (unchecked.interfaceChanges > 0) {
-    cap(3, `${plural(unchecked.interfaceChanges, "definition")} changed signature or ${unchecked.interfaceChanges === 1 ? "was" : "were"} removed, and ${unchecked.interfaceChanges === 1 ? "its" : "their"} callers elsewhere were not checked`);
+    const one = unchecked.interfaceChanges === 1;
+    cap(3, `${plural(unchecked.interfaceChanges, "definition")} changed signature or ${one ? "was" : "were"} renamed or removed, and ${one ? "its" : "their"} callers elsewhere were not checked`);
   }
   return { score: score as Confidence["score"], reason: [base.reason, ...caps].join("; ") };
 }

@@ -7,6 +7,7 @@ import type { DiffFile } from "./diff.ts";
 import { SEVERITIES, isWholeFile, severityRank, type Finding, type Severity } from "./findings.ts";
 import { minSeverityFor, normalizeStrictness } from "./strictness.ts";
 import { confidenceFor } from "./confidence.ts";
+import { cutMarkdown, findingLine } from "./finding-line.ts";
 import type { DefinitionChange, FileOutline } from "./change-outline.ts";
 import { declaredSameBehaviour, untestedSection, type UntestedChange, type UntestedReport } from "./graph/untested-change.ts";
 import { callLanguageOf } from "./graph/calls.ts";
@@ -49,8 +50,10 @@ export type SummaryInput = {
 export type ReviewChecks = {
   /** Files the checks ran on. */
   reviewedFiles: number;
-  /** Team PATTERNs and `.loupe/` rules matched against the added lines. */
+  /** Team PATTERNs checked against the added lines. */
   patterns: number;
+  /** `.loupe/` PATTERN rules checked against the added lines. */
+  rules?: number;
   /** Whether a chat model read every reviewed file, some, or none. */
   model: "all" | "some" | "none";
   /** The indexed branch whose code graph was read for the callers of changed definitions; absent when none. */
@@ -59,7 +62,11 @@ export type ReviewChecks = {
 
 const MAX_OUTLINE_LINES = 30;
 
-const definitionLabel = (d: DefinitionChange) => `${d.parent ? `${d.parent}.` : ""}${d.name}${d.kind === "function" || d.kind === "method" ? "()" : ""}`;
+const definitionLabel = (d: DefinitionChange, name = d.name) => `${d.parent ? `${d.parent}.` : ""}${name}${d.kind === "function" || d.kind === "method" ? "()" : ""}`;
+
+/** A change as the outline lists it: `name()`, marked when its signature changed; a rename with its old name. */
+const changeLabel = (c: DefinitionChange) =>
+  `${c.renamedFrom !== undefined ? `${code(definitionLabel(c, c.renamedFrom))} → ` : ""}${code(definitionLabel(c))}${c.signatureChanged ? " (signature)" : ""}`;
 
 /** "What the change does": per file, the definitions added, changed (signature marked) and removed. */
 function outlineSection(outline: readonly FileOutline[]): string[] {
@@ -72,12 +79,12 @@ function outlineSection(outline: readonly FileOutline[]): string[] {
     }
     if (f.changes.length === 0) continue;
     const part = (kind: DefinitionChange["change"], verb: string) => {
-      const list = f.changes.filter((c) => c.change === kind);
-      if (list.length === 0) return null;
-      const names = list.slice(0, 8).map((c) => `${code(definitionLabel(c))}${c.signatureChanged ? " (signature)" : ""}`);
-      return `${verb} ${names.join(", ")}${list.length > 8 ? ` and ${list.length - 8} more` : ""}`;
+      // Overloads (and a getter with its setter) share a label: listed once.
+      const labels = [...new Set(f.changes.filter((c) => c.change === kind).map(changeLabel))];
+      if (labels.length === 0) return null;
+      return `${verb} ${labels.slice(0, 8).join(", ")}${labels.length > 8 ? ` and ${labels.length - 8} more` : ""}`;
     };
-    const parts = [part("added", "adds"), part("changed", "changes"), part("removed", "removes")].filter((p): p is string => p !== null);
+    const parts = [part("added", "adds"), part("changed", "changes"), part("renamed", "renames"), part("removed", "removes")].filter((p): p is string => p !== null);
     lines.push(`- ${code(f.path)}: ${parts.join("; ")}`);
   }
   const out = lines.slice(0, MAX_OUTLINE_LINES);
@@ -88,12 +95,30 @@ function outlineSection(outline: readonly FileOutline[]): string[] {
   return out;
 }
 
-/** Definitions whose signature changed or that were removed and whose callers were not looked up. */
+/**
+ * The definitions of a file whose callers a change can break: signature changed (a variable's value is
+ * no signature), renamed, or removed; each once (overloads share one), and a removed or renamed
+ * container's members not on their own.
+ */
+function interfaceChangesOf(f: FileOutline): DefinitionChange[] {
+  const gone = new Set(f.changes.filter((c) => c.change === "removed" || c.change === "renamed").map((c) => c.renamedFrom ?? c.name));
+  const seen = new Set<string>();
+  return f.changes.filter((c) => {
+    if (!(c.change === "removed" || c.change === "renamed" || c.signatureChanged)) return false;
+    if (c.change === "removed" && c.parent !== null && gone.has(c.parent)) return false;
+    const key = `${c.change}\0${c.parent ?? ""}\0${c.name}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Definitions whose signature changed or that were renamed or removed and whose callers were not looked up. */
 function uncheckedInterfaceChanges(outline: readonly FileOutline[] | undefined, checks: ReviewChecks): number {
   return (outline ?? [])
     .filter((f) => checks.callersBranch === undefined || callLanguageOf(f.path) === null)
-    .flatMap((f) => f.changes)
-    .filter((c) => c.change === "removed" || c.signatureChanged).length;
+    .flatMap(interfaceChangesOf)
+    .filter((c) => !c.callersCheckedInFile).length;
 }
 
 function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | undefined, removed: number): string[] {
@@ -102,14 +127,21 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
       ? "- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs): no added lines to run them on."
       : `- Built-in checks (hard-coded secrets, debugging leftovers, risky calls, SQL built from strings, conflict markers, TODOs) on the added lines of ${checks.reviewedFiles} file${checks.reviewedFiles === 1 ? "" : "s"}.`,
   ];
-  if (checks.patterns > 0) out.push(`- ${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"} and repository rule${checks.patterns === 1 ? "" : "s"} matched against the added lines.`);
+  // Checked, whether or not one matched: the findings say which did.
+  const rules = checks.rules ?? 0;
+  const counted = [checks.patterns > 0 ? `${checks.patterns} team pattern${checks.patterns === 1 ? "" : "s"}` : "", rules > 0 ? `${rules} repository rule${rules === 1 ? "" : "s"}` : ""].filter(Boolean);
+  if (counted.length > 0) out.push(`- ${counted.join(" and ")} checked against the added lines.`);
   if (checks.model === "all") out.push("- A chat model read every reviewed file with its diff, the pull request's description and the code before the change.");
   else if (checks.model === "some") out.push("- A chat model read some of the files; for the others it failed, and only the checks above ran.");
   else out.push("- Not reviewed: the change's logic and behaviour (no chat model is configured).");
-  const interfaceChanges = (outline ?? []).flatMap((f) => f.changes).filter((c) => c.change === "removed" || c.signatureChanged).length;
+  const interfaceChanges = (outline ?? []).flatMap(interfaceChangesOf).length;
   const unchecked = uncheckedInterfaceChanges(outline, checks);
+  const inFile = (outline ?? []).flatMap(interfaceChangesOf).filter((c) => c.callersCheckedInFile).length;
+  if (inFile > 0 && checks.callersBranch === undefined) {
+    out.push(`- The calls of ${inFile === 1 ? "1 private definition" : `${inFile} private definitions`} whose signature changed or that ${inFile === 1 ? "was" : "were"} renamed or removed, in ${inFile === 1 ? "its" : "their"} own file${inFile === 1 ? "" : "s"} (no other file can call ${inFile === 1 ? "it" : "them"}), read at this pull request's head.`);
+  }
   if (interfaceChanges > unchecked && checks.callersBranch !== undefined) {
-    out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
+    out.push(`- The calls elsewhere in the repository (Python, JavaScript, TypeScript, Go and Rust) of the definitions whose signature changed or that were renamed or removed, from the code graph of ${code(checks.callersBranch)} as indexed, read at this pull request's head.`);
   }
   // Files the change deletes or moves (./graph/broken-imports.ts): whether other files still import them.
   const files = `${removed} file${removed === 1 ? "" : "s"} this change deletes or moves`;
@@ -119,7 +151,7 @@ function checksSection(checks: ReviewChecks, outline: readonly FileOutline[] | u
     out.push(`- Not checked: whether other files still import the ${files} (the repository is not indexed).`);
   }
   if (unchecked > 0) {
-    out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
+    out.push(`- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were renamed or removed${checks.callersBranch === undefined ? " (the repository is not indexed)" : " in languages the callers check does not read"}.`);
   }
   return out;
 }
@@ -140,9 +172,9 @@ function fileLabel(f: DiffFile): string {
   return code(f.path);
 }
 
+/** The first line of a text, at most 160 characters, never leaving a code span open. */
 function firstLine(message: string): string {
-  const line = message.split("\n").find((l) => l.trim() !== "") ?? "";
-  return line.length > 160 ? `${line.slice(0, 159)}…` : line;
+  return cutMarkdown(message.split("\n").find((l) => l.trim() !== "") ?? "", 160);
 }
 
 export function renderSummary(input: SummaryInput): string {
@@ -180,7 +212,7 @@ export function renderSummary(input: SummaryInput): string {
         continue;
       }
       const where = f.lineStart === f.lineEnd ? `${f.lineStart}` : `${f.lineStart}-${f.lineEnd}`;
-      out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${firstLine(f.message)}`);
+      out.push(`- **${f.severity}** ${code(`${f.path}:${where}`)}: ${findingLine(f.message)}`);
     }
     if (sorted.length > MAX_SUMMARY_FINDINGS) out.push(`- …and ${sorted.length - MAX_SUMMARY_FINDINGS} more (see the inline comments)`);
   }

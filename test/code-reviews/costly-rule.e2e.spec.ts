@@ -57,6 +57,6 @@ describe("a .loupe/ PATTERN rule over the regex cost limit", () => {
     expect(body).toContain(
       "- Not applied: the rule `no-long-words` of `.loupe/long-words.md` (in `src/net.py`), whose regex `/[a-z]{0,2400}y/` is refused: pattern is too large: it compiles to 4,801 states, over the limit of 500",
     );
-    expect(body).toContain("- 1 team pattern and repository rule matched against the added lines.");
+    expect(body).toContain("- 1 repository rule checked against the added lines.");
   });
 });

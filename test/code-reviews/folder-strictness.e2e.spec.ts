@@ -12,8 +12,8 @@ import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from
 const REPO = "acme/folders";
 const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
 
-/** A `print()` (low) and a `breakpoint()` (medium) on lines 3 and 4. */
-const JOB = (name: string) => `def ${name}(items):\n    total = sum(items)\n    print(total)\n    breakpoint()\n    return total\n`;
+/** A `print()` to a stream of its choosing (low: output on purpose) and a `breakpoint()` (medium) on lines 3 and 4. */
+const JOB = (name: string) => `def ${name}(items):\n    total = sum(items)\n    print(total, file=sys.stdout)\n    breakpoint()\n    return total\n`;
 
 let server: TestServer;
 let host: ReturnType<typeof createHostRepo>;

@@ -45,7 +45,7 @@ describe("summary comment", () => {
     expect(confidenceFor([], all).score).toBe(5);
     expect(confidenceFor([], { ...all, model: "some" }).score).toBe(4);
     expect(confidenceFor([], { ...all, humanChecks: 2 })).toEqual({ score: 3, reason: "no issues above low severity found; 2 team instructions can only be checked by a human here" });
-    expect(confidenceFor([], { ...all, interfaceChanges: 1 }).reason).toContain("1 definition changed signature or was removed, and its callers elsewhere were not checked");
+    expect(confidenceFor([], { ...all, interfaceChanges: 1 }).reason).toContain("1 definition changed signature or was renamed or removed, and its callers elsewhere were not checked");
     expect(confidenceFor([{ severity: "critical" }], { ...all, humanChecks: 1 }).score).toBe(1);
   });
 
@@ -72,8 +72,8 @@ describe("summary comment", () => {
     expect(md).toContain("- `app/store.py`: adds `Store.clear()`; changes `save()` (signature); removes `unused()`");
     expect(md).toContain("- Not parsed (no grammar for the language, or too large): `notes.txt`.");
     expect(md).toContain("on the added lines of 2 files.");
-    expect(md).toContain("- 1 team pattern and repository rule matched against the added lines.");
-    expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed (the repository is not indexed).");
+    expect(md).toContain("- 1 team pattern checked against the added lines.");
+    expect(md).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were renamed or removed (the repository is not indexed).");
     expect(md).toContain("### For a human to check");
     expect(md).toContain("- Handlers must validate input with zod. (in `app/store.py`)");
     expect(md).toContain("**Confidence score: 3/5**");
@@ -94,7 +94,7 @@ describe("summary comment", () => {
     expect(checked).toContain("**Confidence score: 4/5**");
     // A language the callers check does not read is still left unchecked.
     const kotlin = renderSummary({ files: [diffOf("app/store.py", ["a"], ["b"])], findings: [], outline, checks: { reviewedFiles: 1, patterns: 0, model: "none", callersBranch: "main" } });
-    expect(kotlin).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were removed in languages the callers check does not read.");
+    expect(kotlin).toContain("- Not checked: the callers elsewhere in the repository of the definitions whose signature changed or that were renamed or removed in languages the callers check does not read.");
     expect(kotlin).toContain("**Confidence score: 3/5**");
   });
 });

@@ -40,6 +40,7 @@ import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
+import { mayAddOutput } from "../../review/analysers/debug-leftovers.ts";
 import { describeSkipped, skipReasonOf, type SkippedFile } from "../../review/skipped.ts";
 import type { HostTokens } from "../pull-requests/host-tokens.ts";
 
@@ -283,7 +284,7 @@ export function createReviewEngine(deps: EngineDeps) {
           if (shouldStop()) throw new ReviewInterrupted();
           const file = byPath.get(path);
           const related = file && deps.chat && target ? await relatedCodeOf(target, file) : undefined;
-          const baseContent = file && deps.chat && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
+          const baseContent = file && (deps.chat || mayAddOutput(file)) && file.status !== "added" && file.oldPath ? await readAt(started.diffBase, file.oldPath).catch(() => null) : null;
           const graphFindings = file ? [...(callers.byPath.get(path) ?? []), ...(await helpers.existingHelpers(file))] : [];
           const graphNotes = file && deps.chat ? untestedNotesFor(file.path, (await helpers.untested([file])).listed) : undefined;
           const { findings, model } = file

@@ -6,7 +6,7 @@
  */
 import type { DiffFile } from "../../review/diff.ts";
 import { isSeverity, isValidFindingLocation, isWholeFile, compareFindings, severityRank, type Finding } from "../../review/findings.ts";
-import { runAnalysers } from "../../review/analysers/index.ts";
+import { analyserContext, runAnalysers } from "../../review/analysers/index.ts";
 import { contextForModel, matchPatterns, type CustomContextLike } from "../../review/patterns.ts";
 import { repoRuleAsContext, type RepoRuleSet } from "../../review/repo-rules.ts";
 import { filterByStrictness } from "../../review/strictness.ts";
@@ -26,7 +26,7 @@ export type FileReviewInput = {
   relatedCode?: string;
   /** The pull request as the model sees it: title, description, and the other files it changes. */
   pullRequest?: { title: string; description: string; otherFiles: readonly string[] };
-  /** The file at the pull request's base (the diff's base commit); null for an added file. */
+  /** The file at the pull request's base (the diff's base commit); null for an added file. Read for the model, and for the analysers when the change adds output calls. */
   baseContent?: string | null;
   /**
    * Findings on this file from the rest of the repository (broken callers, ./graph-findings.ts;
@@ -54,7 +54,7 @@ export async function reviewFile(input: FileReviewInput): Promise<FileReview> {
   if (file.binary || file.status === "deleted") return { findings: filterByStrictness(wholeFile, strictness), model: "none" };
   const ruleContexts = scoped ? scoped.rules.map(repoRuleAsContext) : [];
   const contexts = [...input.contexts, ...ruleContexts];
-  const findings: Finding[] = [...runAnalysers(file), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
+  const findings: Finding[] = [...runAnalysers(file, undefined, analyserContext(file, input.baseContent)), ...matchPatterns(file, contexts, { repository }), ...(input.graphFindings ?? [])];
   let model: FileReview["model"] = "none";
   if (input.chat) {
     const instructions = contextForModel(contexts, { repository, filepath: file.path });

@@ -65,7 +65,12 @@ export function checksAndHumanChecks(input: {
     }
   }
   return {
-    checks: { reviewedFiles: input.reviewedFiles.length, patterns: patterns.size, model: input.model },
+    checks: {
+      reviewedFiles: input.reviewedFiles.length,
+      patterns: [...patterns].filter((id) => !id.startsWith("repo:")).length,
+      rules: [...patterns].filter((id) => id.startsWith("repo:")).length,
+      model: input.model,
+    },
     humanChecks: [...human.values()],
     skippedRules: [...skipped.values()],
   };

@@ -31,6 +31,8 @@ export type AnalyserContext = {
   skip: boolean;
   /** New-side lines the diff shows (added and context), by new line number. */
   newLines: Map<number, { text: string; added: boolean }>;
+  /** The file at the pull request's base ("" for an added file); null or absent when it was not read. */
+  base?: string | null;
 };
 
 export type Analyser = (file: DiffFile, ctx: AnalyserContext) => Finding[];
@@ -120,7 +122,7 @@ export function isSkippedPath(path: string): boolean {
   );
 }
 
-export function analyserContext(file: DiffFile): AnalyserContext {
+export function analyserContext(file: DiffFile, base?: string | null): AnalyserContext {
   const newLines = new Map<number, { text: string; added: boolean }>();
   for (const h of file.hunks) {
     for (const l of h.lines) if (l.newLine !== null) newLines.set(l.newLine, { text: l.text, added: l.kind === "add" });
@@ -132,6 +134,7 @@ export function analyserContext(file: DiffFile): AnalyserContext {
     isScript: isScriptPath(file.path),
     skip: isSkippedPath(file.path) || file.binary,
     newLines,
+    base: file.status === "added" ? "" : (base ?? null),
   };
 }
 
