@@ -63,9 +63,11 @@ export function adminRoutes(app: Hono<AppEnv>, services: Services) {
     cors: false,
     logging: false,
     context: ({ principal, requestId, logger, hostToken }) => ({ services, principal, requestId, logger, hostToken }),
-    // adminOnly first, then the document's depth and the operation limits (./limits.ts): parsing and
-    // validation, before anything runs.
-    plugins: [adminOnly, documentDepthGuard(), operationLimitsPlugin, typedValidationErrors(services.logger)],
+    // adminOnly first, then the operation limits (./limits.ts: a parse with a token limit, and the
+    // validation rules) and the document's depth: parsing and validation, before anything runs. The depth
+    // guard comes after the limits so that its refusal replaces their parse (the last parse function set
+    // is the one yoga runs): a document too deep for the recursive parser must not reach it.
+    plugins: [adminOnly, operationLimitsPlugin, documentDepthGuard(), typedValidationErrors(services.logger)],
     maskedErrors: {
       // Bad input (BAD_USER_INPUT naming the argument, and the request, parse and validation errors of
       // errors.ts) logs a warning without a stack; only an unexpected error is logged as an error (with
