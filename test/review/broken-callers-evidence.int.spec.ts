@@ -4,62 +4,7 @@
  * reading, and the branch's graph (callers, definitions) computed from those parses.
  */
 import { describe, expect, it } from "vitest";
-import { findBrokenCallers, type BranchGraph } from "../../src/review/graph/broken-callers.ts";
-import { parseForCalls } from "../../src/review/graph/calls.ts";
-import { parseGitDiff } from "../../src/review/diff.ts";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-
-/** The graph of `files` as the code index would give it (calls and definitions per file; imports resolved by `imports`). */
-async function graphOf(files: Record<string, string>, imports: Record<string, string[]> = {}): Promise<BranchGraph> {
-  const parsed = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, p: await parseForCalls(path, text, null) })));
-  return {
-    async callersOf(name) {
-      return parsed.flatMap(({ path, p }) => (p?.calls ?? []).filter((c) => c.name === name).map((c) => ({ path, line: c.line })));
-    },
-    async definitionsOf(name) {
-      return parsed.flatMap(({ path, p }) => (p?.graph.definitions ?? []).filter((d) => d.name === name).map((d) => ({ path, kind: d.kind, parent: d.parent, params: d.params })));
-    },
-    async importsOf(path) {
-      return imports[path] ?? [];
-    },
-  };
-}
-
-/** The diff of `changed` against `files` (a real `git diff` in a temp repository). */
-function diffOf(files: Record<string, string>, changed: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), "broken-callers-"));
-  try {
-    const write = (all: Record<string, string>) => {
-      for (const [path, text] of Object.entries(all)) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      }
-    };
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir }).toString();
-    git("init", "-q");
-    write(files);
-    git("add", "-A");
-    git("commit", "-qm", "base");
-    write(changed);
-    return parseGitDiff(git("diff", "HEAD"));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function named(files: Record<string, string>, changed: Record<string, string>, imports: Record<string, string[]> = {}) {
-  const head = { ...files, ...changed };
-  const broken = await findBrokenCallers({
-    files: diffOf(files, changed),
-    readBase: async (p) => files[p] ?? null,
-    readHead: async (p) => head[p] ?? null,
-    graph: await graphOf(files, imports),
-  });
-  return broken.flatMap((b) => b.sites.map((s) => `${b.change.name} ${s.path}:${s.line}`));
-}
+import { named } from "./broken-callers-support.ts";
 
 describe("which calls are named", () => {
   it("JavaScript: a function that read `arguments` before took any call; one passing more than it now takes is stale", async () => {

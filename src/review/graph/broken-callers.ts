@@ -20,6 +20,7 @@ import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from ".
 import { boundCall, evident, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
 import { misfit, staleReason } from "./signature.ts";
+import { headFilesOf, stillDefinedCheck } from "./still-defined.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -54,22 +55,6 @@ const MAX_LISTED = 100;
 const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 
 const isDeletedGo = (file: DiffFile) => file.status === "deleted" && !file.binary && file.oldPath !== null && callLanguageOf(file.oldPath) === "go";
-
-/** Whether a definition of a deleted Go file is defined at the head by a Go file of the same package that the change writes. */
-function movedWithinChange(input: BrokenCallersInput): (change: SignatureChange) => Promise<boolean> {
-  let written: Promise<{ path: string; defs: readonly { name: string; kind: string; parent: string | null }[] }[]> | null = null;
-  return async (change) => {
-    written ??= Promise.all(
-      input.files
-        .filter((f) => f.status !== "deleted" && f.newPath !== null && !f.binary && callLanguageOf(f.newPath) === "go")
-        .map(async (f) => {
-          const text = await input.readHead(f.newPath!);
-          return { path: f.newPath!, defs: (text === null ? null : await parseForCalls(f.newPath!, text, new Set()))?.graph.definitions ?? [] };
-        }),
-    );
-    return (await written).some((w) => dirOf(w.path) === dirOf(change.path) && w.defs.some((d) => d.name === change.name && d.kind === change.kind && d.parent === change.parent));
-  };
-}
 
 /**
  * The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of
@@ -123,7 +108,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
   const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
-  const moved = movedWithinChange(input);
+  // The files the change writes, at the head: where a definition went, and the other definitions of a name there.
+  const head = headFilesOf(input);
+  const stillDefined = stillDefinedCheck({ files: input.files, readHead: input.readHead, definitionsOf: (name) => input.graph.definitionsOf(name) }, head);
   for (const file of input.files) {
     // A deleted Go file: its exported definitions are removed (a package's files call each other without an import).
     const deleted = isDeletedGo(file);
@@ -136,8 +123,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     if (!b || (!a && !deleted)) continue;
     const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
     for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a?.graph.definitions ?? [])) {
-      // Moved to a file of the same package that the change writes: not removed.
-      if (deleted && (await moved(change))) continue;
+      // Moved to another file the change writes, inherited from a base class, or re-exported: not removed (./still-defined.ts).
+      if (await stillDefined(change, a)) continue;
       // A JS function that reads `arguments` takes any arguments: its parameter list says little.
       if (familyOf(language) === "script" && change.after && /\barguments\b/.test((a?.lines ?? []).slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
       // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
@@ -165,7 +152,11 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
-    const definitions = await input.graph.definitionsOf(name).catch(() => []);
+    // The branch's definitions of the name, those of the files the change writes as they are at the head.
+    const definitions = [
+      ...(await input.graph.definitionsOf(name).catch(() => [])).filter((d) => !head.paths.has(d.path)),
+      ...(await head.definitionsOf(name, familyOf(change.language))).map(({ path, def }) => ({ path, kind: def.kind, parent: def.parent, params: def.params })),
+    ];
     // A Rust trait's method: its implementations (`impl Trait for T`) are called through it, they are not other definitions.
     const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead) : new Set<string>();
     const otherDefinitions = definitions.filter(
@@ -178,7 +169,10 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.
     const parentUnique =
       change.kind === "method" && change.parent !== null && !constructor
-        ? (await input.graph.definitionsOf(change.parent).catch(() => [])).every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
+        ? [
+            ...(await input.graph.definitionsOf(change.parent).catch(() => [])).filter((d) => !head.paths.has(d.path)),
+            ...(await head.definitionsOf(change.parent, familyOf(change.language))).map(({ path, def }) => ({ path, kind: def.kind })),
+          ].every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
         : false;
     const sites: StaleSite[] = [];
     for (const path of candidates) {
