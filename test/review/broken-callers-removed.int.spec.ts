@@ -100,3 +100,37 @@ describe("a removed method that is still there for its callers", () => {
     expect(await named(files, changed, { "pkg/views.py": ["pkg/helpers.py"] })).toEqual([]);
   });
 });
+
+describe("where the finding on a removed definition sits", () => {
+  const ROUTER =
+    "function Router() {\n  this.routes = {};\n}\n\n/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\nmodule.exports = Router;\n";
+  const CALLER = "var Router = require('../lib/router');\nvar router = new Router();\nrouter.find('/a');\n";
+  const imports = { "test/router.js": ["lib/router.js"] };
+
+  it("deleted outright, in a hunk that also rewrites another function's comment: on the file as a whole, not on that comment", async () => {
+    const head = ROUTER.replace("/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n", "").replace(" * Handle a request.", " * Dispatch a request into the router.");
+    const [b, ...rest] = await brokenOf({ "lib/router.js": ROUTER, "test/router.js": CALLER }, { "lib/router.js": head }, imports);
+    expect(rest).toEqual([]);
+    expect(b!.change).toMatchObject({ change: "removed", name: "find" });
+    expect(b!.sites.map((s) => `${s.path}:${s.line}`)).toEqual(["test/router.js:3"]);
+    expect([b!.line, b!.endLine]).toEqual([WHOLE_FILE_LINE, WHOLE_FILE_LINE]);
+  });
+
+  it("replaced at its place by another definition: on that definition's first line", async () => {
+    const head = ROUTER.replace("Router.prototype.find = function (path) {\n  return this.routes[path];\n};", "Router.prototype.lookup = function (method, path) {\n  return this.routes[method + path];\n};");
+    const [b] = await brokenOf({ "lib/router.js": ROUTER, "test/router.js": CALLER }, { "lib/router.js": head }, imports);
+    expect(b!.change).toMatchObject({ change: "removed", name: "find" });
+    expect([b!.line, b!.endLine]).toEqual([9, 9]);
+  });
+
+  it("a method deleted within a rewrite of more than it: on the file as a whole", async () => {
+    const files = {
+      "shop/cart.py": "class Cart:\n    def total(self):\n        return 1\n\n    def discard_all(self):\n        self.items = []\n\n    def size(self):\n        return 0\n",
+      "shop/views.py": "def empty(cart):\n    cart.discard_all()\n",
+    };
+    const head = "class Cart:\n    def total(self):\n        return sum(self.items)\n\n    def count(self):\n        return len(self.items)\n";
+    const [b] = await brokenOf(files, { "shop/cart.py": head });
+    expect(b!.change).toMatchObject({ change: "removed", name: "discard_all" });
+    expect(b!.line).toBe(WHOLE_FILE_LINE);
+  });
+});

@@ -9,7 +9,8 @@
  * call is named only when it is evidently a call of this definition: it fitted the old parameters
  * (./signature.ts), and it is in the defining file, or its file imports the defining file, or the name
  * is defined nowhere else in the repository (and, for a method, is not a common method name or is
- * called on `self`/`this`). One finding per changed definition, on its changed lines.
+ * called on `self`/`this`). One finding per changed definition, on its changed lines; a removed
+ * definition's on the definition taking its place, else on the file as a whole.
  */
 import type { DiffFile } from "../diff.ts";
 import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
@@ -56,21 +57,51 @@ const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/"))
 
 const isDeletedGo = (file: DiffFile) => file.status === "deleted" && !file.binary && file.oldPath !== null && callLanguageOf(file.oldPath) === "go";
 
+/** A deleted line that goes with a definition without being code: blank, a comment, a decorator. */
+const SURROUNDING = /^\s*($|#|\/\/|\/\*|\*|@)/;
+
 /**
- * The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of
- * the hunk it was in); a deleted file's, the file as a whole.
+ * The added line where a definition takes the place of a removed one: the run of changed lines (no
+ * unchanged line between) that deletes the removed definition's first line, and nothing else but its
+ * own lines, blank lines, comments and decorators, adds a definition (`headStarts`: the head's
+ * definitions' first lines). Null when none does: the definition deleted outright, or within a
+ * rewrite of more than it, has no line of its own at the head.
  */
-function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endLine: number } | null {
-  if (file.status === "deleted") return { line: WHOLE_FILE_LINE, endLine: WHOLE_FILE_LINE };
-  const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
+function replacingLine(file: DiffFile, removed: { startLine: number; endLine: number }, headStarts: ReadonlySet<number>): number | null {
+  for (const hunk of file.hunks) {
+    let run: DiffFile["hunks"][number]["lines"] = [];
+    for (const line of [...hunk.lines, null]) {
+      if (line !== null && line.kind !== "context") {
+        run.push(line);
+        continue;
+      }
+      const deleted = run.filter((l) => l.kind === "del" && l.oldLine !== null);
+      const inside = (l: (typeof run)[number]) => l.oldLine! >= removed.startLine && l.oldLine! <= removed.endLine;
+      if (deleted.some((l) => l.oldLine === removed.startLine)) {
+        if (!deleted.every((l) => inside(l) || SURROUNDING.test(l.text))) return null;
+        return run.find((l) => l.kind === "add" && l.newLine !== null && headStarts.has(l.newLine))?.newLine ?? null;
+      }
+      run = [];
+    }
+  }
+  return null;
+}
+
+/**
+ * The head lines a finding on `change` may sit on: the added lines of its definition; a removed one's,
+ * the definition taking its place, else the file as a whole (as for a deleted file).
+ */
+function anchorOf(change: SignatureChange, file: DiffFile, headStarts: ReadonlySet<number>): { line: number; endLine: number } | null {
+  const whole = { line: WHOLE_FILE_LINE, endLine: WHOLE_FILE_LINE };
+  if (file.status === "deleted") return whole;
   if (change.after) {
+    const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
     const inside = added.filter((n) => n >= change.after!.startLine && n <= change.after!.endLine);
     if (inside.length === 0) return null;
     return { line: inside[0]!, endLine: inside[0]! };
   }
-  const hunk = file.hunks.find((h) => change.before.startLine >= h.oldStart && change.before.startLine < h.oldStart + Math.max(1, h.oldLines));
-  const line = hunk?.lines.find((l) => l.kind === "add" && l.newLine !== null)?.newLine ?? null;
-  return line === null ? null : { line, endLine: line };
+  const line = replacingLine(file, change.before, headStarts);
+  return line === null ? whole : { line, endLine: line };
 }
 
 /** Python calls Python, Go Go, Rust Rust; JavaScript and TypeScript call each other. */
@@ -107,7 +138,7 @@ async function traitImplementations(
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
+  const changes: { change: SignatureChange; file: DiffFile; headStarts: ReadonlySet<number>; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
   // The files the change writes, at the head: where a definition went, and the other definitions of a name there.
   const head = headFilesOf(input);
   const stillDefined = stillDefinedCheck({ files: input.files, readHead: input.readHead, definitionsOf: (name) => input.graph.definitionsOf(name) }, head);
@@ -122,6 +153,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), after === null ? null : parseForCalls(file.newPath!, after, new Set())]);
     if (!b || (!a && !deleted)) continue;
     const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
+    const headStarts = new Set((a?.graph.definitions ?? []).map((d) => d.startLine));
     for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a?.graph.definitions ?? [])) {
       // Moved to another file the change writes, inherited from a base class, or re-exported: not removed (./still-defined.ts).
       if (await stillDefined(change, a)) continue;
@@ -131,7 +163,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (b.traitImplLines?.has(change.before.startLine)) continue;
       // Before the change it read `arguments`: any call fitted.
       const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
-      changes.push({ change, file, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
+      changes.push({ change, file, headStarts, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
     }
   }
   const deletedPaths = new Set(input.files.filter((f) => f.status === "deleted" && f.oldPath).map((f) => f.oldPath!));
@@ -146,8 +178,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
-    const anchor = anchorOf(change, file);
+  for (const { change, file, headStarts, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
+    const anchor = anchorOf(change, file, headStarts);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);

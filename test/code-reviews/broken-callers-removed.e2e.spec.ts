@@ -1,0 +1,102 @@
+/**
+ * Broken callers of removed definitions, end to end: a real git "host" on disk, the repository's main
+ * branch indexed by the real indexer, pull requests recorded by signed webhooks and reviewed by the
+ * real worker, each review posted to a local server speaking GitHub's REST shapes; comments read back
+ * through the pull request's read model.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "../support/server.ts";
+import { githubExample } from "../support/host-fixtures.ts";
+import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { startFakeGitHub, waitFor, type FakeGitHub } from "../support/fake-hosts.ts";
+
+const REPO = "acme/router";
+const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
+
+const ROUTER =
+  "function Router() {\n  this.routes = {};\n}\n\n/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\nmodule.exports = Router;\n";
+const ROUTER_TEST = "var Router = require('../lib/router');\nvar router = new Router();\nrouter.find('/a');\n";
+
+let server: TestServer;
+let gh: FakeGitHub;
+let host: ReturnType<typeof createHostRepo>;
+let orgId: string;
+let baseSha = "";
+
+/** A branch off main with these files written (null: deleted), opened as pull request `number`. */
+async function openPullRequest(number: number, branch: string, files: Record<string, string | null>) {
+  host.checkout("main");
+  host.checkout(branch, true);
+  for (const [path, content] of Object.entries(files)) {
+    if (content === null) host.removeFile(path);
+    else host.write(path, content);
+  }
+  const headSha = host.commit("Change");
+  host.push(branch);
+  const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
+    action: "opened", repo: REPO, number, title: "Change", head: branch, headSha, base: "main", baseSha, updatedAt: "2024-05-01T10:00:00Z",
+  });
+  expect((await (await deliverGitHub(server, "pull_request", opened)).json()).outcome).toBe("recorded");
+}
+
+async function review(number: number) {
+  const res = await server.api("/v2/code-reviews", { method: "POST", json: { ...repoArgs, prNumber: number } });
+  expect(res.status).toBe(202);
+  const { codeReviewId } = (await res.json()) as { codeReviewId: string };
+  await server.loupe.services.reviews.idle();
+  return (await (await server.api(`/v2/code-reviews/${codeReviewId}`)).json()).codeReview as { id: string; status: string; reason: string | null; body: string };
+}
+
+const comments = (number: number) => server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: number }).mergeRequest.comments.greptile;
+const brokenCallers = (number: number) => comments(number).filter((c) => c.filePath !== null && c.body.startsWith("**Broken callers**"));
+const postedFor = (codeReviewId: string) => gh.reviews.find((r) => r.body.includes(`loupe-review:${codeReviewId}`))!;
+
+beforeAll(async () => {
+  host = createHostRepo(REPO);
+  host.write("lib/router.js", ROUTER);
+  host.write("test/router.js", ROUTER_TEST);
+  baseSha = host.commit("initial");
+  host.push("main");
+  gh = await startFakeGitHub();
+  server = await startTestServer({
+    env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url, LOUPE_GITHUB_API_URL: gh.base, LOUPE_POST_REVIEWS: "true", LOUPE_REVIEW_TOKEN_GITHUB: "ghs_broken_callers_removed_token" },
+  });
+  orgId = server.loupe.services.keys.organisations()[0]!.orgId;
+  const submitted = await server.api("/v2/repositories", { method: "POST", json: { remote: "github", repository: REPO, branch: "main" } });
+  expect(submitted.status).toBe(202);
+  await server.loupe.services.indexer.idle();
+  await waitFor(() => (server.loupe.services.indexer.list(orgId)[0]?.status === "completed" ? true : undefined), 30_000, "indexing");
+});
+afterAll(async () => {
+  await server?.stop({ remove: true });
+  await gh?.close();
+  host?.remove();
+});
+
+describe("where a removed definition's finding sits", () => {
+  it("no added line takes its place: a comment on the file as a whole (no lines), given whole in the summary, not posted inline", async () => {
+    // The hunk that deletes `find` also rewrites the comment of `handle`: that comment is not `find`'s place.
+    const head = ROUTER.replace("/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n", "").replace(" * Handle a request.", " * Dispatch a request into the router.");
+    await openPullRequest(1, "drop-find", { "lib/router.js": head });
+    const codeReview = await review(1);
+    expect(codeReview).toMatchObject({ status: "COMPLETED", reason: null });
+    const [c, ...rest] = brokenCallers(1);
+    expect(rest).toHaveLength(0);
+    expect(c).toMatchObject({ filePath: "lib/router.js", lineStart: null, lineEnd: null });
+    expect(c!.body).toContain("this removes `Router.find`, but 1 call site still calls it the old way:\n- `test/router.js:3`: calls `find`, which the change removes");
+    expect(codeReview.body).toContain("- **high** `lib/router.js`: **Broken callers**: this removes `Router.find`");
+    expect(codeReview.body).toContain("  - `test/router.js:3`: calls `find`, which the change removes");
+    const posted = postedFor(codeReview.id);
+    expect(posted.comments).toEqual([]);
+    expect(posted.body).toContain("  - `test/router.js:3`: calls `find`, which the change removes");
+  });
+
+  it("another definition in its place: an inline comment on that definition's first line", async () => {
+    const head = ROUTER.replace("Router.prototype.find = function (path) {\n  return this.routes[path];\n};", "Router.prototype.lookup = function (method, path) {\n  return this.routes[method + path];\n};");
+    await openPullRequest(2, "find-to-lookup", { "lib/router.js": head });
+    const codeReview = await review(2);
+    const [c] = brokenCallers(2);
+    expect(c).toMatchObject({ filePath: "lib/router.js", lineStart: 9, lineEnd: 9 });
+    expect(postedFor(codeReview.id).comments).toEqual([expect.objectContaining({ path: "lib/router.js", line: 9, body: c!.body })]);
+  });
+});
