@@ -16,6 +16,9 @@ const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
 const ROUTER =
   "function Router() {\n  this.routes = {};\n}\n\n/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\nmodule.exports = Router;\n";
 const ROUTER_TEST = "var Router = require('../lib/router');\nvar router = new Router();\nrouter.find('/a');\n";
+const SESSION =
+  "class Session:\n    def __init__(self):\n        self.proxies = {}\n\n    def set_http_proxy(self, http_url, https_url=None):\n        self.proxies['http'] = http_url\n        self.proxies['https'] = https_url or http_url\n\n    def describe_proxies(self):\n        return ', '.join(self.proxies)\n\n    def send(self, request):\n        return request\n";
+const SESSION_TEST = "from shop.session import Session\n\n\ndef test_proxy():\n    s = Session()\n    s.set_http_proxy('http://10.0.0.1:3128')\n    assert s.proxies\n";
 
 let server: TestServer;
 let gh: FakeGitHub;
@@ -55,6 +58,9 @@ beforeAll(async () => {
   host = createHostRepo(REPO);
   host.write("lib/router.js", ROUTER);
   host.write("test/router.js", ROUTER_TEST);
+  host.write("shop/__init__.py", "");
+  host.write("shop/session.py", SESSION);
+  host.write("tests/test_session.py", SESSION_TEST);
   baseSha = host.commit("initial");
   host.push("main");
   gh = await startFakeGitHub();
@@ -98,5 +104,25 @@ describe("where a removed definition's finding sits", () => {
     const [c] = brokenCallers(2);
     expect(c).toMatchObject({ filePath: "lib/router.js", lineStart: 9, lineEnd: 9 });
     expect(postedFor(codeReview.id).comments).toEqual([expect.objectContaining({ path: "lib/router.js", line: 9, body: c!.body })]);
+  });
+});
+
+describe("a pull request that only deletes lines", () => {
+  it("removes a method still called elsewhere: reviewed (not skipped), one comment on the file as a whole", async () => {
+    await openPullRequest(3, "drop-proxy-helper", { "shop/session.py": SESSION.replace("    def set_http_proxy(self, http_url, https_url=None):\n        self.proxies['http'] = http_url\n        self.proxies['https'] = https_url or http_url\n\n", "") });
+    const codeReview = await review(3);
+    expect(codeReview).toMatchObject({ status: "COMPLETED", reason: null });
+    const [c, ...rest] = brokenCallers(3);
+    expect(rest).toHaveLength(0);
+    expect(c).toMatchObject({ filePath: "shop/session.py", lineStart: null, lineEnd: null });
+    expect(c!.body).toContain("this removes `Session.set_http_proxy`, but 1 call site still calls it the old way:\n- `tests/test_session.py:6`: calls `set_http_proxy`, which the change removes");
+    expect(codeReview.body).toContain("| `shop/session.py` | modified | 0 | 4 | 1 |");
+    expect(codeReview.body).not.toContain("`shop/session.py`: no added lines");
+  });
+
+  it("removes a method nobody calls: skipped, saying the file has no added lines", async () => {
+    await openPullRequest(4, "drop-describe", { "shop/session.py": SESSION.replace("    def describe_proxies(self):\n        return ', '.join(self.proxies)\n\n", "") });
+    const codeReview = await review(4);
+    expect(codeReview).toMatchObject({ status: "SKIPPED", reason: "nothing reviewable: every changed file was skipped: shop/session.py (no added lines)" });
   });
 });

@@ -2,8 +2,9 @@
  * Review findings that read the repository's code graph (the target branch as indexed): broken
  * callers (src/review/graph/broken-callers.ts) and broken imports (src/review/graph/broken-imports.ts:
  * files the change deletes or moves that others still import), found once per review run before its
- * files are reviewed (the engine asks earlier when the change deletes or moves files: a deleted file
- * with a finding is reviewed, not skipped); each file's findings then go through the file's review like any other finding
+ * files are reviewed (the engine asks earlier when the change deletes or moves files, or only removes
+ * lines from one: such a file with a finding is reviewed, not skipped); each file's findings then go
+ * through the file's review like any other finding
  * (strictness, team rules on the same line, dedupe, addressed detection, the model's context).
  * Without an indexed branch of the repository there is nothing to read: no finding, and the summary
  * says the callers were not checked. A failure of the index never fails the review.
