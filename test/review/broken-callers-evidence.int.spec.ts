@@ -16,6 +16,16 @@ describe("which calls are named", () => {
     expect(out).toEqual(["route lib/app.js:2", "route lib/app.js:3"]);
   });
 
+  it("JavaScript: a function that read `arguments` before took any call; a call that fits its new parameters is not stale", async () => {
+    const files = {
+      "lib/router.js": "function Router() {}\n\nRouter.prototype.all = function (path) {\n  var args = [].slice.call(arguments);\n  return args;\n};\n\nmodule.exports = Router;\n",
+      "test/router.js": "var Router = require('../lib/router');\nvar router = new Router();\nrouter.all('/foo', function () {});\nrouter.all('/bar', f, g);\n",
+    };
+    const changed = { "lib/router.js": files["lib/router.js"].replace("function (path) {\n  var args = [].slice.call(arguments);\n  return args;", "function (path, fn) {\n  return [path, fn];") };
+    // Its argument 2 went to `arguments[1]` and now goes to `fn`: the same place. A third argument is one too many.
+    expect(await named(files, changed, { "test/router.js": ["lib/router.js"] })).toEqual(["all test/router.js:4"]);
+  });
+
   it("JavaScript: a caller that binds the name from a package calls the package's function, not the changed one", async () => {
     const files = {
       "lib/utils.js": "exports.contentDisposition = function (filename, type) {\n  return type + '; filename=' + filename;\n};\nexports.etag = function (body) {\n  return body.length;\n};\n",

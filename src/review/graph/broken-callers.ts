@@ -219,7 +219,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const shapes = shapesOf(change, boundCall(change, call, constructor));
-        if (readArguments) shapes.before = { ...shapes.before, varArgs: true };
+        if (readArguments) shapes.before = { ...shapes.before, varArgs: true, readsArguments: true };
         let reason: string | null | undefined;
         if (change.change === "signature") reason = staleReason(shapes.before, shapes.after!, call);
         else {

@@ -10,7 +10,8 @@
  * keyword). JavaScript/TypeScript: defaults, `?` and rest parameters; a call may leave out any
  * trailing parameter (the language passes `undefined`, and functions commonly check for it), so a
  * JS call is stale when it passes more arguments than the function now takes, or when an argument
- * now lands on another parameter. Go and Rust ("strict"): every parameter must be passed, no more;
+ * now lands on another parameter; a function whose body read `arguments` took any call, and an
+ * argument it read past its parameters that a new parameter now takes is not moved. Go and Rust ("strict"): every parameter must be passed, no more;
  * a Go variadic `...T` takes any number after the others and a call passing `xs...` fits any count; a
  * Rust `self` (`&self`, `&mut self`, `self: Box<Self>`...) is the receiver of a method call and an
  * argument of a path call (`Type::f(&x, ...)`).
@@ -28,6 +29,8 @@ export type Shape = {
   keywordOnly: Slot[];
   varArgs: boolean;
   varKeywords: boolean;
+  /** JS: the body reads `arguments`, so any call fits and each argument past the parameters is read by its position. */
+  readsArguments?: boolean;
 };
 
 /** Go and Rust: calls pass every parameter, in order. */
@@ -139,7 +142,8 @@ export function staleReason(before: Shape, after: Shape, call: CallSite): string
     const was = before.positional[j]?.name;
     const now = after.positional[j]!.name;
     if (was === undefined) {
-      if (before.varArgs) return `its argument ${j + 1} now goes to \`${now}\` (it went to the rest parameter)`;
+      // Read from `arguments` before, the argument was read by its position, as the new parameter reads it.
+      if (before.varArgs && !before.readsArguments) return `its argument ${j + 1} now goes to \`${now}\` (it went to the rest parameter)`;
       continue;
     }
     if (was === now) continue;
