@@ -134,8 +134,15 @@ export function staleReason(before: Shape, after: Shape, call: CallSite): string
   if (misfit(before, call, lenientBefore) !== null) return undefined;
   const lenientAfter = after.language === "script" ? names(after) : new Set<string>();
   const reason = misfit(after, call, lenientAfter);
-  if (reason) return reason;
-  if (call.splat) return null;
+  const moved = call.splat ? null : movedArgument(before, after, call);
+  // A parameter inserted before the last ones: the call's arguments now go one place further, and the last one is missing.
+  const missing = reason ? /^does not pass `([^`]+)`$/.exec(reason)?.[1] : undefined;
+  if (moved && missing !== undefined) return `${moved}; \`${missing}\` is not passed`;
+  return reason ?? moved;
+}
+
+/** The first positional argument of `call` that lands on another parameter after the change, said so; null when none does. */
+function movedArgument(before: Shape, after: Shape, call: CallSite): string | null {
   const oldNames = names(before);
   const newNames = names(after);
   for (let j = 0; j < call.positional && j < after.positional.length; j++) {
