@@ -37,6 +37,23 @@ describe("which calls are named", () => {
     expect(await named(files, changed, imports)).toEqual(["contentDisposition lib/download.js:3"]);
   });
 
+  it("TypeScript: an exported function of the repository's own workspace package, imported by the package's name, is named", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "acme-monorepo", private: true, workspaces: ["packages/*"] }),
+      "packages/core/package.json": JSON.stringify({ name: "@acme/core", exports: { ".": "./src/index.ts", "./url": "./src/url.ts" } }),
+      "packages/core/src/index.ts": 'export * from "./url.js";\n',
+      "packages/core/src/url.ts": "export function parseUrl(input: string, strict: boolean) {\n  return new URL(input);\n}\n\nexport function isUrl(input: string) {\n  return input.includes(\"://\");\n}\n",
+      "packages/bench/url.bench.ts": 'import { isUrl, parseUrl } from "@acme/core/url";\n\nfor (const d of DATA) parseUrl(d, true);\n',
+      "packages/bench/all.bench.ts": 'import * as core from "@acme/core";\n\ncore.parseUrl("https://a", false);\n',
+      "packages/docs/demo.ts": 'import { parseUrl } from "url-kit";\n\nparseUrl("https://b", true);\n',
+    };
+    const changed = { "packages/core/src/url.ts": "export function isUrl(input: string) {\n  return input.includes(\"://\");\n}\n" };
+    expect((await named(files, changed)).sort()).toEqual(["parseUrl packages/bench/all.bench.ts:3", "parseUrl packages/bench/url.bench.ts:3"]);
+    // The package defines the name in another file too: an import by the package's name may be of that one.
+    const twice = { ...files, "packages/core/src/legacy.ts": "export function parseUrl(input: string, strict: boolean) {\n  return input;\n}\n" };
+    expect(await named(twice, changed)).toEqual([]);
+  });
+
   it("Go: `pkg.F()` of another package and a method `x.F()` are not calls of the changed function; a package-qualified one is", async () => {
     const files = {
       "go.mod": "module example.com/m\n",

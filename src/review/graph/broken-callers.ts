@@ -18,10 +18,11 @@ import { WHOLE_FILE_LINE, type Finding } from "../findings.ts";
 import type { GraphParam } from "../../codeindex/port.ts";
 import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
-import { boundCall, evident, type Evidence } from "./call-evidence.ts";
+import { boundCall, evident, packageNamespacesOf, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
 import { misfit, staleReason } from "./signature.ts";
 import { headFilesOf, stillDefinedCheck } from "./still-defined.ts";
+import { workspacePackages } from "./workspace-package.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -138,7 +139,7 @@ async function traitImplementations(
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile; headStarts: ReadonlySet<number>; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
+  const changes: { change: SignatureChange; file: DiffFile; headStarts: ReadonlySet<number>; definerPackage: string | null; readArguments: boolean; traitMethod: boolean; exported: boolean }[] = [];
   // The files the change writes, at the head: where a definition went, and the other definitions of a name there.
   const head = headFilesOf(input);
   const stillDefined = stillDefinedCheck({ files: input.files, readHead: input.readHead, definitionsOf: (name) => input.graph.definitionsOf(name) }, head);
@@ -163,7 +164,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (b.traitImplLines?.has(change.before.startLine)) continue;
       // Before the change it read `arguments`: any call fitted.
       const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
-      changes.push({ change, file, headStarts, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
+      const exported = /^\s*(export\b|(module\.)?exports\.)/.test(b.lines[change.before.startLine - 1] ?? "");
+      changes.push({ change, file, headStarts, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false, exported });
     }
   }
   const deletedPaths = new Set(input.files.filter((f) => f.status === "deleted" && f.oldPath).map((f) => f.oldPath!));
@@ -178,7 +180,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file, headStarts, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
+  const packageOf = workspacePackages(input.readHead);
+  for (const { change, file, headStarts, definerPackage, readArguments, traitMethod, exported } of changes.slice(0, maxDefinitions)) {
     const anchor = anchorOf(change, file, headStarts);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
@@ -197,6 +200,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     // A deleted file's definition that another file of its package defines too (a build-tagged variant) is still there.
     if (isDeletedGo(file) && otherDefinitions.some((d) => d.kind === change.kind && d.parent === change.parent && dirOf(d.path) === dirOf(change.path) && !deletedPaths.has(d.path))) continue;
     const elsewhere = otherDefinitions.length;
+    // An exported function of one of the repository's own packages that defines the name nowhere else: the package's importers bind it by the package's name.
+    const workspace = exported && familyOf(change.language) === "script" && change.kind === "function" && change.parent === null ? await packageOf(change.path) : null;
+    const ownPackage = workspace && !otherDefinitions.some((d) => workspace.dir === "" || d.path.startsWith(`${workspace.dir}/`)) ? workspace.name : null;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.
     const parentUnique =
@@ -215,7 +221,8 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (!caller || caller.calls.length === 0) continue;
       const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
       const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
-      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, definerPackage, parentUnique, callerPath: path, caller };
+      const bindings = ownPackage ? new Set([...own.bindings, ...packageNamespacesOf(ownPackage, caller.lines)]) : own.bindings;
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings, definerPackage, parentUnique, ownPackage, callerPath: path, caller };
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const shapes = shapesOf(change, boundCall(change, call, constructor));
