@@ -15,7 +15,7 @@ const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
 
 const ROUTER =
   "function Router() {\n  this.routes = {};\n}\n\n/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\nmodule.exports = Router;\n";
-const ROUTER_TEST = "var Router = require('../lib/router');\nvar router = new Router();\nrouter.find('/a');\n";
+const ROUTER_TEST = "var Router = require('../lib/router');\nvar router = new Router();\nrouter.find('/a');\nrouter.handle({ url: '/a' });\n";
 const SESSION =
   "class Session:\n    def __init__(self):\n        self.proxies = {}\n\n    def set_http_proxy(self, http_url, https_url=None):\n        self.proxies['http'] = http_url\n        self.proxies['https'] = https_url or http_url\n\n    def describe_proxies(self):\n        return ', '.join(self.proxies)\n\n    def send(self, request):\n        return request\n";
 const SESSION_TEST = "from shop.session import Session\n\n\ndef test_proxy():\n    s = Session()\n    s.set_http_proxy('http://10.0.0.1:3128')\n    assert s.proxies\n";
@@ -104,6 +104,29 @@ describe("where a removed definition's finding sits", () => {
     const [c] = brokenCallers(2);
     expect(c).toMatchObject({ filePath: "lib/router.js", lineStart: 9, lineEnd: 9 });
     expect(postedFor(codeReview.id).comments).toEqual([expect.objectContaining({ path: "lib/router.js", line: 9, body: c!.body })]);
+  });
+});
+
+describe("two removals from one file, in two commits", () => {
+  it("the re-review after the second commit comments on the second removal too (each comment on the file as a whole is its own)", async () => {
+    const withoutFind = ROUTER.replace("/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n", "");
+    await openPullRequest(5, "drop-find-then-handle", { "lib/router.js": withoutFind });
+    await review(5);
+    expect(brokenCallers(5).map((c) => [c.lineStart, c.body.split(",")[0]])).toEqual([[null, "**Broken callers**: this removes `Router.find`"]]);
+    host.checkout("drop-find-then-handle");
+    host.write("lib/router.js", withoutFind.replace("/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\n", ""));
+    const headSha = host.commit("drop handle");
+    host.push("drop-find-then-handle");
+    const sync = pullRequestPayload(githubExample("pull_request", "synchronize"), {
+      action: "synchronize", repo: REPO, number: 5, head: "drop-find-then-handle", headSha, base: "main", baseSha, updatedAt: "2024-05-02T10:00:00Z",
+    });
+    await deliverGitHub(server, "pull_request", sync);
+    await server.loupe.services.reviews.idle();
+    expect((await review(5)).status).toBe("COMPLETED");
+    expect(brokenCallers(5).map((c) => [c.lineStart, c.body.split(",")[0]]).sort()).toEqual([
+      [null, "**Broken callers**: this removes `Router.find`"],
+      [null, "**Broken callers**: this removes `Router.handle`"],
+    ]);
   });
 });
 

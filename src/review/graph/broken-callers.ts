@@ -275,7 +275,9 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
       : change.change === "removed"
         ? "Update these callers, or keep the definition."
         : "Update these callers in this pull request, or give the new parameters defaults.");
-  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message };
+  // On the file as a whole, beside the findings of its other removed definitions: the definition tells them apart.
+  const subject = broken.line === WHOLE_FILE_LINE ? { subject: `${change.change} ${label(change)}` } : {};
+  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message, ...subject };
 }
 
 /**
