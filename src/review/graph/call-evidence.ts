@@ -42,7 +42,7 @@ export type Evidence = {
   /**
    * JavaScript/TypeScript: the name of the repository's own package (./workspace-package.ts) that
    * encloses the defining file, when the changed function is exported and that package defines the
-   * name nowhere else: an import of the name from the package (`from "zod/v4/core"`) is of it.
+   * name nowhere else: an import of the name from the package (`from "@acme/core/url"`) is of it.
    */
   ownPackage?: string | null;
   callerPath: string;

@@ -11,10 +11,12 @@
  * trailing parameter (the language passes `undefined`, and functions commonly check for it), so a
  * JS call is stale when it passes more arguments than the function now takes, or when an argument
  * now lands on another parameter; a function whose body read `arguments` took any call, and an
- * argument it read past its parameters that a new parameter now takes is not moved. Go and Rust ("strict"): every parameter must be passed, no more;
- * a Go variadic `...T` takes any number after the others and a call passing `xs...` fits any count; a
- * Rust `self` (`&self`, `&mut self`, `self: Box<Self>`...) is the receiver of a method call and an
- * argument of a path call (`Type::f(&x, ...)`).
+ * argument it read past its parameters that a new parameter now takes is not moved. Go and Rust
+ * ("strict"): every parameter must be passed, no more; a Go variadic `...T` takes any number after
+ * the others and a call passing `xs...` fits any count; a Rust `self` (`&self`, `&mut self`,
+ * `self: Box<Self>`...) is the receiver of a method call and an argument of a path call
+ * (`Type::f(&x, ...)`). A call missing a parameter whose arguments moved (one inserted before the
+ * last) is said both ways: the argument that now lands elsewhere, and the parameter not passed.
  */
 import type { GraphParam } from "../../codeindex/port.ts";
 import type { CallSite } from "./call-site.ts";
