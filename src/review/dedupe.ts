@@ -1,8 +1,9 @@
 /**
  * Stable fingerprints so a re-review never repeats a comment that already exists, even when lines
  * moved: sha256 over ruleId, path, custom context id and the whitespace-normalised text of the
- * finding's lines (not their numbers). When the same text occurs several times in one file for the
- * same rule, the 2nd, 3rd... occurrence (in line order) get "#2", "#3"... so they stay distinct.
+ * finding's lines (not their numbers), or the subject of a finding on the file as a whole. When the
+ * same text occurs several times in one file for the same rule, the 2nd, 3rd... occurrence (in line
+ * order) get "#2", "#3"... so they stay distinct.
  */
 import { createHash } from "node:crypto";
 import type { DiffFile } from "./diff.ts";
@@ -35,10 +36,12 @@ export function fingerprintFindings(findings: readonly Finding[], file: DiffFile
   const seen = new Map<string, number>();
   const byFinding = new Map<Finding, string>();
   for (const f of sorted) {
-    const base = fingerprint(f, findingText(file, f.lineStart, f.lineEnd));
+    // A finding on the file as a whole has no line text: its subject, when it has one, stands for it.
+    const text = f.subject ?? findingText(file, f.lineStart, f.lineEnd);
+    const base = fingerprint(f, text);
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
-    byFinding.set(f, n === 1 ? base : fingerprint(f, findingText(file, f.lineStart, f.lineEnd), n));
+    byFinding.set(f, n === 1 ? base : fingerprint(f, text, n));
   }
   return findings.map((f) => ({ ...f, fingerprint: byFinding.get(f)! }));
 }

@@ -22,6 +22,12 @@ export type Finding = {
   suggestion?: string;
   /** Custom context (PATTERN) that produced the finding; becomes the comment's linkedMemory. */
   customContextId?: string;
+  /**
+   * A finding on the file as a whole that may have others of its rule beside it (one per removed
+   * definition): what it is about, which keeps their fingerprints apart as the lines' text does for
+   * the others (./dedupe.ts).
+   */
+  subject?: string;
 };
 
 /** The lines of a finding on a file as a whole: its comment has no line, and the summary carries its whole message. */

@@ -10,7 +10,8 @@ export type SkippedFile = { path: string; reason: string };
 /**
  * The reason a changed file is left out of the review, or null when it is reviewed. A deleted file, or
  * one without added lines, that has findings on the file as a whole (`wholeFileFindings`: others still
- * import it, src/review/graph/broken-imports.ts) is reviewed.
+ * import it, src/review/graph/broken-imports.ts, or still call a definition it removes,
+ * src/review/graph/broken-callers.ts) is reviewed.
  */
 export function skipReasonOf(file: DiffFile, ignored: (path: string) => boolean, options: { wholeFileFindings?: boolean } = {}): string | null {
   const found = options.wholeFileFindings === true && !file.binary;

@@ -4,62 +4,7 @@
  * reading, and the branch's graph (callers, definitions) computed from those parses.
  */
 import { describe, expect, it } from "vitest";
-import { findBrokenCallers, type BranchGraph } from "../../src/review/graph/broken-callers.ts";
-import { parseForCalls } from "../../src/review/graph/calls.ts";
-import { parseGitDiff } from "../../src/review/diff.ts";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-
-/** The graph of `files` as the code index would give it (calls and definitions per file; imports resolved by `imports`). */
-async function graphOf(files: Record<string, string>, imports: Record<string, string[]> = {}): Promise<BranchGraph> {
-  const parsed = await Promise.all(Object.entries(files).map(async ([path, text]) => ({ path, p: await parseForCalls(path, text, null) })));
-  return {
-    async callersOf(name) {
-      return parsed.flatMap(({ path, p }) => (p?.calls ?? []).filter((c) => c.name === name).map((c) => ({ path, line: c.line })));
-    },
-    async definitionsOf(name) {
-      return parsed.flatMap(({ path, p }) => (p?.graph.definitions ?? []).filter((d) => d.name === name).map((d) => ({ path, kind: d.kind, parent: d.parent, params: d.params })));
-    },
-    async importsOf(path) {
-      return imports[path] ?? [];
-    },
-  };
-}
-
-/** The diff of `changed` against `files` (a real `git diff` in a temp repository). */
-function diffOf(files: Record<string, string>, changed: Record<string, string>) {
-  const dir = mkdtempSync(join(tmpdir(), "broken-callers-"));
-  try {
-    const write = (all: Record<string, string>) => {
-      for (const [path, text] of Object.entries(all)) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      }
-    };
-    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: dir }).toString();
-    git("init", "-q");
-    write(files);
-    git("add", "-A");
-    git("commit", "-qm", "base");
-    write(changed);
-    return parseGitDiff(git("diff", "HEAD"));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-async function named(files: Record<string, string>, changed: Record<string, string>, imports: Record<string, string[]> = {}) {
-  const head = { ...files, ...changed };
-  const broken = await findBrokenCallers({
-    files: diffOf(files, changed),
-    readBase: async (p) => files[p] ?? null,
-    readHead: async (p) => head[p] ?? null,
-    graph: await graphOf(files, imports),
-  });
-  return broken.flatMap((b) => b.sites.map((s) => `${b.change.name} ${s.path}:${s.line}`));
-}
+import { named } from "./broken-callers-support.ts";
 
 describe("which calls are named", () => {
   it("JavaScript: a function that read `arguments` before took any call; one passing more than it now takes is stale", async () => {
@@ -71,6 +16,16 @@ describe("which calls are named", () => {
     expect(out).toEqual(["route lib/app.js:2", "route lib/app.js:3"]);
   });
 
+  it("JavaScript: a function that read `arguments` before took any call; a call that fits its new parameters is not stale", async () => {
+    const files = {
+      "lib/router.js": "function Router() {}\n\nRouter.prototype.all = function (path) {\n  var args = [].slice.call(arguments);\n  return args;\n};\n\nmodule.exports = Router;\n",
+      "test/router.js": "var Router = require('../lib/router');\nvar router = new Router();\nrouter.all('/foo', function () {});\nrouter.all('/bar', f, g);\n",
+    };
+    const changed = { "lib/router.js": files["lib/router.js"].replace("function (path) {\n  var args = [].slice.call(arguments);\n  return args;", "function (path, fn) {\n  return [path, fn];") };
+    // Its argument 2 went to `arguments[1]` and now goes to `fn`: the same place. A third argument is one too many.
+    expect(await named(files, changed, { "test/router.js": ["lib/router.js"] })).toEqual(["all test/router.js:4"]);
+  });
+
   it("JavaScript: a caller that binds the name from a package calls the package's function, not the changed one", async () => {
     const files = {
       "lib/utils.js": "exports.contentDisposition = function (filename, type) {\n  return type + '; filename=' + filename;\n};\nexports.etag = function (body) {\n  return body.length;\n};\n",
@@ -80,6 +35,23 @@ describe("which calls are named", () => {
     const changed = { "lib/utils.js": "exports.contentDisposition = function (filename) {\n  return 'attachment; filename=' + filename;\n};\nexports.etag = function (body) {\n  return body.length;\n};\n" };
     const imports = { "lib/response.js": ["lib/utils.js"], "lib/download.js": ["lib/utils.js"] };
     expect(await named(files, changed, imports)).toEqual(["contentDisposition lib/download.js:3"]);
+  });
+
+  it("TypeScript: an exported function of the repository's own workspace package, imported by the package's name, is named", async () => {
+    const files = {
+      "package.json": JSON.stringify({ name: "acme-monorepo", private: true, workspaces: ["packages/*"] }),
+      "packages/core/package.json": JSON.stringify({ name: "@acme/core", exports: { ".": "./src/index.ts", "./url": "./src/url.ts" } }),
+      "packages/core/src/index.ts": 'export * from "./url.js";\n',
+      "packages/core/src/url.ts": "export function parseUrl(input: string, strict: boolean) {\n  return new URL(input);\n}\n\nexport function isUrl(input: string) {\n  return input.includes(\"://\");\n}\n",
+      "packages/bench/url.bench.ts": 'import { isUrl, parseUrl } from "@acme/core/url";\n\nfor (const d of DATA) parseUrl(d, true);\n',
+      "packages/bench/all.bench.ts": 'import * as core from "@acme/core";\n\ncore.parseUrl("https://a", false);\n',
+      "packages/docs/demo.ts": 'import { parseUrl } from "url-kit";\n\nparseUrl("https://b", true);\n',
+    };
+    const changed = { "packages/core/src/url.ts": "export function isUrl(input: string) {\n  return input.includes(\"://\");\n}\n" };
+    expect((await named(files, changed)).sort()).toEqual(["parseUrl packages/bench/all.bench.ts:3", "parseUrl packages/bench/url.bench.ts:3"]);
+    // The package defines the name in another file too: an import by the package's name may be of that one.
+    const twice = { ...files, "packages/core/src/legacy.ts": "export function parseUrl(input: string, strict: boolean) {\n  return input;\n}\n" };
+    expect(await named(twice, changed)).toEqual([]);
   });
 
   it("Go: `pkg.F()` of another package and a method `x.F()` are not calls of the changed function; a package-qualified one is", async () => {

@@ -58,6 +58,15 @@ describe("Go calls", () => {
     expect(await stale("go", "package m\nfunc f(a int) {}\n", "package m\nfunc f(count int) {}\n", "package c\nfunc g() { f(1) }\n")).toEqual([null]);
   });
 
+  it("a parameter inserted before the last: the argument that now goes to it is named, and the last one missing", async () => {
+    // gin-gonic/gin 3fe928994b: getValue(path, params, unescape) -> getValue(path, params, skippedNodes, unescape).
+    const before = "package m\nfunc f(path string, params *Params, unescape bool) {}\n";
+    const after = "package m\nfunc f(path string, params *Params, skippedNodes *[]skippedNode, unescape bool) {}\n";
+    expect(await stale("go", before, after, "package c\nfunc g() { f(p, c.params, false) }\n")).toEqual([
+      "its argument 3 now goes to `skippedNodes` (it went to `unescape`); `unescape` is not passed",
+    ]);
+  });
+
   it("a method's receiver is not a parameter; a type change alone cannot break a call's arity", async () => {
     const m = await defOf("m.go", "package m\ntype T struct{}\nfunc (t *T) f(a int) {}\n", "f");
     expect(m).toMatchObject({ kind: "method", parent: "T", paramsText: "(a int)" });

@@ -62,6 +62,8 @@ describe("Python calls against a changed parameter list", () => {
   it("parameters reordered or one inserted before another: positional arguments land elsewhere", async () => {
     expect(await py("def f(a, b):\n    pass\n", "def f(b, a):\n    pass\n", "f(1, 2)\nf(a=1, b=2)\n")).toEqual(["its argument 1 now goes to `b` (it went to `a`)", null]);
     expect(await py("def f(a, b=1):\n    pass\n", "def f(a, x=None, b=1):\n    pass\n", "f(1)\nf(1, 2)\n")).toEqual([null, "its argument 2 now goes to `x` (it went to `b`)"]);
+    // Inserted without a default: the argument moves and the last parameter is left without one.
+    expect(await py("def f(a, b):\n    pass\n", "def f(a, x, b):\n    pass\n", "f(1, 2)\nf(1, b=2)\n")).toEqual(["its argument 2 now goes to `x` (it went to `b`); `b` is not passed", "does not pass `x`"]);
   });
 
   it("a method called on an object: `self` is not an argument", async () => {

@@ -67,6 +67,9 @@ export type EngineDeps = {
   indexedRepositories?: (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
 };
 
+/** A file the change deletes, moves, or only removes lines from: it has no added line of its own, only what it takes away. */
+const removesOnly = (f: DiffFile) => f.status === "deleted" || f.status === "renamed" || (f.additions === 0 && f.deletions > 0);
+
 /** Thrown inside a review when the worker is stopping: the review stays unfinished and resumes later. */
 export class ReviewInterrupted extends Error {
   constructor() {
@@ -228,8 +231,9 @@ export function createReviewEngine(deps: EngineDeps) {
         const skippedFiles: SkippedFile[] = [];
         const reviewable: DiffFile[] = [];
         const ignored = (path: string) => rules.rulesFor(path, { repository: name }).ignored;
-        // A deleted or moved file that others still import is reviewed for that (a comment on the file as a whole).
-        const removed = target && files.some((f) => f.status === "deleted" || f.status === "renamed") ? (await graphFor(diffBase, head, files)).byPath : null;
+        // A file without added lines (deleted, moved, or only lines removed) that others still import or
+        // call is reviewed for that (a comment on the file as a whole): the graph is read before deciding.
+        const removed = target && files.some(removesOnly) ? (await graphFor(diffBase, head, files)).byPath : null;
         for (const f of files) {
           const reason = skipReasonOf(f, ignored, { wholeFileFindings: removed?.has(f.path) ?? false });
           if (reason) skippedFiles.push({ path: f.path, reason });

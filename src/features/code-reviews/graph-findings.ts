@@ -2,8 +2,9 @@
  * Review findings that read the repository's code graph (the target branch as indexed): broken
  * callers (src/review/graph/broken-callers.ts) and broken imports (src/review/graph/broken-imports.ts:
  * files the change deletes or moves that others still import), found once per review run before its
- * files are reviewed (the engine asks earlier when the change deletes or moves files: a deleted file
- * with a finding is reviewed, not skipped); each file's findings then go through the file's review like any other finding
+ * files are reviewed (the engine asks earlier when the change deletes or moves files, or only removes
+ * lines from one: such a file with a finding is reviewed, not skipped); each file's findings then go
+ * through the file's review like any other finding
  * (strictness, team rules on the same line, dedupe, addressed detection, the model's context).
  * Without an indexed branch of the repository there is nothing to read: no finding, and the summary
  * says the callers were not checked. A failure of the index never fails the review.
@@ -14,7 +15,7 @@ import type { CodeIndex, IndexFilter } from "../../codeindex/port.ts";
 import type { Logger } from "../../logging.ts";
 import type { Remote } from "../../hosts/types.ts";
 import type { DiffFile } from "../../review/diff.ts";
-import { WHOLE_FILE_LINE, type Finding } from "../../review/findings.ts";
+import type { Finding } from "../../review/findings.ts";
 import { brokenCallerFinding, deletedFileCallersFinding, findBrokenCallers, type BranchGraph, type BrokenCaller } from "../../review/graph/broken-callers.ts";
 import { brokenImportFinding, findBrokenImports } from "../../review/graph/broken-imports.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
@@ -97,13 +98,15 @@ export async function graphFindingsFor(input: {
   ]);
   // A deleted file's callers, one finding per file; a caller that already fails to import a removed file is named there only.
   const failing = new Set(imports.flatMap((b) => b.imports.map((s) => s.path)));
+  const deleted = new Set(input.files.filter((f) => f.status === "deleted").map((f) => f.path));
   const ofDeleted = new Map<string, BrokenCaller[]>();
-  for (const b of callers.filter((c) => c.line === WHOLE_FILE_LINE)) {
+  for (const b of callers.filter((c) => deleted.has(c.change.path))) {
     const sites = b.sites.filter((s) => !failing.has(s.path));
     if (sites.length > 0) ofDeleted.set(b.change.path, [...(ofDeleted.get(b.change.path) ?? []), { ...b, sites }]);
   }
   const findings = [
-    ...callers.filter((c) => c.line !== WHOLE_FILE_LINE).map(brokenCallerFinding),
+    // One finding per changed definition: on its lines, or (a removed one no added line takes the place of) on the file as a whole.
+    ...callers.filter((c) => !deleted.has(c.change.path)).map(brokenCallerFinding),
     ...[...ofDeleted].map(([path, broken]) => deletedFileCallersFinding(path, broken)),
     ...imports.map(brokenImportFinding),
   ];

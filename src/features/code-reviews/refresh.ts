@@ -42,7 +42,7 @@ export function createPullRequestRefresh(deps: {
     const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
     if (!pr) return { addressed: [] };
     const key = pr.id;
-    // Inline service comments, and those on a deleted or moved file as a whole (broken imports and callers).
+    // Inline service comments, and those on a file as a whole (broken imports and callers).
     const onFile = (c: { lineStart: number | null; ruleId?: string | undefined }) => c.lineStart === null && (c.ruleId === BROKEN_IMPORTS_RULE || c.ruleId === BROKEN_CALLERS_RULE);
     const open = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && !c.addressed && c.filePath && (c.lineStart !== null || onFile(c)) && c.commitSha);
     const last = lastCompletedReview(orgId, key, "");

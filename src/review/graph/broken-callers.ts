@@ -9,7 +9,8 @@
  * call is named only when it is evidently a call of this definition: it fitted the old parameters
  * (./signature.ts), and it is in the defining file, or its file imports the defining file, or the name
  * is defined nowhere else in the repository (and, for a method, is not a common method name or is
- * called on `self`/`this`). One finding per changed definition, on its changed lines.
+ * called on `self`/`this`). One finding per changed definition, on its changed lines; a removed
+ * definition's on the definition taking its place, else on the file as a whole.
  */
 import type { DiffFile } from "../diff.ts";
 import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
@@ -17,9 +18,11 @@ import { WHOLE_FILE_LINE, type Finding } from "../findings.ts";
 import type { GraphParam } from "../../codeindex/port.ts";
 import { moduleImportOf } from "./module-imports.ts";
 import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
-import { boundCall, evident, type Evidence } from "./call-evidence.ts";
+import { boundCall, evident, packageNamespacesOf, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
 import { misfit, staleReason } from "./signature.ts";
+import { headFilesOf, stillDefinedCheck } from "./still-defined.ts";
+import { workspacePackages } from "./workspace-package.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -55,37 +58,51 @@ const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/"))
 
 const isDeletedGo = (file: DiffFile) => file.status === "deleted" && !file.binary && file.oldPath !== null && callLanguageOf(file.oldPath) === "go";
 
-/** Whether a definition of a deleted Go file is defined at the head by a Go file of the same package that the change writes. */
-function movedWithinChange(input: BrokenCallersInput): (change: SignatureChange) => Promise<boolean> {
-  let written: Promise<{ path: string; defs: readonly { name: string; kind: string; parent: string | null }[] }[]> | null = null;
-  return async (change) => {
-    written ??= Promise.all(
-      input.files
-        .filter((f) => f.status !== "deleted" && f.newPath !== null && !f.binary && callLanguageOf(f.newPath) === "go")
-        .map(async (f) => {
-          const text = await input.readHead(f.newPath!);
-          return { path: f.newPath!, defs: (text === null ? null : await parseForCalls(f.newPath!, text, new Set()))?.graph.definitions ?? [] };
-        }),
-    );
-    return (await written).some((w) => dirOf(w.path) === dirOf(change.path) && w.defs.some((d) => d.name === change.name && d.kind === change.kind && d.parent === change.parent));
-  };
+/** A deleted line that goes with a definition without being code: blank, a comment, a decorator. */
+const SURROUNDING = /^\s*($|#|\/\/|\/\*|\*|@)/;
+
+/**
+ * The added line where a definition takes the place of a removed one: the run of changed lines (no
+ * unchanged line between) that deletes the removed definition's first line, and nothing else but its
+ * own lines, blank lines, comments and decorators, adds a definition (`headStarts`: the head's
+ * definitions' first lines). Null when none does: the definition deleted outright, or within a
+ * rewrite of more than it, has no line of its own at the head.
+ */
+function replacingLine(file: DiffFile, removed: { startLine: number; endLine: number }, headStarts: ReadonlySet<number>): number | null {
+  for (const hunk of file.hunks) {
+    let run: DiffFile["hunks"][number]["lines"] = [];
+    for (const line of [...hunk.lines, null]) {
+      if (line !== null && line.kind !== "context") {
+        run.push(line);
+        continue;
+      }
+      const deleted = run.filter((l) => l.kind === "del" && l.oldLine !== null);
+      const inside = (l: (typeof run)[number]) => l.oldLine! >= removed.startLine && l.oldLine! <= removed.endLine;
+      if (deleted.some((l) => l.oldLine === removed.startLine)) {
+        if (!deleted.every((l) => inside(l) || SURROUNDING.test(l.text))) return null;
+        return run.find((l) => l.kind === "add" && l.newLine !== null && headStarts.has(l.newLine))?.newLine ?? null;
+      }
+      run = [];
+    }
+  }
+  return null;
 }
 
 /**
- * The head lines a finding on `change` may sit on: the added lines of its definition (or, removed, of
- * the hunk it was in); a deleted file's, the file as a whole.
+ * The head lines a finding on `change` may sit on: the added lines of its definition; a removed one's,
+ * the definition taking its place, else the file as a whole (as for a deleted file).
  */
-function anchorOf(change: SignatureChange, file: DiffFile): { line: number; endLine: number } | null {
-  if (file.status === "deleted") return { line: WHOLE_FILE_LINE, endLine: WHOLE_FILE_LINE };
-  const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
+function anchorOf(change: SignatureChange, file: DiffFile, headStarts: ReadonlySet<number>): { line: number; endLine: number } | null {
+  const whole = { line: WHOLE_FILE_LINE, endLine: WHOLE_FILE_LINE };
+  if (file.status === "deleted") return whole;
   if (change.after) {
+    const added = file.hunks.flatMap((h) => h.lines).filter((l) => l.kind === "add" && l.newLine !== null).map((l) => l.newLine!);
     const inside = added.filter((n) => n >= change.after!.startLine && n <= change.after!.endLine);
     if (inside.length === 0) return null;
     return { line: inside[0]!, endLine: inside[0]! };
   }
-  const hunk = file.hunks.find((h) => change.before.startLine >= h.oldStart && change.before.startLine < h.oldStart + Math.max(1, h.oldLines));
-  const line = hunk?.lines.find((l) => l.kind === "add" && l.newLine !== null)?.newLine ?? null;
-  return line === null ? null : { line, endLine: line };
+  const line = replacingLine(file, change.before, headStarts);
+  return line === null ? whole : { line, endLine: line };
 }
 
 /** Python calls Python, Go Go, Rust Rust; JavaScript and TypeScript call each other. */
@@ -122,8 +139,10 @@ async function traitImplementations(
 export async function findBrokenCallers(input: BrokenCallersInput): Promise<BrokenCaller[]> {
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
-  const changes: { change: SignatureChange; file: DiffFile; definerPackage: string | null; readArguments: boolean; traitMethod: boolean }[] = [];
-  const moved = movedWithinChange(input);
+  const changes: { change: SignatureChange; file: DiffFile; headStarts: ReadonlySet<number>; definerPackage: string | null; readArguments: boolean; traitMethod: boolean; exported: boolean }[] = [];
+  // The files the change writes, at the head: where a definition went, and the other definitions of a name there.
+  const head = headFilesOf(input);
+  const stillDefined = stillDefinedCheck({ files: input.files, readHead: input.readHead, definitionsOf: (name) => input.graph.definitionsOf(name) }, head);
   for (const file of input.files) {
     // A deleted Go file: its exported definitions are removed (a package's files call each other without an import).
     const deleted = isDeletedGo(file);
@@ -135,16 +154,18 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), after === null ? null : parseForCalls(file.newPath!, after, new Set())]);
     if (!b || (!a && !deleted)) continue;
     const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
+    const headStarts = new Set((a?.graph.definitions ?? []).map((d) => d.startLine));
     for (const change of signatureChanges({ path: file.path, oldPath: file.oldPath, language, ...publicLines }, b.graph.definitions, a?.graph.definitions ?? [])) {
-      // Moved to a file of the same package that the change writes: not removed.
-      if (deleted && (await moved(change))) continue;
+      // Moved to another file the change writes, inherited from a base class, or re-exported: not removed (./still-defined.ts).
+      if (await stillDefined(change, a)) continue;
       // A JS function that reads `arguments` takes any arguments: its parameter list says little.
       if (familyOf(language) === "script" && change.after && /\barguments\b/.test((a?.lines ?? []).slice(change.after.startLine - 1, change.after.endLine).join("\n"))) continue;
       // A Rust method of a trait's impl has the trait's signature: its callers call the trait.
       if (b.traitImplLines?.has(change.before.startLine)) continue;
       // Before the change it read `arguments`: any call fitted.
       const readArguments = familyOf(language) === "script" && /\barguments\b/.test(b.lines.slice(change.before.startLine - 1, change.before.endLine).join("\n"));
-      changes.push({ change, file, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false });
+      const exported = /^\s*(export\b|(module\.)?exports\.)/.test(b.lines[change.before.startLine - 1] ?? "");
+      changes.push({ change, file, headStarts, definerPackage: b.graph.package, readArguments, traitMethod: b.traitLines?.has(change.before.startLine) ?? false, exported });
     }
   }
   const deletedPaths = new Set(input.files.filter((f) => f.status === "deleted" && f.oldPath).map((f) => f.oldPath!));
@@ -159,13 +180,18 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return false;
   };
   const out: BrokenCaller[] = [];
-  for (const { change, file, definerPackage, readArguments, traitMethod } of changes.slice(0, maxDefinitions)) {
-    const anchor = anchorOf(change, file);
+  const packageOf = workspacePackages(input.readHead);
+  for (const { change, file, headStarts, definerPackage, readArguments, traitMethod, exported } of changes.slice(0, maxDefinitions)) {
+    const anchor = anchorOf(change, file, headStarts);
     if (!anchor) continue;
     const { name, constructor } = calledName(change);
     const callers = await input.graph.callersOf(name).catch(() => []);
     const candidates = [...new Set([...callers.map((c) => c.path), ...changedPaths])].filter((p) => sameFamily(callLanguageOf(p), change.language)).slice(0, maxFiles);
-    const definitions = await input.graph.definitionsOf(name).catch(() => []);
+    // The branch's definitions of the name, those of the files the change writes as they are at the head.
+    const definitions = [
+      ...(await input.graph.definitionsOf(name).catch(() => [])).filter((d) => !head.paths.has(d.path)),
+      ...(await head.definitionsOf(name, familyOf(change.language))).map(({ path, def }) => ({ path, kind: def.kind, parent: def.parent, params: def.params })),
+    ];
     // A Rust trait's method: its implementations (`impl Trait for T`) are called through it, they are not other definitions.
     const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead) : new Set<string>();
     const otherDefinitions = definitions.filter(
@@ -174,11 +200,17 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     // A deleted file's definition that another file of its package defines too (a build-tagged variant) is still there.
     if (isDeletedGo(file) && otherDefinitions.some((d) => d.kind === change.kind && d.parent === change.parent && dirOf(d.path) === dirOf(change.path) && !deletedPaths.has(d.path))) continue;
     const elsewhere = otherDefinitions.length;
+    // An exported function of one of the repository's own packages that defines the name nowhere else: the package's importers bind it by the package's name.
+    const workspace = exported && familyOf(change.language) === "script" && change.kind === "function" && change.parent === null ? await packageOf(change.path) : null;
+    const ownPackage = workspace && !otherDefinitions.some((d) => workspace.dir === "" || d.path.startsWith(`${workspace.dir}/`)) ? workspace.name : null;
     const others = otherDefinitions.map((d) => (d.kind === "function" || d.kind === "method" ? d.params : null));
     // A method's type defined nowhere else: a receiver evidently of that type is this method's.
     const parentUnique =
       change.kind === "method" && change.parent !== null && !constructor
-        ? (await input.graph.definitionsOf(change.parent).catch(() => [])).every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
+        ? [
+            ...(await input.graph.definitionsOf(change.parent).catch(() => [])).filter((d) => !head.paths.has(d.path)),
+            ...(await head.definitionsOf(change.parent, familyOf(change.language))).map(({ path, def }) => ({ path, kind: def.kind })),
+          ].every((d) => d.path === change.oldPath || d.path === change.path || d.kind === "function" || d.kind === "method")
         : false;
     const sites: StaleSite[] = [];
     for (const path of candidates) {
@@ -189,11 +221,12 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       if (!caller || caller.calls.length === 0) continue;
       const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
       const importsDefiner = path !== change.path && (own.imports || (await input.graph.importsOf(path).catch(() => [])).some((p) => p === change.oldPath || p === change.path));
-      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings: own.bindings, definerPackage, parentUnique, callerPath: path, caller };
+      const bindings = ownPackage ? new Set([...own.bindings, ...packageNamespacesOf(ownPackage, caller.lines)]) : own.bindings;
+      const evidence: Evidence = { change, constructor, elsewhere, others, importsDefiner, bindings, definerPackage, parentUnique, ownPackage, callerPath: path, caller };
       for (const call of caller.calls) {
         if (touched(path, call) || !evident(call, evidence)) continue;
         const shapes = shapesOf(change, boundCall(change, call, constructor));
-        if (readArguments) shapes.before = { ...shapes.before, varArgs: true };
+        if (readArguments) shapes.before = { ...shapes.before, varArgs: true, readsArguments: true };
         let reason: string | null | undefined;
         if (change.change === "signature") reason = staleReason(shapes.before, shapes.after!, call);
         else {
@@ -242,7 +275,9 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
       : change.change === "removed"
         ? "Update these callers, or keep the definition."
         : "Update these callers in this pull request, or give the new parameters defaults.");
-  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message };
+  // On the file as a whole, beside the findings of its other removed definitions: the definition tells them apart.
+  const subject = broken.line === WHOLE_FILE_LINE ? { subject: `${change.change} ${label(change)}` } : {};
+  return { ruleId: BROKEN_CALLERS_RULE, severity: "high", path: change.path, lineStart: broken.line, lineEnd: broken.endLine, message, ...subject };
 }
 
 /**

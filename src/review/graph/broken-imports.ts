@@ -204,10 +204,11 @@ export function brokenImportFinding(broken: BrokenImport): Finding {
 }
 
 /**
- * Addressed detection of a comment on a deleted or moved file as a whole (broken imports, a deleted
- * file's broken callers) on `path` (the deleted file, or the moved file's new place): true when the
- * later commits (`files`: the diff from the comment's commit to the new head) put a file back at that
- * path or move it again, or rewrite or delete every import or call site the comment lists.
+ * Addressed detection of a comment on a file as a whole (broken imports, the broken callers of a
+ * deleted file or of a removed definition nothing took the place of) on `path` (the deleted file, the
+ * moved file's new place, the changed file): true when the later commits (`files`: the diff from the
+ * comment's commit to the new head) add, delete or move a file at that path, or rewrite or delete
+ * every import or call site the comment lists.
  */
 export function removalFixed(path: string, body: string, files: readonly DiffFile[]): boolean {
   const change = findFileChange(files, path);

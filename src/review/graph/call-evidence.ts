@@ -23,6 +23,7 @@ import type { ParsedFile } from "./calls.ts";
 import type { SignatureChange } from "./signature-changes.ts";
 import { misfit, shapeOf } from "./signature.ts";
 import { COMMON_METHOD_NAMES, GLOBAL_NAMES, isCommonMethodName } from "./names.ts";
+import { packageNameOf } from "./workspace-package.ts";
 
 export type Evidence = {
   change: SignatureChange;
@@ -38,6 +39,12 @@ export type Evidence = {
   definerPackage: string | null;
   /** A method's type (its parent) is defined nowhere else on the branch. */
   parentUnique: boolean;
+  /**
+   * JavaScript/TypeScript: the name of the repository's own package (./workspace-package.ts) that
+   * encloses the defining file, when the changed function is exported and that package defines the
+   * name nowhere else: an import of the name from the package (`from "@acme/core/url"`) is of it.
+   */
+  ownPackage?: string | null;
   callerPath: string;
   caller: ParsedFile;
 };
@@ -172,7 +179,10 @@ export function evident(call: CallSite, e: Evidence): boolean {
   if (change.kind === "function" && change.parent === null) {
     if (call.form === "bare" || (call.form === "new" && !python)) {
       if (sameFile) return true;
-      if (definesOwn || (!python && bindsFromPackage(call.name, e.caller.lines))) return false;
+      if (definesOwn) return false;
+      // Bound from a package: the repository's own package that defines it, or another's.
+      const spec = python ? null : packageBindingOf(call.name, e.caller.lines);
+      if (spec !== null) return e.ownPackage != null && packageNameOf(spec) === e.ownPackage;
       if (e.importsDefiner) return true;
       return e.elsewhere === 0 && !GLOBAL_NAMES.has(call.name);
     }
@@ -193,12 +203,13 @@ export function evident(call: CallSite, e: Evidence): boolean {
 }
 
 /**
- * Whether a JavaScript caller binds `name` from a package rather than from a file of the repository:
+ * The package spec a JavaScript caller binds `name` from, rather than from a file of the repository:
  * `var name = require('pkg')`, `import name from 'pkg'`, `import { name } from 'pkg'` (a spec that is
- * not relative). Such a call is the package's, whatever the repository defines. (Python's absolute
- * imports name the project's own modules as often as packages, so they are not read this way.)
+ * not relative); null when it binds none. Such a call is the package's, whatever the repository
+ * defines, unless the package is the repository's own (`ownPackage`). (Python's absolute imports name
+ * the project's own modules as often as packages, so they are not read this way.)
  */
-export function bindsFromPackage(name: string, lines: readonly string[]): boolean {
+export function packageBindingOf(name: string, lines: readonly string[]): string | null {
   const n = escape(name);
   const bindings = [
     new RegExp(`\\b(?:const|let|var)\\s+${n}\\s*=\\s*require\\(\\s*['"]([^'"]+)['"]`),
@@ -208,10 +219,23 @@ export function bindsFromPackage(name: string, lines: readonly string[]): boolea
   for (const line of lines) {
     for (const re of bindings) {
       const spec = re.exec(line)?.[1];
-      if (spec !== undefined && !spec.startsWith(".") && !spec.startsWith("/")) return true;
+      if (spec !== undefined && !spec.startsWith(".") && !spec.startsWith("/")) return spec;
     }
   }
-  return false;
+  return null;
+}
+
+/** The names a JavaScript caller binds the whole of a package to (`import * as core from "pkg/core"`, `const pkg = require("pkg")`). */
+export function packageNamespacesOf(packageName: string, lines: readonly string[]): string[] {
+  const forms = [/^\s*import\s+\*\s+as\s+([\w$]+)\s+from\s*['"]([^'"]+)['"]/, /\b(?:const|let|var)\s+([\w$]+)\s*=\s*require\(\s*['"]([^'"]+)['"]\s*\)/];
+  const out: string[] = [];
+  for (const line of lines) {
+    for (const re of forms) {
+      const m = re.exec(line);
+      if (m && packageNameOf(m[2]!) === packageName) out.push(m[1]!);
+    }
+  }
+  return out;
 }
 
 /** Whether a call passes the receiver as an object (a Python method's `self`, a Rust method's `self` not among the arguments). */

@@ -10,10 +10,13 @@
  * keyword). JavaScript/TypeScript: defaults, `?` and rest parameters; a call may leave out any
  * trailing parameter (the language passes `undefined`, and functions commonly check for it), so a
  * JS call is stale when it passes more arguments than the function now takes, or when an argument
- * now lands on another parameter. Go and Rust ("strict"): every parameter must be passed, no more;
- * a Go variadic `...T` takes any number after the others and a call passing `xs...` fits any count; a
- * Rust `self` (`&self`, `&mut self`, `self: Box<Self>`...) is the receiver of a method call and an
- * argument of a path call (`Type::f(&x, ...)`).
+ * now lands on another parameter; a function whose body read `arguments` took any call, and an
+ * argument it read past its parameters that a new parameter now takes is not moved. Go and Rust
+ * ("strict"): every parameter must be passed, no more; a Go variadic `...T` takes any number after
+ * the others and a call passing `xs...` fits any count; a Rust `self` (`&self`, `&mut self`,
+ * `self: Box<Self>`...) is the receiver of a method call and an argument of a path call
+ * (`Type::f(&x, ...)`). A call missing a parameter whose arguments moved (one inserted before the
+ * last) is said both ways: the argument that now lands elsewhere, and the parameter not passed.
  */
 import type { GraphParam } from "../../codeindex/port.ts";
 import type { CallSite } from "./call-site.ts";
@@ -28,6 +31,8 @@ export type Shape = {
   keywordOnly: Slot[];
   varArgs: boolean;
   varKeywords: boolean;
+  /** JS: the body reads `arguments`, so any call fits and each argument past the parameters is read by its position. */
+  readsArguments?: boolean;
 };
 
 /** Go and Rust: calls pass every parameter, in order. */
@@ -131,15 +136,23 @@ export function staleReason(before: Shape, after: Shape, call: CallSite): string
   if (misfit(before, call, lenientBefore) !== null) return undefined;
   const lenientAfter = after.language === "script" ? names(after) : new Set<string>();
   const reason = misfit(after, call, lenientAfter);
-  if (reason) return reason;
-  if (call.splat) return null;
+  const moved = call.splat ? null : movedArgument(before, after, call);
+  // A parameter inserted before the last ones: the call's arguments now go one place further, and the last one is missing.
+  const missing = reason ? /^does not pass `([^`]+)`$/.exec(reason)?.[1] : undefined;
+  if (moved && missing !== undefined) return `${moved}; \`${missing}\` is not passed`;
+  return reason ?? moved;
+}
+
+/** The first positional argument of `call` that lands on another parameter after the change, said so; null when none does. */
+function movedArgument(before: Shape, after: Shape, call: CallSite): string | null {
   const oldNames = names(before);
   const newNames = names(after);
   for (let j = 0; j < call.positional && j < after.positional.length; j++) {
     const was = before.positional[j]?.name;
     const now = after.positional[j]!.name;
     if (was === undefined) {
-      if (before.varArgs) return `its argument ${j + 1} now goes to \`${now}\` (it went to the rest parameter)`;
+      // Read from `arguments` before, the argument was read by its position, as the new parameter reads it.
+      if (before.varArgs && !before.readsArguments) return `its argument ${j + 1} now goes to \`${now}\` (it went to the rest parameter)`;
       continue;
     }
     if (was === now) continue;
