@@ -5,13 +5,12 @@
  * through the pull request's read model.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { startReviewedRepository, type ReviewedRepository } from "../support/reviewed-repository.ts";
 import { githubExample } from "../support/host-fixtures.ts";
-import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
-import { startFakeGitHub, waitFor, type FakeGitHub } from "../support/fake-hosts.ts";
+import { deliverGitHub, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { startFakeGitHub, type FakeGitHub } from "../support/fake-hosts.ts";
 
 const REPO = "acme/router";
-const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
 
 const ROUTER =
   "function Router() {\n  this.routes = {};\n}\n\n/**\n * Find the route of a path.\n */\n\nRouter.prototype.find = function (path) {\n  return this.routes[path];\n};\n\n/**\n * Handle a request.\n */\n\nRouter.prototype.handle = function (req) {\n  return req;\n};\n\nmodule.exports = Router;\n";
@@ -20,63 +19,31 @@ const SESSION =
   "class Session:\n    def __init__(self):\n        self.proxies = {}\n\n    def set_http_proxy(self, http_url, https_url=None):\n        self.proxies['http'] = http_url\n        self.proxies['https'] = https_url or http_url\n\n    def describe_proxies(self):\n        return ', '.join(self.proxies)\n\n    def send(self, request):\n        return request\n";
 const SESSION_TEST = "from shop.session import Session\n\n\ndef test_proxy():\n    s = Session()\n    s.set_http_proxy('http://10.0.0.1:3128')\n    assert s.proxies\n";
 
-let server: TestServer;
 let gh: FakeGitHub;
-let host: ReturnType<typeof createHostRepo>;
-let orgId: string;
+let repo: ReviewedRepository;
+let server: ReviewedRepository["server"];
+let host: ReviewedRepository["host"];
 let baseSha = "";
-
-/** A branch off main with these files written (null: deleted), opened as pull request `number`. */
-async function openPullRequest(number: number, branch: string, files: Record<string, string | null>) {
-  host.checkout("main");
-  host.checkout(branch, true);
-  for (const [path, content] of Object.entries(files)) {
-    if (content === null) host.removeFile(path);
-    else host.write(path, content);
-  }
-  const headSha = host.commit("Change");
-  host.push(branch);
-  const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
-    action: "opened", repo: REPO, number, title: "Change", head: branch, headSha, base: "main", baseSha, updatedAt: "2024-05-01T10:00:00Z",
-  });
-  expect((await (await deliverGitHub(server, "pull_request", opened)).json()).outcome).toBe("recorded");
-}
-
-async function review(number: number) {
-  const res = await server.api("/v2/code-reviews", { method: "POST", json: { ...repoArgs, prNumber: number } });
-  expect(res.status).toBe(202);
-  const { codeReviewId } = (await res.json()) as { codeReviewId: string };
-  await server.loupe.services.reviews.idle();
-  return (await (await server.api(`/v2/code-reviews/${codeReviewId}`)).json()).codeReview as { id: string; status: string; reason: string | null; body: string };
-}
-
-const comments = (number: number) => server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: number }).mergeRequest.comments.greptile;
+const openPullRequest: ReviewedRepository["openPullRequest"] = (...args) => repo.openPullRequest(...args);
+const review: ReviewedRepository["review"] = (...args) => repo.review(...args);
+const comments: ReviewedRepository["comments"] = (number) => repo.comments(number);
 const brokenCallers = (number: number) => comments(number).filter((c) => c.filePath !== null && c.body.startsWith("**Broken callers**"));
 const postedFor = (codeReviewId: string) => gh.reviews.find((r) => r.body.includes(`loupe-review:${codeReviewId}`))!;
 
 beforeAll(async () => {
-  host = createHostRepo(REPO);
-  host.write("lib/router.js", ROUTER);
-  host.write("test/router.js", ROUTER_TEST);
-  host.write("shop/__init__.py", "");
-  host.write("shop/session.py", SESSION);
-  host.write("tests/test_session.py", SESSION_TEST);
-  baseSha = host.commit("initial");
-  host.push("main");
   gh = await startFakeGitHub();
-  server = await startTestServer({
-    env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url, LOUPE_GITHUB_API_URL: gh.base, LOUPE_POST_REVIEWS: "true", LOUPE_REVIEW_TOKEN_GITHUB: "ghs_broken_callers_removed_token" },
-  });
-  orgId = server.loupe.services.keys.organisations()[0]!.orgId;
-  const submitted = await server.api("/v2/repositories", { method: "POST", json: { remote: "github", repository: REPO, branch: "main" } });
-  expect(submitted.status).toBe(202);
-  await server.loupe.services.indexer.idle();
-  await waitFor(() => (server.loupe.services.indexer.list(orgId)[0]?.status === "completed" ? true : undefined), 30_000, "indexing");
+  repo = await startReviewedRepository(REPO, {
+    "lib/router.js": ROUTER,
+    "test/router.js": ROUTER_TEST,
+    "shop/__init__.py": "",
+    "shop/session.py": SESSION,
+    "tests/test_session.py": SESSION_TEST,
+  }, { LOUPE_GITHUB_API_URL: gh.base, LOUPE_POST_REVIEWS: "true", LOUPE_REVIEW_TOKEN_GITHUB: "ghs_broken_callers_removed_token" });
+  ({ server, host, baseSha } = repo);
 });
 afterAll(async () => {
-  await server?.stop({ remove: true });
+  await repo?.stop();
   await gh?.close();
-  host?.remove();
 });
 
 describe("where a removed definition's finding sits", () => {

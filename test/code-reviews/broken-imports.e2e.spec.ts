@@ -5,13 +5,12 @@
  * speaking GitHub's REST shapes; comments read back through the pull request's read model and HTTP.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type TestServer } from "../support/server.ts";
+import { startReviewedRepository, type ReviewedRepository } from "../support/reviewed-repository.ts";
 import { githubExample } from "../support/host-fixtures.ts";
-import { createHostRepo, deliverGitHub, GITHUB_SECRET, pullRequestPayload } from "../support/pr-webhooks.ts";
+import { deliverGitHub, pullRequestPayload } from "../support/pr-webhooks.ts";
 import { startFakeGitHub, waitFor, type FakeGitHub } from "../support/fake-hosts.ts";
 
 const REPO = "acme/store";
-const repoArgs = { name: REPO, remote: "github", defaultBranch: "main" };
 
 const PRICING = "def price(amount, currency):\n    return f\"{amount} {currency}\"\n";
 const CART = "import os\nfrom store.pricing import price\n\n\ndef line(item):\n    return price(item.amount, os.environ['CUR'])\n";
@@ -21,69 +20,37 @@ const FORMAT = "export function pad(text: string, width: number): string {\n  re
 const TABLE = 'import { pad } from "./format";\n\nexport const cell = (value: string) => pad(value, 10);\n';
 const REPORT = 'const format = require("./format");\n\nexports.title = (t) => format.pad(t, 40);\n';
 
-let server: TestServer;
 let gh: FakeGitHub;
-let host: ReturnType<typeof createHostRepo>;
-let orgId: string;
+let repo: ReviewedRepository;
+let server: ReviewedRepository["server"];
+let host: ReviewedRepository["host"];
 let baseSha = "";
-
-/** A branch off main with these files written (null: deleted), opened as pull request `number` against `base`. */
-async function openPullRequest(number: number, branch: string, files: Record<string, string | null>, options: { base?: string; title?: string } = {}) {
-  host.checkout("main");
-  host.checkout(branch, true);
-  for (const [path, content] of Object.entries(files)) {
-    if (content === null) host.removeFile(path);
-    else host.write(path, content);
-  }
-  const headSha = host.commit(options.title ?? "Change");
-  host.push(branch);
-  const opened = pullRequestPayload(githubExample("pull_request", "opened"), {
-    action: "opened", repo: REPO, number, title: options.title ?? "Change", head: branch, headSha, base: options.base ?? "main", baseSha, updatedAt: "2024-05-01T10:00:00Z",
-  });
-  expect((await (await deliverGitHub(server, "pull_request", opened)).json()).outcome).toBe("recorded");
-}
-
-async function review(number: number, strictness?: number) {
-  const res = await server.api("/v2/code-reviews", { method: "POST", json: { ...repoArgs, prNumber: number, ...(strictness ? { strictness } : {}) } });
-  expect(res.status).toBe(202);
-  const { codeReviewId } = (await res.json()) as { codeReviewId: string };
-  await server.loupe.services.reviews.idle();
-  return (await (await server.api(`/v2/code-reviews/${codeReviewId}`)).json()).codeReview as { id: string; status: string; reason: string | null; body: string };
-}
-
-const comments = (number: number) => server.loupe.services.pullRequests.get(orgId, { ...repoArgs, prNumber: number }).mergeRequest.comments.greptile;
+const openPullRequest: ReviewedRepository["openPullRequest"] = (...args) => repo.openPullRequest(...args);
+const review: ReviewedRepository["review"] = (...args) => repo.review(...args);
+const comments: ReviewedRepository["comments"] = (number) => repo.comments(number);
 const brokenImports = (number: number) => comments(number).filter((c) => c.filePath !== null && c.body.startsWith("**Broken imports**"));
 const summaryOf = (number: number) => comments(number).find((c) => c.filePath === null)!;
 /** The review posted to the host for a code review (its summary carries the review's marker). */
 const postedFor = (codeReviewId: string) => gh.reviews.find((r) => r.body.includes(`loupe-review:${codeReviewId}`))!;
 
 beforeAll(async () => {
-  host = createHostRepo(REPO);
-  host.write("store/__init__.py", "");
-  host.write("store/pricing.py", PRICING);
-  host.write("store/cart.py", CART);
-  host.write("store/invoice.py", INVOICE);
-  host.write("tests/test_pricing.py", TEST_PRICING);
-  host.write("store/legacy.py", "def old():\n    return 1\n");
-  host.write("web/format.ts", FORMAT);
-  host.write("web/table.ts", TABLE);
-  host.write("web/report.js", REPORT);
-  baseSha = host.commit("initial");
-  host.push("main");
   gh = await startFakeGitHub();
-  server = await startTestServer({
-    env: { LOUPE_WEBHOOK_SECRET_GITHUB: GITHUB_SECRET, LOUPE_GITHUB_URL: host.url, LOUPE_GITHUB_API_URL: gh.base, LOUPE_POST_REVIEWS: "true", LOUPE_REVIEW_TOKEN_GITHUB: "ghs_broken_imports_test_token" },
-  });
-  orgId = server.loupe.services.keys.organisations()[0]!.orgId;
-  const submitted = await server.api("/v2/repositories", { method: "POST", json: { remote: "github", repository: REPO, branch: "main" } });
-  expect(submitted.status).toBe(202);
-  await server.loupe.services.indexer.idle();
-  await waitFor(() => (server.loupe.services.indexer.list(orgId)[0]?.status === "completed" ? true : undefined), 30_000, "indexing");
+  repo = await startReviewedRepository(REPO, {
+    "store/__init__.py": "",
+    "store/pricing.py": PRICING,
+    "store/cart.py": CART,
+    "store/invoice.py": INVOICE,
+    "tests/test_pricing.py": TEST_PRICING,
+    "store/legacy.py": "def old():\n    return 1\n",
+    "web/format.ts": FORMAT,
+    "web/table.ts": TABLE,
+    "web/report.js": REPORT,
+  }, { LOUPE_GITHUB_API_URL: gh.base, LOUPE_POST_REVIEWS: "true", LOUPE_REVIEW_TOKEN_GITHUB: "ghs_broken_imports_test_token" });
+  ({ server, host, baseSha } = repo);
 });
 afterAll(async () => {
-  await server?.stop({ remove: true });
+  await repo?.stop();
   await gh?.close();
-  host?.remove();
 });
 
 describe("broken imports: a deleted Python module", () => {
