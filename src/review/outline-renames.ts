@@ -23,16 +23,17 @@ type Definition = {
   bodyLines: readonly string[];
 };
 
-/** One change as the pairing reads and writes it (./change-outline.ts `DefinitionChange`). */
+/**
+ * The fields of a change (./change-outline.ts `DefinitionChange`, which imports this module) that the
+ * pairing reads and writes; the others pass through untouched.
+ */
 type Change = {
   change: "added" | "changed" | "removed" | "renamed";
-  path: string;
   name: string;
   kind: string;
   parent: string | null;
   line: number;
   signatureBefore: string | null;
-  signatureAfter: string | null;
   signatureChanged: boolean;
   renamedFrom?: string;
 };
