@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { brokenOf, named } from "./broken-callers-support.ts";
+import { brokenCallerFinding } from "../../src/review/graph/broken-callers.ts";
 import { WHOLE_FILE_LINE } from "../../src/review/findings.ts";
 
 describe("a removed method that is still there for its callers", () => {
@@ -132,5 +133,58 @@ describe("where the finding on a removed definition sits", () => {
     const [b] = await brokenOf(files, { "shop/cart.py": head });
     expect(b!.change).toMatchObject({ change: "removed", name: "discard_all" });
     expect(b!.line).toBe(WHOLE_FILE_LINE);
+  });
+});
+
+describe("a removed exported constant, variable or type that other files still use", () => {
+  it("Go: `pkg.X` through the caller's import of the package is named; a same-named local constant elsewhere is not", async () => {
+    const files = {
+      "go.mod": "module example.com/app\n",
+      "gin/errors.go": "package gin\n\nconst (\n\tErrorTypeBind = 1\n\tErrorTypeNu = 2\n)\n\nvar DefaultWriter = 3\n",
+      "cmd/main.go": 'package main\n\nimport "example.com/app/gin"\n\nfunc main() {\n\tprintln(gin.ErrorTypeNu)\n\t// gin.ErrorTypeNu in a comment\n}\n',
+      "other/local.go": "package other\n\nconst ErrorTypeNu = 7\n\nfunc f() int { return ErrorTypeNu }\n",
+    };
+    const changed = { "gin/errors.go": "package gin\n\nconst (\n\tErrorTypeBind = 1\n)\n\nvar DefaultWriter = 3\n" };
+    expect(await named(files, changed)).toEqual(["ErrorTypeNu cmd/main.go:6"]);
+    const [broken] = await brokenOf(files, changed);
+    expect(brokenCallerFinding(broken!).message).toContain("uses `ErrorTypeNu`, which the change removes");
+  });
+
+  it("Go: re-defined in another file of the same package: not named", async () => {
+    const files = {
+      "gin/errors.go": "package gin\n\nconst ErrorTypeNu = 2\n",
+      "gin/context.go": "package gin\n\nfunc f() int { return ErrorTypeNu }\n",
+      "go.mod": "module example.com/app\n",
+      "cmd/main.go": 'package main\n\nimport "example.com/app/gin"\n\nfunc main() {\n\tprintln(gin.ErrorTypeNu)\n}\n',
+    };
+    const moved = { "gin/errors.go": "package gin\n", "gin/types.go": "package gin\n\nconst ErrorTypeNu = 2\n" };
+    expect(await named(files, moved)).toEqual([]);
+    // Removed for good: the importing package's use is named.
+    expect(await named(files, { "gin/errors.go": "package gin\n" })).toEqual(["ErrorTypeNu cmd/main.go:6"]);
+  });
+
+  it("Python: a removed constant imported with `from m import X` elsewhere is named; a same-named local one is not", async () => {
+    const files = {
+      "pkg/settings.py": "TIMEOUT = 5\nRETRIES = 3\n",
+      "pkg/client.py": "from pkg.settings import TIMEOUT\n\n\ndef get(url):\n    return fetch(url, TIMEOUT)\n",
+      "pkg/other.py": "TIMEOUT = 10\n\n\ndef wait():\n    return TIMEOUT\n",
+    };
+    const changed = { "pkg/settings.py": "RETRIES = 3\n" };
+    const imports = { "pkg/client.py": ["pkg/settings.py"] };
+    expect(await named(files, changed, imports)).toEqual(["TIMEOUT pkg/client.py:1", "TIMEOUT pkg/client.py:5"]);
+    // Re-exported from where it went: not removed.
+    expect(await named(files, { "pkg/settings.py": "from pkg.defaults import TIMEOUT\nRETRIES = 3\n", "pkg/defaults.py": "TIMEOUT = 5\n" }, imports)).toEqual([]);
+  });
+
+  it("TypeScript and Rust: an imported exported const or type, a `module::X` use", async () => {
+    const ts = {
+      "src/limits.ts": "export const MAX_SIZE = 10;\nexport type Size = number;\n",
+      "src/use.ts": 'import { MAX_SIZE } from "./limits";\n\nexport const big = (n: number) => n > MAX_SIZE;\n',
+      "src/own.ts": "const MAX_SIZE = 3;\nexport const small = (n: number) => n < MAX_SIZE;\n",
+    };
+    const tsImports = { "src/use.ts": ["src/limits.ts"] };
+    expect(await named(ts, { "src/limits.ts": "export type Size = number;\n" }, tsImports)).toEqual(["MAX_SIZE src/use.ts:1", "MAX_SIZE src/use.ts:3"]);
+    const rs = { "src/limits.rs": "pub const MAX: u8 = 1;\n", "src/main.rs": "mod limits;\n\nfn main() {\n    println!(\"{}\", limits::MAX);\n}\n" };
+    expect(await named(rs, { "src/limits.rs": "pub const MIN: u8 = 0;\n" }, { "src/main.rs": ["src/limits.rs"] })).toEqual(["MAX src/main.rs:4"]);
   });
 });

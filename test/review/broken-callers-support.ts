@@ -18,8 +18,14 @@ export async function graphOf(files: Record<string, string>, imports: Record<str
     async callersOf(name) {
       return parsed.flatMap(({ path, p }) => (p?.calls ?? []).filter((c) => c.name === name).map((c) => ({ path, line: c.line })));
     },
+    async usersOf(name) {
+      return parsed.flatMap(({ path, p }) => (p?.graph.references ?? []).filter((r) => r.name === name).map((r) => ({ path, line: r.line })));
+    },
     async definitionsOf(name) {
       return parsed.flatMap(({ path, p }) => (p?.graph.definitions ?? []).filter((d) => d.name === name).map((d) => ({ path, kind: d.kind, parent: d.parent, params: d.params })));
+    },
+    async importersOf(path) {
+      return Object.entries(imports).filter(([, to]) => to.includes(path)).map(([from]) => from);
     },
     async importsOf(path) {
       return imports[path] ?? [];

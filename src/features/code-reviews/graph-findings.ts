@@ -50,8 +50,14 @@ export function branchGraphOf(codeIndex: CodeIndex, target: IndexTarget): Branch
     async callersOf(name) {
       return (await codeIndex.findReferences(filter, name, 5000)).filter((r) => r.call).map((r) => ({ path: r.path, line: r.line }));
     },
+    async usersOf(name) {
+      return (await codeIndex.findReferences(filter, name, 5000)).map((r) => ({ path: r.path, line: r.line }));
+    },
     async definitionsOf(name) {
       return (await codeIndex.findDefinitions(filter, [name], 1000)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent, params: d.def.params }));
+    },
+    importersOf(path) {
+      return codeIndex.importersOf(target.repoId, target.branch, path);
     },
     importsOf(path) {
       if (!imports.has(path)) imports.set(path, codeIndex.importsOf(target.repoId, target.branch, path));

@@ -10,7 +10,8 @@
  * (./signature.ts), and it is in the defining file, or its file imports the defining file, or the name
  * is defined nowhere else in the repository (and, for a method, is not a common method name or is
  * called on `self`/`this`). One finding per changed definition, on its changed lines; a removed
- * definition's on the definition taking its place, else on the file as a whole.
+ * definition's on the definition taking its place, else on the file as a whole. Removed exported
+ * constants, variables and types still used elsewhere come from ./removed-values.ts, named alike.
  */
 import type { DiffFile } from "../diff.ts";
 import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
@@ -23,6 +24,7 @@ import { signatureChanges, shapesOf, type SignatureChange } from "./signature-ch
 import { misfit, staleReason } from "./signature.ts";
 import { headFilesOf, stillDefinedCheck } from "./still-defined.ts";
 import { workspacePackages } from "./workspace-package.ts";
+import { findRemovedValueUses, topLevelValuesOf } from "./removed-values.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -32,8 +34,12 @@ export type BranchGraph = {
   callersOf(name: string): Promise<{ path: string; line: number }[]>;
   /** Where definitions named `name` are on the branch. */
   definitionsOf(name: string): Promise<{ path: string; kind: string; parent: string | null; params: GraphParam[] | null }[]>;
+  /** Files (and lines) where `name` is mentioned on the branch, called or not (for removed constants, variables and types). */
+  usersOf?(name: string): Promise<{ path: string; line: number }[]>;
   /** The branch's files that `path` imports. */
   importsOf(path: string): Promise<string[]>;
+  /** The branch's files that import `path`. */
+  importersOf?(path: string): Promise<string[]>;
 };
 
 export type BrokenCallersInput = {
@@ -238,6 +244,19 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     }
     if (sites.length > 0) out.push({ change, sites: sites.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line)), ...anchor });
   }
+  // Removed exported constants, variables and types still used elsewhere (./removed-values.ts).
+  const usersOf = async (name: string) => {
+    const [users, callers] = await Promise.all([input.graph.usersOf?.(name).catch(() => []) ?? [], input.graph.callersOf(name).catch(() => [])]);
+    return [...new Set([...users, ...callers].map((u) => u.path))];
+  };
+  const importersOf = async (path: string) => (await input.graph.importersOf?.(path).catch(() => [])) ?? [];
+  for (const { change, file, sites } of await findRemovedValueUses({ ...input, usersOf, importersOf })) {
+    const text = file.newPath && file.status !== "deleted" ? await input.readHead(file.newPath) : null;
+    const parsedHead = text === null ? null : await parseForCalls(file.newPath!, text, new Set());
+    const headStarts = new Set([...(parsedHead?.graph.definitions ?? []).map((d) => d.startLine), ...(parsedHead ? topLevelValuesOf(change.language, parsedHead.lines).map((v) => v.line) : [])]);
+    const anchor = anchorOf(change, file, headStarts);
+    if (anchor) out.push({ change, sites, ...anchor });
+  }
   return out;
 }
 
@@ -254,6 +273,7 @@ function renamedLine(site: StaleSite, change: SignatureChange): string | null {
 export function brokenCallerFinding(broken: BrokenCaller): Finding {
   const { change, sites } = broken;
   const n = sites.length;
+  const value = change.kind !== "function" && change.kind !== "method";
   const what =
     change.change === "renamed"
       ? `renames \`${label(change)}\` to \`${change.newName}\``
@@ -268,12 +288,14 @@ export function brokenCallerFinding(broken: BrokenCaller): Finding {
   // The rest folded away (hosts render <details> collapsed), up to a bound.
   if (n > SHOWN_SITES) lines.push(`- and ${n - SHOWN_SITES} more`, "", "<details><summary>The other call sites</summary>", "", ...sites.slice(SHOWN_SITES, MAX_LISTED).map(item), ...(n > MAX_LISTED ? [`- …and ${n - MAX_LISTED} more`] : []), "", "</details>");
   const message =
-    `**Broken callers**: this ${what}, but ${n === 1 ? "1 call site still calls" : `${n} call sites still call`} it the old way:\n` +
+    `**Broken callers**: this ${what}, but ${value ? (n === 1 ? "1 line still uses" : `${n} lines still use`) + " it" : `${n === 1 ? "1 call site still calls" : `${n} call sites still call`} it the old way`}:\n` +
     `${lines.join("\n")}\n\n` +
     (change.change === "renamed"
       ? `Rename the calls too (or keep \`${change.name}\` as an alias).`
       : change.change === "removed"
-        ? "Update these callers, or keep the definition."
+        ? value
+          ? "Update these uses, or keep the definition."
+          : "Update these callers, or keep the definition."
         : "Update these callers in this pull request, or give the new parameters defaults.");
   // On the file as a whole, beside the findings of its other removed definitions: the definition tells them apart.
   const subject = broken.line === WHOLE_FILE_LINE ? { subject: `${change.change} ${label(change)}` } : {};

@@ -17,7 +17,8 @@ export type SignatureChange = {
   name: string;
   /** The new name of a renamed definition. */
   newName: string | null;
-  kind: "function" | "method";
+  /** A constant, variable or type: removed only (./removed-values.ts). */
+  kind: "function" | "method" | "constant" | "variable" | "type";
   parent: string | null;
   before: GraphDefinition;
   /** The head version's definition; null when removed. */
