@@ -21,10 +21,13 @@ const MAX_ADDED = 2;
 
 const DOC_PATH = /(^|\/)(docs?|samples?|demos?|examples?|tutorials?)\//i;
 
+/** A JavaScript or TypeScript command-line tool: a `#!` line, process.argv, or an argument parser's package. */
+const SCRIPT_COMMAND_LINE = /^#!|\bprocess\.argv\b|\brequire\(\s*["'](commander|yargs|minimist|meow|cac)["']|\bfrom\s+["'](commander|yargs|minimist|meow|cac)["']/m;
+
 const COMMAND_LINE: Partial<Record<Language, RegExp>> = {
   python: /^\s*if\s+__name__\s*==\s*["']__main__["']|\b(ArgumentParser|OptionParser|docopt)\(|^\s*@click\.(command|group)\b|\btyper\.Typer\(|\bfire\.Fire\(|\bsys\.argv\b/m,
-  javascript: /^#!|\bprocess\.argv\b|\brequire\(\s*["'](commander|yargs|minimist|meow|cac)["']|\bfrom\s+["'](commander|yargs|minimist|meow|cac)["']/m,
-  typescript: /^#!|\bprocess\.argv\b|\brequire\(\s*["'](commander|yargs|minimist|meow|cac)["']|\bfrom\s+["'](commander|yargs|minimist|meow|cac)["']/m,
+  javascript: SCRIPT_COMMAND_LINE,
+  typescript: SCRIPT_COMMAND_LINE,
   go: /^package\s+main\b/m,
   rust: /^\s*(pub\s+)?(async\s+)?fn\s+main\s*\(/m,
 };

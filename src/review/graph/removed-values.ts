@@ -15,6 +15,7 @@ import type { DiffFile } from "../diff.ts";
 import type { GraphDefinition, GraphImport } from "../../codeindex/port.ts";
 import { callLanguageOf, parseForCalls, type ParsedFile } from "./calls.ts";
 import { moduleImportOf } from "./module-imports.ts";
+import { STRING_LITERAL } from "./similarity.ts";
 import type { SignatureChange } from "./signature-changes.ts";
 
 export type ValueKind = "constant" | "variable" | "type";
@@ -55,7 +56,7 @@ export function topLevelValuesOf(language: string, lines: readonly string[]): To
 
 /** The line without its string literals and its line comment (a name inside them is no use). */
 const codeOf = (text: string, language: string) =>
-  text.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""').replace(familyOf(language) === "python" ? /#.*$/ : /\/\/.*$/, "");
+  text.replace(STRING_LITERAL, '""').replace(familyOf(language) === "python" ? /#.*$/ : /\/\/.*$/, "");
 
 /** The head file still provides the name: defines it, or imports it (a re-export). */
 function stillProvided(name: string, head: ParsedFile | null, headValues: readonly TopLevelValue[]): boolean {
