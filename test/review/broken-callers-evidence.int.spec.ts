@@ -37,6 +37,17 @@ describe("which calls are named", () => {
     expect(await named(files, changed, imports)).toEqual(["contentDisposition lib/download.js:3"]);
   });
 
+  it("JavaScript: a call on a runtime global the caller neither declares nor imports (`Response.redirect`) is not the repository's method (koa d601d7ba)", async () => {
+    const files = {
+      "lib/response.js": "module.exports = {\n  redirect (url, alt) {\n    this.set('Location', url || alt)\n  }\n}\n",
+      "test/body.js": "const response = require('../lib/response')\nconst res = Object.create(response)\nres.body = Response.redirect('https://example.com/', 301)\nres.redirect('/a', '/b')\n",
+      "test/own.js": "const { Response } = require('./helpers')\nResponse.redirect('/c', '/d')\n",
+    };
+    const changed = { "lib/response.js": "module.exports = {\n  redirect (url) {\n    this.set('Location', url)\n  }\n}\n" };
+    const out = await named(files, changed, { "test/body.js": ["lib/response.js"], "test/own.js": [] });
+    expect(out).toEqual(["redirect test/body.js:4", "redirect test/own.js:2"]);
+  });
+
   it("TypeScript: an exported function of the repository's own workspace package, imported by the package's name, is named", async () => {
     const files = {
       "package.json": JSON.stringify({ name: "acme-monorepo", private: true, workspaces: ["packages/*"] }),

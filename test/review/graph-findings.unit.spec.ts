@@ -1,7 +1,7 @@
 /** The pure parts of the "existing helper" and "untested change" findings (src/review/graph/). */
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
-import { alike, existingHelperFindings, identifiersOf, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
+import { alike, existingHelperFindings, identifiersOf, variantsOfOneRole, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
 import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, isTypeTest, mentions, namedForModuleOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
@@ -155,6 +155,19 @@ describe("existing helper candidates", () => {
     const [found] = await existingHelperFindings([method], lookup([{ path: "app/util.py", name: "merge_settings", parent: null, kind: "function" }]));
     expect(found).toMatchObject({ ruleId: "graph/existing-helper", path: "app/config.py", lineStart: 60, lineEnd: 69, severity: "medium" });
     expect(found!.message).toContain("`Config.merge_extra()` closely duplicates the existing `merge_settings()` at `app/util.py:40`");
+  });
+
+  it("variants of one role, each named for its own file, are not copies (hiredis 3fa9b694: redisModuleAttach beside redisAeAttach)", async () => {
+    const adapter = { ...fn("adapters/redismoduleapi.h", PY.replace(/merge_settings/g, "redisModuleAttach"), "redisModuleAttach"), startLine: 113, endLine: 122 };
+    expect(await existingHelperFindings([adapter], lookup([{ path: "adapters/ae.h", name: "redisAeAttach", parent: null, kind: "function" }]))).toEqual([]);
+    expect(variantsOfOneRole({ name: "newEpollPoller", path: "poll_epoll.go" }, { name: "newKqueuePoller", path: "poll_kqueue.go" })).toBe(true);
+    expect(variantsOfOneRole({ name: "parse_yaml", path: "loaders/yaml.py" }, { name: "parse_json", path: "loaders/json.py" })).toBe(true);
+    // A copy under another name in another file is still named: the names' own words are not their files'.
+    const [copy] = await existingHelperFindings([adapter], lookup([{ path: "adapters/util.h", name: "redisUtilAttach2", parent: null, kind: "function" }]));
+    expect(copy?.message).toContain("`redisUtilAttach2()` at `adapters/util.h:40`");
+    expect(variantsOfOneRole({ name: "merge_settings_alt", path: "app/bench_added_1.py" }, { name: "merge_settings", path: "app/util.py" })).toBe(false);
+    expect(variantsOfOneRole({ name: "loadConfig", path: "src/load.ts" }, { name: "readConfig", path: "src/config.ts" })).toBe(false);
+    expect(variantsOfOneRole({ name: "jsonDecode", path: "codec/json.go" }, { name: "yamlDecode", path: "codec/yaml_json.go" })).toBe(false);
   });
 });
 

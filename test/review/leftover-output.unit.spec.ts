@@ -65,6 +65,26 @@ describe("an output call likely left in by accident is medium, shown at the defa
     expect(leftovers("lib/run.js", cli, withPrint(cli, 4, "    console.log(request);"))).toEqual([[5, "low"]]);
   });
 
+  it("a file that exports nothing (JavaScript, TypeScript) or defines nothing (Python) is a script: its output is its purpose (zod f101d8ca's mm.mjs)", () => {
+    const measure = [
+      'import { build } from "esbuild";',
+      'import { gzipSync } from "node:zlib";',
+      'for (const f of ["zod-mini-boolean", "zod-mini-string"]) {',
+      "  const r = await build({ entryPoints: [f], bundle: true, write: false });",
+      "  const n = gzipSync(Buffer.from(r.outputFiles[0].contents)).length;",
+      "  console.log(`${f.padEnd(20)} measured=${n}`);",
+      "}",
+    ];
+    expect(leftovers("mm.mjs", null, measure, "")).toEqual([[6, "low"]]);
+    expect(leftovers("src/measure.ts", null, measure, "")).toEqual([[6, "low"]]);
+    // The same file exporting what it measures is a module others import.
+    expect(leftovers("mm.mjs", null, [...measure, "export const ceilings = {};"], "")).toEqual([[6, "medium"]]);
+    expect(leftovers("lib/measure.js", null, [...measure, "module.exports = { build };"], "")).toEqual([[6, "medium"]]);
+    const report = ["import json", "", "data = json.load(open('results.json'))", "for name, value in data.items():", "    print(name, value)"];
+    expect(leftovers("src/report.py", null, report, "")).toEqual([[5, "low"]]);
+    expect(leftovers("src/report.py", null, ["import json", "", "def report(data):", "    for name, value in data.items():", "        print(name, value)"], "")).toEqual([[5, "medium"]]);
+  });
+
   it("Go: fmt.Print outside package main is reported only when likely a leftover", () => {
     const lib = ["package render", "", "func (r JSON) Render(w http.ResponseWriter) error {", "\treturn WriteJSON(w, r.Data)", "}"];
     expect(leftovers("render/json.go", lib, withPrint(lib, 3, "\tfmt.Println(r.Data)"))).toEqual([[4, "medium"]]);

@@ -7,7 +7,9 @@
  *   - it is library code: not under docs/examples/samples/demos (scripts, tests and CLIs are left
  *     out before), no `if __name__ == "__main__"` guard, no command-line parsing (an argparse parser,
  *     a click command, sys.argv, process.argv, commander, yargs; a `#!` line), not Go's `package
- *     main` nor a Rust file with `fn main()`;
+ *     main` nor a Rust file with `fn main()`, and a module others can use: a JavaScript or TypeScript
+ *     file that exports something, a Python file that defines a function or class (a file of top-level
+ *     statements only is a script, run for what it prints);
  *   - the base has no call of the same kind, and the change adds one or two (more is a feature);
  *   - the call is not guarded by a debug or verbose flag on the line before, does not write to a
  *     stream of its choosing (`print(..., file=...)`), and is code, not an example in a docstring.
@@ -30,6 +32,13 @@ const COMMAND_LINE: Partial<Record<Language, RegExp>> = {
   typescript: SCRIPT_COMMAND_LINE,
   go: /^package\s+main\b/m,
   rust: /^\s*(pub\s+)?(async\s+)?fn\s+main\s*\(/m,
+};
+
+/** A module others can use: JavaScript and TypeScript export, Python defines (at the top level). */
+const LIBRARY_SHAPE: Partial<Record<Language, RegExp>> = {
+  python: /^(?:async\s+def|def|class)\s/m,
+  javascript: /^\s*export\b|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/m,
+  typescript: /^\s*export\b|\bmodule\.exports\b|\bexports\.[\w$]+\s*=/m,
 };
 
 const FLAGGED = /\b(verbose|debug|DEBUG|VERBOSE|quiet|trace)\b/;
@@ -90,7 +99,10 @@ export function likelyLeftoverOutput(ctx: AnalyserContext, file: DiffFile, line:
   const text = head?.[line - 1];
   if (!head || text === undefined) return false;
   const commandLine = COMMAND_LINE[language];
-  if (commandLine && commandLine.test(head.join("\n"))) return false;
+  const headText = head.join("\n");
+  if (commandLine && commandLine.test(headText)) return false;
+  const library = LIBRARY_SHAPE[language];
+  if (library && !library.test(headText)) return false;
   const code = splitCode(text, language).code;
   if (language === "python" && (/\bfile\s*=/.test(code) || examplesOf(head, language)(line - 1))) return false;
   const previous = head.slice(0, line - 1).reverse().find((l) => l.trim() !== "");

@@ -14,7 +14,9 @@
  *   `Self::f()` for a method of `Type`; `self.m()` in the defining file.
  * Methods called on an object (`x.m()`), in every language: the call is this definition's only when
  * the name is not a common method name of the languages' own types, and the call fits none of the
- * name's other definitions in the repository.
+ * name's other definitions in the repository. In JavaScript and TypeScript, a call on a capitalised
+ * name the caller's file neither declares nor imports (`Response.redirect(url, 301)`, `Promise.all`)
+ * is on one of the runtime's globals, never on the repository's code.
  */
 import type { GraphParam } from "../../codeindex/port.ts";
 import { expandUseTree } from "../../codeindex/graph/resolve.ts";
@@ -164,6 +166,26 @@ function rustEvident(call: CallSite, e: Evidence): boolean {
   return methodByName(call, e, true);
 }
 
+/** JavaScript/TypeScript: whether the caller's file declares or imports `name` (a class, function, variable, parameter or import binding). */
+export function declaresName(name: string, lines: readonly string[]): boolean {
+  const n = escape(name);
+  const text = lines.join("\n");
+  return [
+    new RegExp(`\\b(?:class|function\\*?|const|let|var|enum|namespace|interface|type)\\s+${n}\\b`),
+    new RegExp(`\\bimport\\s+(?:type\\s+)?${n}\\b|\\bimport\\s*\\*\\s*as\\s+${n}\\b|\\bimport\\s+[\\w$]+\\s*,\\s*\\*\\s*as\\s+${n}\\b`),
+    new RegExp(`\\{[^{}]*\\b${n}\\b[^{}]*\\}\\s*(?:from\\b|=)`),
+    new RegExp(`[(,]\\s*(?:\\.\\.\\.)?${n}\\s*(?:[,)=:?]|$)`, "m"),
+  ].some((re) => re.test(text));
+}
+
+/** JavaScript/TypeScript: a member call on a capitalised name the file neither declares nor imports: a runtime global's (`Response.redirect`). */
+function onUndeclaredGlobal(call: CallSite, e: Evidence): boolean {
+  const receiver = call.receiver;
+  if (receiver === null || !/^[A-Z][\w$]*$/.test(receiver) || receiver === e.change.parent) return false;
+  if (e.callerPath === e.change.path) return false;
+  return !declaresName(receiver, e.caller.lines);
+}
+
 /** Whether `call` is evidently a call of the changed definition. */
 export function evident(call: CallSite, e: Evidence): boolean {
   const { change } = e;
@@ -176,6 +198,7 @@ export function evident(call: CallSite, e: Evidence): boolean {
     if (python ? call.form !== "bare" : call.form !== "new") return false;
     return !definesOwn && (sameFile || e.importsDefiner || e.elsewhere === 0);
   }
+  if (!python && call.form === "member" && onUndeclaredGlobal(call, e)) return false;
   if (change.kind === "function" && change.parent === null) {
     if (call.form === "bare" || (call.form === "new" && !python)) {
       if (sameFile) return true;

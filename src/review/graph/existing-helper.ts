@@ -12,6 +12,9 @@
  *      types (implementations of one interface) and anything in the new function's own file (a
  *      family of setters, accessors or constructors, one per field or constant, that the author and
  *      the reviewer see side by side) are never named: the finding is about the rest of the repository;
+ *      nor are variants of one role, each named for its own file (`redisAeAttach` in `ae.h` and
+ *      `redisLibuvAttach` in `libuv.h`, `newEpollPoller` in `poll_epoll.go`): one per backend,
+ *      platform or format, alike by design, and neither can call the other;
  *   4. the candidate still stands at the pull request's base and head, and still passes the check at
  *      head (a function the change moves or rewrites is not "existing").
  * One comment per new function (the most alike candidate), on the new function's lines.
@@ -111,6 +114,34 @@ export function alike(fn: NewFunction, candidate: Pick<HelperCandidate, "name" |
   return s.structure >= STRUCTURE_THRESHOLD && s.api >= API_THRESHOLD ? s.structure : null;
 }
 
+/** The words of a name: camelCase, snake_case and digit runs, lowercased. */
+const wordsOf = (name: string): string[] => name.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+/g)?.map((w) => w.toLowerCase()) ?? [];
+
+/** A file's name without its folder and extension, lowercased letters and digits only. */
+const stemOf = (path: string): string => path.slice(path.lastIndexOf("/") + 1).replace(/\.[^.]*$/, "").toLowerCase().replace(/[^a-z0-9]/g, "");
+
+/**
+ * Whether two functions are variants of one role, each named for its own file: their names share a
+ * first or last word and differ in one run of words between, and each name's own run is written in
+ * its own file's name and not in the other's (`redis|Module|Attach` in `redismoduleapi.h` against
+ * `redis|Ae|Attach` in `ae.h`).
+ */
+export function variantsOfOneRole(a: { name: string; path: string }, b: { name: string; path: string }): boolean {
+  const wa = wordsOf(a.name);
+  const wb = wordsOf(b.name);
+  let head = 0;
+  while (head < wa.length && head < wb.length && wa[head] === wb[head]) head++;
+  let tail = 0;
+  while (tail < wa.length - head && tail < wb.length - head && wa[wa.length - 1 - tail] === wb[wb.length - 1 - tail]) tail++;
+  if (head + tail === 0) return false;
+  const ownA = wa.slice(head, wa.length - tail).join("");
+  const ownB = wb.slice(head, wb.length - tail).join("");
+  if (ownA === "" || ownB === "") return false;
+  const stemA = stemOf(a.path);
+  const stemB = stemOf(b.path);
+  return stemA.includes(ownA) && stemB.includes(ownB) && !stemB.includes(ownA) && !stemA.includes(ownB);
+}
+
 const label = (name: string, parent: string | null) => `${parent ? `${parent}.` : ""}${name}()`;
 
 /** The "existing helper" findings of one file's new functions. */
@@ -118,7 +149,7 @@ export async function existingHelperFindings(functions: readonly NewFunction[], 
   const findings: Finding[] = [];
   for (const fn of functions) {
     const candidates = (await lookup.candidates(fn, identifiersOf(fn))).filter(
-      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && c.path !== fn.path,
+      (c) => FUNCTION_KINDS.has(c.kind) && helperPath(c.path) && c.path !== fn.path && !variantsOfOneRole(fn, c),
     );
     const matches: Match[] = [];
     for (const c of candidates) {
