@@ -202,6 +202,19 @@ describe("Rust unwrap and Java", () => {
       ["java/print-stack-trace", 2],
     ]);
   });
+  it("catching Throwable is left alone in test code and when the block throws again (jackson-core 5f7bd4c5's expected-failure interceptor)", () => {
+    const interceptor = ["try {", "    invocation.proceed();", "} catch (Throwable t) {", "    // do-nothing, we do expect an exception", "    return;", "}"];
+    expect(run("java", added("src/test/java/com/x/testutil/FailureInterceptor.java", interceptor))).toEqual([]);
+    expect(run("java", added("src/main/java/com/x/Runner.java", interceptor)).map((x) => [x.ruleId, x.lineStart])).toEqual([["java/catch-throwable", 3]]);
+    const rethrow = ["try {", "    run();", "} catch (Throwable t) {", "    if (lock != null) {", "        lock.release();", "    }", "    throw t;", "}"];
+    expect(run("java", added("src/main/java/com/x/Runner.java", rethrow))).toEqual([]);
+    const wrap = ["} catch (final Throwable t) { throw new IllegalStateException(\"run failed\", t); }"];
+    expect(run("java", added("src/main/java/com/x/Runner.java", wrap))).toEqual([]);
+    // A throw after the block has closed is not the block's.
+    const after = ["} catch (Throwable t) {", "    log(t);", "}", "throw new IllegalStateException();"];
+    expect(run("java", added("src/main/java/com/x/Runner.java", after)).map((x) => x.lineStart)).toEqual([1]);
+    expect(run("java", added("src/main/kotlin/Runner.kt", ["} catch (t: Throwable) {", "    cleanup()", "    throw t", "}"]))).toEqual([]);
+  });
 });
 
 describe("TODO comments", () => {
