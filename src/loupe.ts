@@ -176,6 +176,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   const codeSearch = createCodeSearchService({
     searcher, codeIndex, hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
     cloneUrlFor: localRepositories.cloneUrlFor, mayReadLocal: localRepositories.mayIndex, repositories: indexer,
+    onSearch: () => metrics.recordSearch(),
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
   const audit = createAuditService({ eventStore, readStore, runner });
