@@ -183,8 +183,9 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     /**
      * Lists a repository's pull requests through the host's REST API and records the new or changed
      * ones. The caller's token is used for this call only; without one, the service token when `orgId`
-     * is an operator organisation (./host-tokens.ts), and any other organisation is refused
-     * (HostTokenRequiredError) before the host is asked.
+     * is an operator organisation (./host-tokens.ts); any other organisation lists a public repository
+     * anonymously, and is refused (HostTokenRequiredError) for any other one before its pull requests
+     * are asked for.
      */
     async backfill(
       orgId: string,
@@ -193,7 +194,7 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     ): Promise<{ listed: number; recorded: number; unchanged: number }> {
       const remote = input.remote.toLowerCase();
       if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
-      const token = deps.hostTokens.forRequest(orgId, remote, input.token, "list its pull requests");
+      const token = await deps.hostTokens.forRepository(orgId, remote, input.name, input.token, "list its pull requests");
       const list = await hosts.get(remote).listPullRequests(input.name, token, { state: input.state ?? "all", ...(input.limit ? { limit: input.limit } : {}) });
       let recorded = 0;
       let last: number | null = null;
