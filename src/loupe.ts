@@ -162,7 +162,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   // The service host tokens serve the operator's organisations only: the bootstrap one and the webhook one.
   const hostTokens = createHostTokens({
     serviceTokens: config.reviews.tokens, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
-    operatorOrgs: () => [keys.bootstrapOrgId(), webhookOrg()],
+    operatorOrgs: () => [keys.bootstrapOrgId(), webhookOrg()], hosts,
   });
   const reviews = createReviewService({
     config, logger: logger.child({ component: "reviews" }), eventStore, readStore, runner, mirrors, hosts, hostTokens,
@@ -176,6 +176,7 @@ async function composeLoupe(config: Config, options: LoupeOptions) {
   const codeSearch = createCodeSearchService({
     searcher, codeIndex, hosts, hostUrls: config.hostUrls, fileHostsNeedToken: config.fileHostsNeedToken,
     cloneUrlFor: localRepositories.cloneUrlFor, mayReadLocal: localRepositories.mayIndex, repositories: indexer,
+    onSearch: () => metrics.recordSearch(),
   });
   const querySessions = createQuerySessionService({ eventStore, readStore, runner, logger, codeSearch, chat: models.chat });
   const audit = createAuditService({ eventStore, readStore, runner });

@@ -12,6 +12,7 @@ import type { Logger } from "./logging.ts";
  * - loupe_events_appended_total{type}                    events appended, by type
  * - loupe_indexing_files_total                           files indexed (from RepositoryFilesIndexed events)
  * - loupe_indexing_bytes_total                           source bytes read for indexing (recordIndexedBytes)
+ * - loupe_code_searches_total                            code searches run (every face's searches and questions)
  * - loupe_queue_depth{source}                            jobs waiting, per source exposing stats()
  * - loupe_queue_in_flight{source}                        jobs running, per source
  * - loupe_worker_pool_size{source} / _busy{source} / _utilisation{source}
@@ -84,6 +85,12 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
   const bytesIndexed = new Counter({
     name: "loupe_indexing_bytes_total",
     help: "Source bytes read for indexing",
+    registers: [registry],
+  });
+
+  const codeSearches = new Counter({
+    name: "loupe_code_searches_total",
+    help: "Code searches run over the code index (searches, and the retrieval of questions), from every face",
     registers: [registry],
   });
 
@@ -179,6 +186,10 @@ export function createMetrics(options: { defaultMetrics?: boolean } = {}) {
     /** For the indexer: source bytes it read (blob sizes) for the files it indexed. */
     recordIndexedBytes(bytes: number) {
       if (bytes > 0) bytesIndexed.inc(bytes);
+    },
+    /** For the code search: one search run over the code index. */
+    recordSearch() {
+      codeSearches.inc();
     },
     setRunner(value: ProjectionRunner) {
       runner = value;

@@ -3,7 +3,7 @@
  * Repositories are `owner/repo`. Webhooks: X-GitHub-Event, X-GitHub-Delivery, X-Hub-Signature-256.
  */
 import { z } from "zod";
-import { HostError } from "./errors.ts";
+import { HostError, HostRateLimitError } from "./errors.ts";
 import {
   arr,
   asJson,
@@ -229,7 +229,7 @@ export const createGitHubHost = defineHost({
     async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
       const url = repoPath(repo, "checkReadAccess");
       const res = await http.request({ operation: "checkReadAccess", url, authorization: auth(token), accept: [401, 403, 404] });
-      if (isGitHubRateLimit(res)) throw new HostError(remote, "checkReadAccess", `GET ${new URL(url).pathname} rate limited (HTTP ${res.status})`, res.status);
+      if (isGitHubRateLimit(res)) throw new HostRateLimitError(remote, "checkReadAccess", `GET ${new URL(url).pathname} rate limited (HTTP ${res.status})`, res.status);
       if (res.status !== 200) return false;
       const body = obj(res.json);
       const permissions = body["permissions"];

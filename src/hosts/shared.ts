@@ -5,7 +5,7 @@
 import { Buffer } from "node:buffer";
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
-import { HostError, WebhookPayloadError } from "./errors.ts";
+import { HostError, HostRateLimitError, WebhookPayloadError } from "./errors.ts";
 import type { HostIgnoredEvent, InlineReviewComment, Remote } from "./types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -349,8 +349,12 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) {
         return { status: res.status, headers: res.headers, json };
       }
+      // 429, or a 403 that says the quota is spent (GitHub's primary limit): a rate limit, not a refusal.
+      const rateLimited = res.status === 429 || (res.status === 403 && res.headers.get("x-ratelimit-remaining") === "0");
       return {
-        failure: new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status),
+        failure: rateLimited
+          ? new HostRateLimitError(remote, req.operation, `${method} ${url.pathname} rate limited (HTTP ${res.status})`, res.status)
+          : new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status),
         retryAfter: res.headers.get("retry-after"),
       };
     }

@@ -5,7 +5,8 @@
  * recorded once; its session is among the past sessions at once; one Ask per double click, the buttons
  * disabled while the answer streams; the answered question lives at its session's page, so Back from a
  * source shows it; continuing a session keeps its repositories; an ended session gets a sign-in link
- * and the typed question is kept.
+ * and the typed question is kept. The search runs once (the service's `loupe_code_searches_total`): its
+ * page, Back, Reload and the bookmark show the results the POST found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page, Request } from "playwright-core";
@@ -30,6 +31,12 @@ async function signOutElsewhere() {
   await other.waitForURL(/\/console\/sign-in/);
   await other.close();
 }
+
+/** The code searches the service ran (GET /metrics). */
+const searchesRun = async () => {
+  const text = await (await fetch(`${seed.server.baseUrl}/metrics`)).text();
+  return Number(/^loupe_code_searches_total (\S+)$/m.exec(text)?.[1]);
+};
 
 const repoBox = (p: Page, id: string) => p.locator(`input[name="repo"][value="${id}"]`);
 
@@ -57,6 +64,7 @@ describe("search and ask pages", () => {
     await page.goto(`${seed.server.baseUrl}/console/search`);
     await page.getByLabel("Query or question").fill("parseConfig configuration key value pairs");
     await repoBox(page, MAIN).check();
+    const searchesBefore = await searchesRun();
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL(/\/console\/search\?/);
     await page.locator("#results .result").first().waitFor();
@@ -88,7 +96,8 @@ describe("search and ask pages", () => {
     } finally {
       await bookmark.close();
     }
-    // Back, Reload and the bookmark read the search; only the POST recorded it.
+    // Back, Reload and the bookmark read the search; only the POST ran and recorded it.
+    expect(await searchesRun()).toBe(searchesBefore + 1);
     await page.goto(`${seed.server.baseUrl}/console/sessions/${sid}`);
     expect(await page.locator(".turn").count()).toBe(1);
   });

@@ -43,6 +43,7 @@ beforeAll(async () => {
   gitHost = await startGitHttpHost(host.root, (authorization) => [SERVICE_TOKEN, B_TOKEN].includes(tokenOf(authorization) ?? ""));
 
   gh = await startFakeGitHub();
+  gh.repositories[REPO] = { private: true };
   gh.pulls.push({
     id: 4242, number: 42, state: "open", title: "SECRET roadmap", body: "confidential", draft: false,
     user: { login: "ceo" }, labels: [],
@@ -84,14 +85,14 @@ async function mcpClient(key: string, headers: Record<string, string> = {}) {
 const triggerArgs = { name: REPO, remote: "github", defaultBranch: "main", prNumber: 42 };
 
 describe("another organisation never works with the operator's host token", () => {
-  it("backfill: org B without X-Host-Token is refused (400 naming the header) before the host is asked", async () => {
+  it("backfill: org B without X-Host-Token is refused (400 naming the header): the host is asked only, anonymously, whether the repository is public", async () => {
     const before = gh.requests.length;
     const res = await backfill(bAdmin);
     expect(res.status).toBe(400);
     const body = await res.json();
     expect(body.error.code).toBe("host_token_required");
     expect(body.error.message).toContain("X-Host-Token");
-    expect(gh.requests.length).toBe(before);
+    expect(gh.requests.slice(before).map((r) => [r.method, r.url, r.headers.authorization])).toEqual([["GET", `/repos/${REPO}`, undefined]]);
     expect(server.loupe.services.pullRequests.list((await (await server.api("/v2/me", { key: bAdmin })).json()).orgId, {}).total).toBe(0);
   });
 

@@ -23,6 +23,14 @@ export type FakeGitHub = HostServer & {
   pulls: Record<string, unknown>[];
   perPage: number;
   /**
+   * `GET /repos/{o}/{r}` answers for these repositories (`full_name` -> private or not): an anonymous
+   * caller reads a public one (no `permissions`) and gets 404 for a private one, as from GitHub; a
+   * repository not listed is 404. A private one's pulls are 404 to an anonymous caller too.
+   */
+  repositories: Record<string, { private: boolean }>;
+  /** When set, every anonymous call gets GitHub's rate limit answer (403, `x-ratelimit-remaining: 0`). */
+  anonymousRateLimited: boolean;
+  /**
    * When set, the next review POST is stored (as GitHub would) but its answer is held until
    * `release()` is called: the caller's side of a crash between posting and recording.
    */
@@ -39,6 +47,8 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     reviews: [] as PostedGitHubReview[],
     pulls: [] as Record<string, unknown>[],
     perPage: 100,
+    repositories: {} as Record<string, { private: boolean }>,
+    anonymousRateLimited: false,
     holdNextPost: false,
     heldPost: new Promise<void>((r) => (signalHeld = r)),
   };
@@ -49,6 +59,18 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     const reviewsOf = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews$/.exec(url.pathname);
     const commentsOf = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/reviews\/(\d+)\/comments$/.exec(url.pathname);
     const pullsOf = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(url.pathname);
+    const repositoryOf = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+    const anonymous = req.headers.authorization === undefined;
+    if (anonymous && state.anonymousRateLimited) {
+      return json(res, 403, { message: "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit.)" }, { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0" });
+    }
+    if (repositoryOf && req.method === "GET") {
+      const name = `${repositoryOf[1]}/${repositoryOf[2]}`;
+      const known = state.repositories[name];
+      if (!known || (known.private && anonymous)) return json(res, 404, { message: "Not Found" });
+      return json(res, 200, { full_name: name, private: known.private, ...(anonymous ? {} : { permissions: { pull: true } }) });
+    }
+    if (pullsOf && anonymous && state.repositories[`${pullsOf[1]}/${pullsOf[2]}`]?.private) return json(res, 404, { message: "Not Found" });
     if (reviewsOf && req.method === "POST") {
       const body = req.body as { body: string; commit_id: string; event: string; comments: Omit<PostedGitHubReview["comments"][number], "id">[] };
       const review: PostedGitHubReview = { id: nextId++, body: body.body, commit_id: body.commit_id, event: body.event, comments: body.comments.map((c) => ({ ...c, id: nextId++ })) };

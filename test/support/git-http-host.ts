@@ -1,7 +1,7 @@
 /**
  * A git host over HTTP: git's own smart HTTP server (`git http-backend`, as CGI) serving the bare
  * repositories under `root` (`<root>/<owner>/<repo>.git`, as createHostRepo lays them out), with the
- * host's read permission decided per request by `canRead(authorization)`: a request it refuses gets
+ * host's read permission decided per request by `canRead(authorization, path)`: a request it refuses gets
  * 401, as a private repository does for a token that cannot read it. Records every request's path and
  * Authorization header.
  */
@@ -15,12 +15,12 @@ export type GitHttpHost = {
   close(): Promise<void>;
 };
 
-export async function startGitHttpHost(root: string, canRead: (authorization: string | undefined) => boolean): Promise<GitHttpHost> {
+export async function startGitHttpHost(root: string, canRead: (authorization: string | undefined, path: string) => boolean): Promise<GitHttpHost> {
   const requests: GitHttpHost["requests"] = [];
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://host.invalid");
     requests.push({ path: url.pathname, authorization: req.headers.authorization });
-    if (!canRead(req.headers.authorization)) {
+    if (!canRead(req.headers.authorization, url.pathname)) {
       res.writeHead(401, { "www-authenticate": 'Basic realm="git"', "content-type": "text/plain" });
       res.end("Unauthorized");
       return;

@@ -3,6 +3,7 @@ import { DomainError } from "../../eventstore/decider.ts";
 import { DuplicateEventIdError, ExpectedVersionConflictError } from "../../eventstore/port.ts";
 import { InvalidEventError, UnknownEventTypeError } from "../../eventstore/catalogue.ts";
 import { GitNameError } from "../../git/names.ts";
+import { HostError, hostErrorAnswer } from "../../hosts/errors.ts";
 
 /**
  * Every `extensions.code` the admin API answers with (the enum `AdminErrorCode` in the schema prints
@@ -33,6 +34,10 @@ export const adminErrorCodes = {
     description:
       "An event the command would record was refused by the event catalogue's schema (`extensions.details.issues`). The arguments passed validation, so this is a defect to report.",
   },
+  HOST_UNAVAILABLE: {
+    description:
+      "The git host did not give an answer the command needed: it refused the call for its rate limit (`extensions.details.reason` host_rate_limited: try again later, or send a host token, whose limit is higher than an anonymous caller's), said the repository is not there or not readable (repository_not_found), or could not be reached (host_unavailable). Nothing was recorded.",
+  },
   INTERNAL: { description: "An unexpected failure; the details are logged with the request id, not returned." },
 } as const;
 export type AdminErrorCode = keyof typeof adminErrorCodes;
@@ -60,6 +65,10 @@ export function toAdminError(error: unknown): GraphQLError | null {
   }
   if (error instanceof ExpectedVersionConflictError || error instanceof DuplicateEventIdError) {
     return adminError("CONFLICT", "The resource changed concurrently; retry the request");
+  }
+  if (error instanceof HostError) {
+    const { reason, message } = hostErrorAnswer(error);
+    return adminError("HOST_UNAVAILABLE", message, { reason });
   }
   if (error instanceof InvalidEventError) return adminError("INVALID", error.message, { issues: error.issues });
   if (error instanceof UnknownEventTypeError) return adminError("INVALID", error.message);

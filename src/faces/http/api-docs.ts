@@ -78,7 +78,7 @@ export const routeCatalogue: RouteDoc[] = [
     path: "/v2/repositories/pull-requests/backfill",
     summary: "Record a repository's pull requests from the host API (admin)",
     description:
-      "Lists with the request's host token; without one, the service token serves only the bootstrap and webhook organisations, and any other organisation gets 400 host_token_required.",
+      "Lists with the request's host token; without one, the service token serves only the bootstrap and webhook organisations, any other organisation lists a public repository anonymously, and gets 400 host_token_required for any other one (429 host_rate_limited when the host refuses the anonymous question for its rate limit).",
     tags: ["pull requests"],
     auth: "admin",
     hostToken: true,
@@ -93,6 +93,7 @@ export const routeCatalogue: RouteDoc[] = [
     responses: {
       200: { description: "Counts", schema: z.object({ listed: z.number(), recorded: z.number(), unchanged: z.number() }).passthrough() },
       400: { description: "Invalid body, or host_token_required: this organisation must send X-Host-Token" },
+      429: { description: "host_rate_limited: the host refused a call for its rate limit (anonymous callers have the lowest); try again later or send X-Host-Token" },
     },
   },
   {
@@ -100,13 +101,14 @@ export const routeCatalogue: RouteDoc[] = [
     path: "/v2/code-reviews",
     summary: "Trigger a code review of a pull request",
     description:
-      "The review fetches with the request's host token (kept in memory for the review only); without one, the service token serves only the bootstrap and webhook organisations, and any other organisation gets 400 host_token_required.",
+      "The review fetches with the request's host token (kept in memory for the review only); without one, the service token serves only the bootstrap and webhook organisations, any other organisation's review of a public repository fetches anonymously, and it gets 400 host_token_required for any other one (429 host_rate_limited when the host refuses the anonymous question for its rate limit).",
     tags: ["reviews"],
     hostToken: true,
     body: reviewTrigger,
     responses: {
       202: { description: "Review created (PENDING)", schema: z.object({ codeReviewId: z.string(), status: z.string(), message: z.string() }) },
       400: { description: "Invalid body, or host_token_required: this organisation must send X-Host-Token" },
+      429: { description: "host_rate_limited: the host refused a call for its rate limit (anonymous callers have the lowest); try again later or send X-Host-Token" },
     },
   },
   {

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { HostError } from "../../hosts/errors.ts";
+import { hostErrorAnswer, type HostError } from "../../hosts/errors.ts";
 
 /** An error with an HTTP status and a stable code, rendered as `{ error: { code, message, details } }`. */
 export class HttpError extends Error {
@@ -24,13 +24,12 @@ export function jsonError(c: Context, status: ContentfulStatusCode, code: string
 }
 
 /**
- * A git host's API failing a call a route made for the caller (e.g. the pull request backfill): 404 when
- * the host says the repository is not there or not readable with the token, else 502 host_unavailable
- * (network error, timeout, the host's own failure). The message names host, operation and path only.
+ * A git host's API failing a call a route made for the caller (e.g. the pull request backfill): 404
+ * repository_not_found when the host says the repository is not there or not readable with the token,
+ * 429 host_rate_limited when it refused the call for its rate limit (anonymous calls have the lowest),
+ * else 502 host_unavailable (network error, timeout, the host's own failure).
  */
 export function hostErrorAsHttp(error: HostError): HttpError {
-  if (error.status === 401 || error.status === 403 || error.status === 404) {
-    return new HttpError(404, "repository_not_found", `The ${error.remote} API refused the call (${error.message}): the repository does not exist there, or the host token cannot read it`);
-  }
-  return new HttpError(502, "host_unavailable", `Could not reach ${error.remote} (${error.message}); try again later`);
+  const { reason, message } = hostErrorAnswer(error);
+  return new HttpError(({ host_rate_limited: 429, repository_not_found: 404, host_unavailable: 502 } as const)[reason], reason, message);
 }

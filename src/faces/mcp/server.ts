@@ -10,6 +10,7 @@ import type { Principal } from "../../features/access/service.ts";
 import type { Services } from "../../services.ts";
 import type { Logger } from "../../logging.ts";
 import { DomainError } from "../../eventstore/decider.ts";
+import { HostError, hostErrorAnswer } from "../../hosts/errors.ts";
 import { fieldNestingTooDeep, tooDeepMessage } from "../../json-bounds.ts";
 import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
 import { RpcCode, RpcError, internalError, invalidParams, unauthorized, type ParamIssue, type RpcErrorObject } from "./errors.ts";
@@ -121,6 +122,12 @@ export function toRpcError(error: unknown, logger: Logger): RpcErrorObject {
       return { code: RpcCode.InvalidParams, message, data: { field: error.field, issues: [{ field: error.field, code: "invalid", message: error.message }] } };
     }
     return { code: RpcCode.ServerError, message: error.message };
+  }
+  if (error instanceof HostError) {
+    // A git host's answer the tool needed and did not get (rate limited, refused, unreachable): said as such.
+    const { reason, message } = hostErrorAnswer(error);
+    logger.warn({ remote: error.remote, operation: error.operation, status: error.status, err: { message: error.message } }, "tool interface: git host call failed");
+    return { code: RpcCode.ServerError, message, data: { reason } };
   }
   if (error instanceof StorageFullError || error instanceof StorageWriteError) {
     // The file system refused a write (nothing of it was stored): say so instead of "Internal error".

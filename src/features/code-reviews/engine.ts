@@ -143,11 +143,17 @@ export function createReviewEngine(deps: EngineDeps) {
         if (pr.state === "closed") return await finish("CodeReviewSkipped", `pull request is ${pr.merged ? "merged" : "closed"}`);
         if (pr.isDraft && !req.includeDrafts) return await finish("CodeReviewSkipped", "draft pull request (reviews of drafts run only when asked for)");
       }
-      // Only a token this organisation may use: its caller's, or the service token for the operator's organisations.
+      // Only a token this organisation may use: its caller's, or the service token for the operator's
+      // organisations; another organisation without one fetches a public repository anonymously (a host
+      // that does not say fails a review not yet started, and a started one reads what it fetched).
       const token = callerToken ?? hostTokens.serviceToken(orgId, remote);
-      const tokenless = !token && !hostTokens.isOperatorOrg(orgId) && hostTokens.gitNeedsToken(remote);
+      const anyone = () => hostTokens.isPublic(remote, pr.repository.name).catch((e: unknown) => {
+        if (state.status !== "PENDING") return false;
+        throw new Error(`could not tell whether ${pr.repository.name} is public (${e instanceof Error ? e.message : String(e)}); trigger the review again later, or with X-Host-Token`);
+      });
+      const tokenless = !token && !hostTokens.isOperatorOrg(orgId) && hostTokens.gitNeedsToken(remote) && !(await anyone());
       if (tokenless && state.status === "PENDING") {
-        return await finish("CodeReviewFailed", `no ${remote} token to fetch the pull request with: the host token the review was triggered with is kept in memory only (the service restarted since); trigger the review again with X-Host-Token`);
+        return await finish("CodeReviewFailed", `no ${remote} token to fetch the pull request with, and ${remote} does not serve it without one: the host token the review was triggered with is kept in memory only (the service restarted since); trigger the review again with X-Host-Token`);
       }
       // A started review fetched its commits with its caller's token; resumed without it (after a restart),
       // it reads those commits from the mirror and fetches nothing.

@@ -86,7 +86,8 @@ export function createReviewService(deps: EngineDeps) {
      * (DomainError, or ExpectedVersionConflictError when two requests race), so an id derived from what
      * asks for it requests that review once. `hostToken`: the caller's token for the review's fetches
      * (never recorded); an organisation other than the operator's must give one (HostTokenRequiredError,
-     * nothing recorded) unless its host is a `file://` base.
+     * nothing recorded) unless the host serves the repository to anyone (then the review fetches
+     * anonymously) or its host is a `file://` base.
      */
     async trigger(orgId: string, input: TriggerReviewInput, context: CommandContext, options: { trigger?: "manual" | "webhook"; codeReviewId?: string; hostToken?: string | undefined } = {}) {
       if (!input.defaultBranch) throw new DomainError("invalid", "invalid_type - defaultBranch Required", "defaultBranch");
@@ -99,7 +100,7 @@ export function createReviewService(deps: EngineDeps) {
       if (!pr) {
         throw new DomainError("not_found", `Merge request ${input.name}#${input.prNumber} (${remote}) not found: record it through a webhook or a backfill first`);
       }
-      hostTokens.forRequest(orgId, remote, options.hostToken, "review a pull request", hostTokens.gitNeedsToken(remote));
+      await hostTokens.forRepository(orgId, remote, pr.repository.name, options.hostToken, "review a pull request", hostTokens.gitNeedsToken(remote));
       const codeReviewId = options.codeReviewId ?? randomUUID();
       const trigger = options.trigger ?? "manual";
       const { lastPosition } = await handleCommand(

@@ -80,6 +80,8 @@ export type CodeSearchDeps = {
   mayReadLocal?: ((orgId: string) => boolean) | undefined;
   /** The organisation's indexed repositories (the repositories read model). */
   repositories: { get(orgId: string, id: string): RepositoryRecord | undefined; list(orgId: string): RepositoryRecord[] };
+  /** Told of every search run (the metrics count them). */
+  onSearch?: (() => void) | undefined;
 };
 
 /** Why a span was chosen, in one line: the definition it is, and what made its file rank. */
@@ -183,6 +185,7 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
 
     /** Searches the resolved repositories. */
     search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<SearchHitFile[]> {
+      deps.onSearch?.();
       return searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request }).then((outcome) => outcome.files);
     },
 

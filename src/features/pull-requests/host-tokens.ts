@@ -7,9 +7,16 @@
  * the provider-named header), which lives in memory for that work only. So a tenant never lists, clones,
  * reviews or posts with the operator's access, and the host's answer to the tenant's own token decides
  * what it may reach (interface.md section 1: the read permission of the source-host token).
+ *
+ * A repository the host serves to anyone (public) needs no token: a tenant without one works on it with
+ * anonymous requests, as anyone on the internet could (the host's anonymous rate limits apply). Whether
+ * it is public is asked of the host anonymously (`checkReadAccess` without a token, as
+ * src/features/repositories/visibility.ts does); a host that does not say (rate limited, unreachable)
+ * is an error of its own (HostRateLimitError, HostError), never taken for "private".
  */
 import { DomainError } from "../../eventstore/decider.ts";
 import type { Remote } from "../../hosts/types.ts";
+import type { Hosts } from "../../hosts/index.ts";
 
 /** The request needed a host token and had none it may use (HTTP 400, tool interface -32602). */
 export class HostTokenRequiredError extends DomainError {
@@ -18,7 +25,7 @@ export class HostTokenRequiredError extends DomainError {
     super(
       "invalid",
       `X-Host-Token: a ${remote} token that can read the repository is required to ${purpose}: ` +
-        `the service's own host token serves only the operator's organisations; send yours in the X-Host-Token header`,
+        `${remote} does not serve it without one (it is private, or not there), and the service's own host token serves only the operator's organisations; send yours in the X-Host-Token header`,
       "X-Host-Token",
     );
     this.name = "HostTokenRequiredError";
@@ -36,6 +43,8 @@ export function createHostTokens(deps: {
   fileHostsNeedToken: boolean;
   /** The organisations the service tokens serve: the bootstrap organisation and the webhook organisation. */
   operatorOrgs: () => readonly (string | undefined)[];
+  /** The hosts' APIs, asked anonymously whether a repository is public. */
+  hosts: Pick<Hosts, "get">;
 }) {
   const isOperatorOrg = (orgId: string) => deps.operatorOrgs().includes(orgId);
   /** The operator's token of `remote`, for work of an organisation it serves; undefined for any other. */
@@ -43,21 +52,31 @@ export function createHostTokens(deps: {
   /** Whether git on `remote` asks a host at all (a `file://` clone base does not, unless configured to). */
   const gitNeedsToken = (remote: Remote) => deps.fileHostsNeedToken || !deps.hostUrls[remote].startsWith("file://");
 
+  /**
+   * Whether the host serves `name` to anyone: its API read without a token. False for a private (or
+   * absent) repository; throws the host's error when it does not say (rate limited, unreachable).
+   */
+  const isPublic = (remote: Remote, name: string): Promise<boolean> => deps.hosts.get(remote).checkReadAccess(name, undefined);
+
   return {
     isOperatorOrg,
     serviceToken,
     gitNeedsToken,
+    isPublic,
     /**
-     * The token for a request of `orgId` on `remote`: the caller's own, else the service token when
-     * `orgId` is an operator organisation (which may also go without one: public repositories). Any
-     * other organisation must bring its own: HostTokenRequiredError, unless `needed` says the host is
-     * not asked (a `file://` clone base).
+     * The token for work of `orgId` on the repository `name` of `remote`: the caller's own, else the
+     * service token when `orgId` is an operator organisation (which may also go without one: public
+     * repositories). Any other organisation without a token of its own works anonymously on a public
+     * repository (undefined: no token), and is refused with HostTokenRequiredError for any other one,
+     * unless `needed` says the host is not asked at all (a `file://` clone base). The host's errors
+     * about the anonymous question (a rate limit, unreachable) are thrown as they are.
      */
-    forRequest(orgId: string, remote: Remote, callerToken: string | undefined, purpose: string, needed = true): string | undefined {
+    async forRepository(orgId: string, remote: Remote, name: string, callerToken: string | undefined, purpose: string, needed = true): Promise<string | undefined> {
       if (callerToken) return callerToken;
       if (isOperatorOrg(orgId)) return deps.serviceTokens[remote];
-      if (needed) throw new HostTokenRequiredError(remote, purpose);
-      return undefined;
+      if (!needed) return undefined;
+      if (await isPublic(remote, name)) return undefined;
+      throw new HostTokenRequiredError(remote, purpose);
     },
   };
 }

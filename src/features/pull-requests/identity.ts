@@ -14,10 +14,12 @@ export const deliveryEventId = (orgId: string, remote: string, deliveryId: strin
  * The id of the review a delivery starts on its own (LOUPE_AUTO_REVIEW): one per pull request, head
  * commit and action, so the same event delivered again under another delivery id (an organisation's
  * hook and a repository's hook both deliver it; the delivery id is not signed) requests the same
- * review, which exists already. A UUID (version 8: a hash, RFC 9562) as the review's events want.
+ * review, which exists already. `attempt` counts the attempts after FAILED ones (a redelivery of an
+ * event whose review failed requests the next attempt); attempt 0 is the id the first delivery derives.
+ * A UUID (version 8: a hash, RFC 9562) as the review's events want.
  */
-export function autoReviewId(orgId: string, key: string, headSha: string, action: string): string {
-  const h = sha(`auto-review\0${orgId}\0${key}\0${headSha}\0${action}`);
+export function autoReviewId(orgId: string, key: string, headSha: string, action: string, attempt = 0): string {
+  const h = sha(`auto-review\0${orgId}\0${key}\0${headSha}\0${action}${attempt > 0 ? `\0attempt ${attempt}` : ""}`);
   const variant = ((parseInt(h[16]!, 16) & 0x3) | 0x8).toString(16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

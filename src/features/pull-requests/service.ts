@@ -16,7 +16,7 @@ import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { DomainError } from "../../eventstore/decider.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import { isRemote } from "../../hosts/index.ts";
-import type { HostComment, HostPullRequest, HostWebhookEvent, Remote } from "../../hosts/types.ts";
+import type { HostComment, HostPullRequest, HostPullRequestEvent, HostWebhookEvent, Remote } from "../../hosts/types.ts";
 import { parseSuggestion } from "../../review/summary.ts";
 import type { PullRequestQueries } from "./queries.ts";
 import { autoReviewId, deliveryEventId, pullRequestStream } from "./identity.ts";
@@ -24,6 +24,7 @@ import { pullRequestDecider, pullRequestStateOf, type HostChange, type PullReque
 import { hostCommentId } from "../review-comments/ids.ts";
 import { prKey, type RepositoryRef } from "../../hosts/pull-request-key.ts";
 import type { HostTokens } from "./host-tokens.ts";
+import type { CodeReviewStatus } from "../../review/status.ts";
 
 
 export type WebhookOutcome =
@@ -78,6 +79,8 @@ export type PullRequestFollowUps = {
       options: { trigger: "webhook"; codeReviewId: string },
     ): Promise<unknown>;
     refresh(orgId: string, ref: { remote: Remote; name: string; number: number }): void;
+    /** A review's status, undefined when no review has that id (an automatic review's attempts are looked up by id). */
+    record(orgId: string, codeReviewId: string): { status: CodeReviewStatus } | undefined;
   };
   customContext: { learn(orgId: string, context: CommandContext): Promise<unknown> };
 };
@@ -180,8 +183,9 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     /**
      * Lists a repository's pull requests through the host's REST API and records the new or changed
      * ones. The caller's token is used for this call only; without one, the service token when `orgId`
-     * is an operator organisation (./host-tokens.ts), and any other organisation is refused
-     * (HostTokenRequiredError) before the host is asked.
+     * is an operator organisation (./host-tokens.ts); any other organisation lists a public repository
+     * anonymously, and is refused (HostTokenRequiredError) for any other one before its pull requests
+     * are asked for.
      */
     async backfill(
       orgId: string,
@@ -190,7 +194,7 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
     ): Promise<{ listed: number; recorded: number; unchanged: number }> {
       const remote = input.remote.toLowerCase();
       if (!isRemote(remote)) throw new DomainError("invalid", "remote must be one of github, gitlab, bitbucket, azure", "remote");
-      const token = deps.hostTokens.forRequest(orgId, remote, input.token, "list its pull requests");
+      const token = await deps.hostTokens.forRepository(orgId, remote, input.name, input.token, "list its pull requests");
       const list = await hosts.get(remote).listPullRequests(input.name, token, { state: input.state ?? "all", ...(input.limit ? { limit: input.limit } : {}) });
       let recorded = 0;
       let last: number | null = null;
@@ -223,8 +227,8 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
 
   async function recordEvent(orgId: string, remote: Remote, event: Exclude<HostWebhookEvent, { kind: "ignored" }>, body: unknown): Promise<WebhookOutcome> {
       const deliveryId = event.deliveryId;
-      if (queries.deliverySeen(orgId, remote, deliveryId)) return { outcome: "duplicate", deliveryId };
       const context: CommandContext = { orgId, actor: `webhook:${remote}`, correlationId: `delivery:${deliveryId}`.slice(0, 200), causationId: null };
+      if (queries.deliverySeen(orgId, remote, deliveryId)) return await redelivered(orgId, event, context);
       const repository: RepositoryRef = { remote, name: event.repository, defaultBranch: defaultBranchOf(remote, body) };
       const number = event.kind === "pull_request" ? event.pullRequest.number : event.prNumber;
       const key = prKey({ remote, name: event.repository, number });
@@ -248,36 +252,71 @@ export function createPullRequestService(deps: PullRequestFollowUps & {
       }
       const events = pullRequestDecider.decide({ type: "RecordHostChange", change }, pullRequestStateOf(queries.byKey(orgId, key)));
       const recorded = await record(orgId, key, remote, deliveryId, events, context);
-      if (!recorded) return { outcome: "duplicate", deliveryId };
+      if (!recorded) return await redelivered(orgId, event, context);
       await react(orgId, event, context);
       return { outcome: "recorded", deliveryId, events: events.map((e) => e.type) };
+  }
+
+  /**
+   * A delivery recorded before (GitHub's "Redeliver" sends the same delivery id again): it records
+   * nothing and sets off nothing, except the automatic review it asks for when that review's attempts
+   * all FAILED (or none was requested: the service stopped before the first copy's follow-up).
+   */
+  async function redelivered(orgId: string, event: Exclude<HostWebhookEvent, { kind: "ignored" }>, context: CommandContext): Promise<WebhookOutcome> {
+    if (event.kind === "pull_request") {
+      try {
+        await autoReview(orgId, event, context);
+      } catch (error) {
+        logger.warn({ orgId, err: { message: error instanceof Error ? error.message : String(error) } }, "webhook follow-up failed");
+      }
+    }
+    return { outcome: "duplicate", deliveryId: event.deliveryId };
+  }
+
+  /**
+   * The automatic review a pull request event asks for (LOUPE_AUTO_REVIEW: opened, ready for review,
+   * reopened). One per pull request, head commit and action: its id is derived from them, so the same
+   * event under another delivery id asks for the same review and starts none while that review is
+   * pending, running, COMPLETED or SKIPPED. When it FAILED (a transient host error), the event asks for
+   * the next attempt, whose id is derived with the attempt's number: the failed review stays recorded,
+   * and concurrent copies still start one review (the second finds it, or conflicts on its id).
+   */
+  async function autoReview(orgId: string, event: HostPullRequestEvent, context: CommandContext) {
+    if (!config.reviews.autoReview || !(event.action === "opened" || event.action === "ready_for_review" || event.action === "reopened")) return;
+    const ref = { remote: event.remote, name: event.repository, number: event.pullRequest.number };
+    const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
+    if (!pr || pr.state !== "open") return;
+    const headSha = event.pullRequest.headSha;
+    let attempt = 0;
+    let codeReviewId = autoReviewId(orgId, pr.id, headSha, event.action);
+    for (let status = reviews.record(orgId, codeReviewId)?.status; status !== undefined; status = reviews.record(orgId, codeReviewId)?.status) {
+      if (status !== "FAILED") {
+        logger.info({ orgId, pullRequest: pr.id, headSha, action: event.action, codeReviewId, status }, "auto-review of this head and action already requested: none started");
+        return;
+      }
+      attempt += 1;
+      codeReviewId = autoReviewId(orgId, pr.id, headSha, event.action, attempt);
+    }
+    try {
+      await reviews.trigger(
+        orgId,
+        { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: pr.number },
+        context,
+        { trigger: "webhook", codeReviewId },
+      );
+      if (attempt > 0) logger.info({ orgId, pullRequest: pr.id, headSha, action: event.action, codeReviewId, attempt }, "auto-review failed before: a new attempt started");
+    } catch (error) {
+      if (!(error instanceof ExpectedVersionConflictError || (error instanceof DomainError && error.code === "conflict"))) throw error;
+      logger.info({ orgId, pullRequest: pr.id, headSha, action: event.action, codeReviewId }, "auto-review of this head and action already requested: none started");
+    }
   }
 
   /** After a recorded delivery: auto-review, addressed detection after new commits, learning. */
   async function react(orgId: string, event: HostWebhookEvent, context: CommandContext) {
     try {
       if (event.kind === "pull_request") {
-        const ref = { remote: event.remote, name: event.repository, number: event.pullRequest.number };
-        if (event.action === "synchronized") reviews.refresh(orgId, ref);
-        if (config.reviews.autoReview && (event.action === "opened" || event.action === "ready_for_review" || event.action === "reopened")) {
-          const pr = queries.findPullRequest(orgId, ref.remote, ref.name, ref.number);
-          if (pr && pr.state === "open") {
-            // One review per (pull request, head commit, action): the same event delivered again under
-            // another delivery id asks for a review that exists already, and starts none.
-            const codeReviewId = autoReviewId(orgId, pr.id, event.pullRequest.headSha, event.action);
-            try {
-              await reviews.trigger(
-                orgId,
-                { name: pr.repository.name, remote: ref.remote, defaultBranch: pr.repository.defaultBranch ?? pr.targetBranch, prNumber: pr.number },
-                context,
-                { trigger: "webhook", codeReviewId },
-              );
-            } catch (error) {
-              if (!(error instanceof ExpectedVersionConflictError || (error instanceof DomainError && error.code === "conflict"))) throw error;
-              logger.info({ orgId, pullRequest: pr.id, headSha: event.pullRequest.headSha, action: event.action, codeReviewId }, "auto-review of this head and action already requested: none started");
-            }
-          }
-        }
+        if (event.action === "synchronized") reviews.refresh(orgId, { remote: event.remote, name: event.repository, number: event.pullRequest.number });
+        await autoReview(orgId, event, context);
       } else if (event.kind === "review_comment" && event.action !== "deleted" && !botLogins.has(event.comment.authorLogin.toLowerCase())) {
         await customContext.learn(orgId, context);
       }

@@ -96,7 +96,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       resolution: Resolution,
       input: { query: string; sessionId?: string | undefined; newSessionId?: string; genius?: boolean | undefined; limit?: number | undefined; withCode?: boolean },
       emit?: Emit,
-    ): Promise<{ sessionId: string; sources: SearchResult[]; files: SearchHitFile[] }> {
+    ): Promise<{ sessionId: string; turnId: string; sources: SearchResult[]; files: SearchHitFile[] }> {
       const sid = input.sessionId ?? input.newSessionId ?? ulid();
       const turnId = ulid();
       const started = performance.now();
@@ -142,7 +142,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       const shown = sources.map(shownRef);
       emit?.({ type: "sources", message: shown });
       await recorded;
-      return { sessionId: sid, sources: shown, files };
+      return { sessionId: sid, turnId, sources: shown, files };
     },
 
     /** A question turn: the answer (chat model, or extractive offline) and its sources. */

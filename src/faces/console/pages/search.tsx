@@ -1,8 +1,9 @@
 /** @jsxImportSource hono/jsx */
 /**
  * Search and ask: a query box over chosen repositories; search results as file + line range with the
- * code of the span (highlighted, escaped), at their own GET address (the form posts, the search is
- * recorded, then POST-redirect-GET); a question whose answer streams in (the client script reads
+ * code of the span (highlighted, escaped), at their own GET address (the form posts, the search runs
+ * once and is recorded, then POST-redirect-GET to a page showing those results: ../search-results.ts);
+ * a question whose answer streams in (the client script reads
  * /console/ask as NDJSON) with its sources; past query sessions reopened by id, continued with their
  * repositories; a code view of a span in its file as indexed.
  */
@@ -17,6 +18,7 @@ import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
 import { ulid } from "../../../ids.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { createSearchResults, TURN_ID } from "../search-results.ts";
 
 const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const REFUSAL_STATUS = { not_found: 404, not_ready: 409, host_unavailable: 502 } as const;
@@ -58,12 +60,16 @@ function ResultList(props: { references: CodeReference[]; sessionId?: string | u
   );
 }
 
-/** A search's own page: the query, the chosen repositories and the session it continues, all in the URL. */
-const searchHref = (form: { query?: string | undefined; repoIds?: string[] | undefined; sessionId?: string | undefined }) => {
+/**
+ * A search's own page: the query, the chosen repositories and the session it continues, all in the URL;
+ * `turn`, the recorded search whose results the page shows (without searching again while they are kept).
+ */
+const searchHref = (form: { query?: string | undefined; repoIds?: string[] | undefined; sessionId?: string | undefined; turnId?: string | undefined }) => {
   const params = new URLSearchParams();
   if (form.query) params.set("query", form.query);
   for (const id of form.repoIds ?? []) params.append("repo", id);
   if (form.sessionId) params.set("sessionId", form.sessionId);
+  if (form.turnId) params.set("turn", form.turnId);
   const query = params.toString();
   return `/console/search${query ? `?${query}` : ""}`;
 };
@@ -83,6 +89,7 @@ type PageOptions = { form?: Partial<SearchForm>; errors?: string[]; status?: Con
 
 export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
   const { indexer, codeSearch, querySessions } = services;
+  const shownResults = createSearchResults();
 
   async function readForm(c: Context<ConsoleEnv>): Promise<SearchForm & { hostToken?: string | undefined; errors: string[] }> {
     const form = await c.req.parseBody({ all: true });
@@ -213,7 +220,9 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
 
   // The search form (a query box and the repositories to search), a search's results, or a session
   // continued: everything this page shows is in its URL, so Back, Reload and a bookmark show it again.
-  // Reading it records nothing (the POST below records the search turn, then comes here).
+  // Reading it records nothing (the POST below records the search turn, then comes here). The results of
+  // the turn the URL names are shown as the POST found them while they are kept; otherwise (a restart,
+  // a URL without a turn) the search runs again here, unrecorded.
   app.get("/search", async (c) => {
     const orgId = c.get("session").principal.orgId;
     const read = { query: given(c.req.query("query")) ?? "", repoIds: (c.req.queries("repo") ?? []).filter((v) => v.trim()), sessionId: given(c.req.query("sessionId")) };
@@ -232,23 +241,27 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     const context = session?.context ?? [];
     const resolution = await resolveOrPage(c, form);
     if (resolution instanceof Response) return resolution;
-    const files = await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true });
-    const references = codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50);
+    const turnId = given(c.req.query("turn"));
+    const kept = turnId && TURN_ID.test(turnId) && form.sessionId ? shownResults.find(turnId, { orgId, sessionId: form.sessionId, query: form.query, repoIds: form.repoIds }) : undefined;
+    const references = kept ?? codeSearch.toCodeReferences(await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true }), resolution.repos).slice(0, 50);
     return page(c, { form, errors: resolution.notes, results: { sessionId: form.sessionId, references }, continued });
   });
 
-  // A search is recorded as a turn of a query session, then the browser is sent to the search's own
-  // page (POST-redirect-GET). A host token cannot travel in a URL: a search that needed one is shown
-  // at once instead.
+  // A search runs once and is recorded as a turn of a query session, then the browser is sent to the
+  // search's own page (POST-redirect-GET), which shows the results found here. A host token cannot
+  // travel in a URL: a search that needed one is shown at once instead.
   app.post("/search", async (c) => {
     const form = await readForm(c);
     if (form.errors.length) return page(c, { form, errors: form.errors, status: 400 });
     const resolution = await resolveOrPage(c, form, form.hostToken);
     if (resolution instanceof Response) return resolution;
-    const withCode = Boolean(form.hostToken);
-    const { sessionId, files } = await querySessions.search(consoleCommandContext(c.var), resolution, { query: form.query, sessionId: form.sessionId, limit: 10, withCode });
-    if (!withCode) return c.redirect(searchHref({ query: form.query, repoIds: form.repoIds, sessionId }), 303);
+    const ctx = consoleCommandContext(c.var);
+    const { sessionId, turnId, files } = await querySessions.search(ctx, resolution, { query: form.query, sessionId: form.sessionId, limit: 10, withCode: true });
     const references = codeSearch.toCodeReferences(files, resolution.repos).slice(0, 50);
+    if (!form.hostToken) {
+      shownResults.keep(turnId, { orgId: ctx.orgId, sessionId, query: form.query, repoIds: form.repoIds }, references);
+      return c.redirect(searchHref({ query: form.query, repoIds: form.repoIds, sessionId, turnId }), 303);
+    }
     return page(c, { form: { ...form, sessionId }, errors: resolution.notes, results: { sessionId, references } });
   });
 
