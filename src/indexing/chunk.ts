@@ -39,7 +39,8 @@ export type ChunkedFile = {
   /** File-level summary: what it defines (symbols, signatures, doc comments). */
   summary: string;
   /** All symbols defined in the file with their ranges (recorded in the log). */
-  symbols: { name: string; kind: ChunkKind; parent: string | null; startLine: number; endLine: number }[];
+  /** `label`: the language's word for the definition (`struct`, `enum`, `trait`, `impl Display for`, `macro`). */
+  symbols: { name: string; kind: ChunkKind; parent: string | null; label?: string; startLine: number; endLine: number }[];
   chunks: Chunk[];
   /** Set when the parser failed and the file was chunked by lines instead. */
   parseError?: string;

@@ -15,6 +15,7 @@ import { codeIndexRepoId, repositoryId, shownRef } from "../../indexing/repo-id.
 import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
+import { sourceLines } from "../../retrieval/answer/cited.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 import type { RepositoryRecord } from "../repositories/projection.ts";
 import { createAccessChecker } from "./permissions.ts";
@@ -51,6 +52,8 @@ export type CodeReference = {
 
 /** Lines of code a reference carries at most. */
 export const MAX_CODE_LINES = 120;
+/** Files an answer reads whole (their chunks) to cite definitions: at most five places are listed. */
+const ANSWER_FILES = 6;
 
 export type RepositoryReference = { remote: Remote; repository: string; branch?: string | undefined };
 export type ResolvedRepository = { record: RepositoryRecord; target: SearchTarget };
@@ -189,12 +192,23 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       return searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request }).then((outcome) => outcome.files);
     },
 
-    /** Result files with the repository they belong to (for answers). */
-    toSources(files: SearchHitFile[], repos: ResolvedRepository[]): AnswerSource[] {
-      return files.map((f) => {
-        const record = recordOf(f, repos);
-        return { ...f, repository: record.repository, remote: record.remote };
-      });
+    /**
+     * Result files with the repository they belong to (for answers). The first ANSWER_FILES files carry
+     * all of their chunks, so an answer cites each place as the definition it is (a long function's
+     * windows as the function, a long class's header as the class: ../../retrieval/answer/cited.ts), and
+     * each file's `linestart`-`lineend` is the lines the answer cites for its best place.
+     */
+    async answerSources(files: SearchHitFile[], repos: ResolvedRepository[]): Promise<AnswerSource[]> {
+      return Promise.all(
+        files.map(async (f, i) => {
+          const record = recordOf(f, repos);
+          const source: AnswerSource = { ...f, repository: record.repository, remote: record.remote };
+          if (i >= ANSWER_FILES || f.chunks.length === 0) return source;
+          source.fileChunks = await deps.codeIndex.getFileChunks(f.repoId, f.branch, f.path);
+          const lines = sourceLines(source);
+          return lines ? { ...source, ...lines } : source;
+        }),
+      );
     },
 
     /**

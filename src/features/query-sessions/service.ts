@@ -184,7 +184,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
         genius: input.genius ?? false,
         limit: input.genius ? 20 : 12,
       });
-      const sources = codeSearch.toSources(files, resolution.repos);
+      const sources = await codeSearch.answerSources(files, resolution.repos);
       const shown = sources.map(shownRef); // what the answer names and the caller sees; the turn records `sources`
       emit?.({ type: "status", message: `Found ${sources.length} relevant file${sources.length === 1 ? "" : "s"}` });
       const history: ChatMessage[] = [...earlier.history, ...input.messages.slice(0, -1).filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }))];

@@ -85,7 +85,8 @@ export const RepositoryFilesIndexed = defineEvent(
           blobId: z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/),
           language: z.string(),
           symbols: z
-            .array(z.object({ name: z.string(), kind: z.string(), startLine: z.number().int(), endLine: z.number().int() }))
+            // label: the language's word for the definition (`struct`, `enum`, `trait`, `impl`, `macro`); absent in older events.
+            .array(z.object({ name: z.string(), kind: z.string(), label: z.string().max(60).optional(), startLine: z.number().int(), endLine: z.number().int() }))
             .max(MAX_SYMBOLS_PER_FILE),
           /** Chunks written; 0 when reused. */
           chunks: z.number().int().min(0),

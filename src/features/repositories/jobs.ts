@@ -316,7 +316,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     }
 
     // 2. Process: reuse, or chunk + upsert; record batches as files finish.
-    type Recorded = { path: string; blobId: string; language: string; symbols: { name: string; kind: string; startLine: number; endLine: number }[]; chunks: number; reused: boolean; parseError?: string };
+    type Recorded = { path: string; blobId: string; language: string; symbols: { name: string; kind: string; label?: string; startLine: number; endLine: number }[]; chunks: number; reused: boolean; parseError?: string };
     let pendingRecords: Recorded[] = [];
     let lastFlush = Date.now();
     let lastPosition = 0;
@@ -379,7 +379,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
           path: entry.path,
           blobId: entry.blobId,
           language,
-          symbols: file.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ name: s.name.slice(0, 200), kind: s.kind, startLine: s.startLine, endLine: s.endLine })),
+          symbols: file.symbols.slice(0, MAX_SYMBOLS_PER_FILE).map((s) => ({ name: s.name.slice(0, 200), kind: s.kind, ...(s.label ? { label: s.label.slice(0, 60) } : {}), startLine: s.startLine, endLine: s.endLine })),
           chunks: file.chunks.length,
           reused: false,
           ...(file.parseError ? { parseError: file.parseError.slice(0, 300) } : {}),

@@ -67,17 +67,21 @@ export type RepositoryRecord = {
   updatedAt: string;
 };
 
-export type SampleCandidate = { path: string; blobId: string; symbols: { name: string; kind: string; lines: number }[] };
+/** A file's prominent definitions; `label` is the language's word for one (`struct`, `enum`, `trait`), when the event has it. */
+export type SampleCandidate = { path: string; blobId: string; language?: string; symbols: { name: string; kind: string; label?: string; lines: number }[] };
 
-type SymbolData = { name: string; kind: string; startLine: number; endLine: number };
+type SymbolData = { name: string; kind: string; label?: string | undefined; startLine: number; endLine: number };
 
 const CANDIDATE_KINDS = new Set(["class", "interface", "function", "method", "type", "enum"]);
 
-/** The file's most prominent definitions (largest classes and functions with meaningful names). */
+/**
+ * The file's most prominent definitions (largest classes and functions with meaningful names). A Rust
+ * `impl` block is not one: it adds to a type defined by its `struct` or `enum`, which a question names.
+ */
 function candidates(symbols: SymbolData[]): SampleCandidate["symbols"] {
   return symbols
-    .filter((s) => CANDIDATE_KINDS.has(s.kind) && s.name.length >= 4 && !s.name.startsWith("_") && /^[A-Za-z_$][\w$]*$/.test(s.name))
-    .map((s) => ({ name: s.name, kind: s.kind, lines: Math.max(1, s.endLine - s.startLine + 1) }))
+    .filter((s) => CANDIDATE_KINDS.has(s.kind) && !s.label?.startsWith("impl") && s.name.length >= 4 && !s.name.startsWith("_") && /^[A-Za-z_$][\w$]*$/.test(s.name))
+    .map((s) => ({ name: s.name, kind: s.kind, ...(s.label ? { label: s.label } : {}), lines: Math.max(1, s.endLine - s.startLine + 1) }))
     .sort((a, b) => b.lines - a.lines)
     .slice(0, 3);
 }
@@ -88,7 +92,7 @@ const isUnresolvedPlaceholder = (r: RepositoryRecord) =>
 
 export const repositoriesProjection = defineProjection<RepositoryEvent>({
   name: "repositories",
-  version: 2,
+  version: 3,
   canHandle: [
     "RepositorySubmitted",
     "RepositoryIndexingStarted",
@@ -178,7 +182,7 @@ export const repositoriesProjection = defineProjection<RepositoryEvent>({
           if (file.reused) reused++;
           languages[file.language] = (languages[file.language] ?? 0) + 1;
           const best = candidates(file.symbols);
-          if (best.length > 0) tx.put(["cand", orgId, indexRepo, pathKey(file.path)], { path: file.path, blobId: file.blobId, symbols: best });
+          if (best.length > 0) tx.put(["cand", orgId, indexRepo, pathKey(file.path)], { path: file.path, blobId: file.blobId, language: file.language, symbols: best } satisfies SampleCandidate);
         }
         tx.put(key, { ...record, filesProcessed: processed, reusedFiles: reused, languages, updatedAt: event.time } satisfies RepositoryRecord);
       } else if (event.type === "RepositoryIndexingCompleted") {

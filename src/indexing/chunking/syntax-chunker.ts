@@ -120,7 +120,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
             moduleDoc: moduleDocOf(root, language.id),
             lineCount: lines.length,
           }),
-          symbols: symbols.map(({ name, kind, parent, startLine, endLine }) => ({ name, kind, parent, startLine, endLine })),
+          symbols: symbols.map(({ name, kind, parent, label, startLine, endLine }) => ({ name, kind, parent, label, startLine, endLine })),
           chunks: em.drafts.map((d) => finalize(ctx, d)),
           ...(graph ? { graph: encodeGraph(graph) } : {}),
         };

@@ -16,7 +16,7 @@ export function contextBlock(question: string, sources: AnswerSource[], maxChars
   const parts: string[] = [];
   let used = 0;
   for (const s of answerSpans(questionTerms(question), sources, 12)) {
-    const title = `### ${s.source.repository} ${s.source.path}:${s.linestart}-${s.lineend}${s.name ? ` (${s.kind} ${s.name})` : ""}`;
+    const title = `### ${s.source.repository} ${s.source.path}:${s.linestart}-${s.lineend}${s.name ? ` (${s.label} ${s.name})` : ""}`;
     const block = `${title}\n\`\`\`\n${s.code.slice(0, 6000)}\n\`\`\``;
     if (used + block.length > maxChars) break;
     parts.push(block);

@@ -5,6 +5,8 @@
  */
 import { answerSpans, firstSentence, type AnswerSource, type AnswerSpan, type NamedLines } from "./spans.ts";
 import { questionTerms } from "./terms.ts";
+import { fileLines } from "./cited.ts";
+import { tracedFrame, type Traced } from "./traced.ts";
 import { mentionsWord } from "../ranking.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
@@ -87,10 +89,12 @@ export function distinctSpans(spans: readonly AnswerSpan[], limit: number): List
 function what({ span, alike, parts }: Listed, withRepository: boolean, docChars: number): string {
   const folder = folderOf(span.source.path);
   const more = alike > 0 ? ` (${alike} more file${alike === 1 ? "" : "s"} in \`${folder || "./"}\` too)` : "";
-  const lines = [span, ...parts].map((p, i) => (i === 0 ? range(p.linestart, p.lineend) : p.linestart === p.lineend ? `${p.linestart}` : `${p.linestart}–${p.lineend}`));
+  // The lines of the definition each place is (a window's whole definition, a long class from its header).
+  const cited = [span, ...parts].map((p) => p.cited).filter((c, i, all) => all.findIndex((o) => o.linestart <= c.linestart && o.lineend >= c.lineend) === i);
+  const lines = cited.map((p, i) => (i === 0 ? range(p.linestart, p.lineend) : p.linestart === p.lineend ? `${p.linestart}` : `${p.linestart}–${p.lineend}`));
   const allLines = lines.length === 1 ? lines[0]! : `${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}`;
   const where = `\`${span.source.path}\`${withRepository ? ` (${span.source.repository})` : ""}, ${allLines}${more}`;
-  const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.kind}) `}in ${where}` : where;
+  const head = span.name ? `**\`${span.name}\`** ${span.kind === "code" ? "" : `(${span.label}) `}in ${where}` : where;
   const seen = [span, ...parts].flatMap((p) => p.members).slice(0, 2);
   const members = seen.length ? `; see ${seen.map((m) => `\`${m.name}\` (${range(m.linestart, m.lineend)})`).join(" and ")}` : "";
   return `${head}${members}${span.doc ? `: ${firstSentence(span.doc, docChars)}` : ""}`;
@@ -176,12 +180,62 @@ function filesInTurn(spans: readonly AnswerSpan[]): AnswerSpan[] {
   return [...first, ...rest];
 }
 
+/** What the trace says of the best place: the frame that names it, and its line when it is in it. */
+function tracedSentence({ frame, line }: Traced, best: AnswerSpan): string {
+  const where = frame.path ? `${frame.path.slice(frame.path.lastIndexOf("/") + 1)}${frame.line !== null ? `:${frame.line}` : ""}` : null;
+  const named = [frame.symbol ? `\`${frame.symbol}\`` : null, where ? `\`${where}\`` : null].filter(Boolean).join(" at ");
+  return line !== null
+    ? `The trace's frame ${named} points into it: line ${line} of \`${best.source.path}\`, quoted first below.`
+    : `The trace's frame ${named} names it.`;
+}
+
+/** Lines around the line a trace points at (TRACED_BEFORE before, TRACED_AFTER after), within the cited definition. */
+function tracedQuote(span: AnswerSpan, line: number): string | null {
+  const start = Math.max(span.cited.linestart, line - TRACED_BEFORE);
+  const end = Math.min(span.cited.lineend, line + TRACED_AFTER);
+  const code = fileLines(span.source, start, end);
+  if (code === null) return null;
+  const part = { ...span, linestart: start, lineend: end, code };
+  return quote(part, null, `(line ${line}, where the trace points)`);
+}
+const TRACED_BEFORE = 6;
+const TRACED_AFTER = 4;
+
+/** Words that say what kind of definition a question asks about, after its name ("the `Value` enum"). */
+const DEFINITION_WORDS = "class|struct|enum|trait|interface|type|union|record|protocol|object|macro|function|method|module";
+const ASKED_NAME = new RegExp(`\`([A-Za-z_$][\\w$]*)\`|\\b([A-Za-z_$][\\w$]*)\\s+(?:${DEFINITION_WORDS})\\b`, "g");
+
+/** The names a question asks about as definitions: in backticks, or followed by a word for a definition. */
+export function askedNames(question: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of question.matchAll(ASKED_NAME)) {
+    const name = m[1] ?? m[2]!;
+    // "the `Value` enum" or "the Number struct"; not "the" of "what does the function do".
+    if (m[1] !== undefined || /[A-Z_]|[a-z][0-9]/.test(name.slice(1)) || /^[A-Z]/.test(name)) names.add(name);
+  }
+  return names;
+}
+
+/**
+ * The spans with the definition the question names first ("How does the `Error` struct work?": the
+ * struct `Error`, not `ErrorImpl` or a function that makes errors, which its words matched as well):
+ * the first span that is a definition of that name itself (not a method of it, not an `impl` adding to it).
+ */
+function askedDefinitionFirst(question: string, spans: readonly AnswerSpan[]): AnswerSpan[] {
+  const names = askedNames(question);
+  if (names.size === 0) return [...spans];
+  const own = (span: AnswerSpan) => span.name?.split(/\.|::/).pop() ?? null;
+  const at = spans.findIndex((s) => s.label !== "impl" && names.has(own(s) ?? ""));
+  if (at <= 0) return [...spans];
+  return [spans[at]!, ...spans.slice(0, at), ...spans.slice(at + 1)];
+}
+
 export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
   const out: string[] = notes.map((n) => `> **Note:** ${n}`);
   if (notes.length) out.push("");
   const terms = questionTerms(question);
   // More spans than are listed: repeats of one definition across a folder's files are folded.
-  const listed = distinctSpans(filesInTurn(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3))), ANSWER_SHAPE.listed);
+  const listed = distinctSpans(askedDefinitionFirst(question, filesInTurn(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3)))), ANSWER_SHAPE.listed);
   const spans = listed.map((l) => l.span);
   if (spans.length === 0) {
     out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");
@@ -192,12 +246,16 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   // A question about where a name is used (the search's reason `uses <name>`): its uses, and their lines.
   const used = /^uses (.+)$/.exec(sources[0]?.reasons.find((r) => r.startsWith("uses ")) ?? "")?.[1];
   if (used) return [...out, ...usesAnswer(used, listed, withRepository)].join("\n");
-  if (best.coverage < WELL_MATCHED) {
+  // A pasted trace whose frame names the best place's file or function: that is the match, however few
+  // of the log's words its code holds; the line the frame gives is quoted when it is in the definition.
+  const traced = tracedFrame(question, best);
+  if (best.coverage < WELL_MATCHED && !traced) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");
     for (const l of listed) out.push(`- ${what(l, withRepository, 110)}`);
   } else {
     out.push(`Best match: ${sentence(what(listed[0]!, withRepository, 200))}`);
+    if (traced) out.push(tracedSentence(traced, best));
     if (others.length) {
       out.push("");
       out.push("Also relevant:");
@@ -205,8 +263,10 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
     }
   }
   // The code of the best span (its best-matching inner definition when it has one), then the next one.
-  const quotes: string[] = [quote(best, best.members[0] ?? null)];
-  const next = best.members[1] ? { span: best, part: best.members[1] } : others[0] ? { span: others[0], part: others[0].members[0] ?? null } : null;
+  const tracedLines = traced?.line ? tracedQuote(best, traced.line) : null;
+  const quotes: string[] = tracedLines ? [tracedLines] : [];
+  quotes.push(quote(best, best.members[0] ?? null));
+  const next = tracedLines ? null : best.members[1] ? { span: best, part: best.members[1] } : others[0] ? { span: others[0], part: others[0].members[0] ?? null } : null;
   if (next && ANSWER_SHAPE.quoted > 1) quotes.push(quote(next.span, next.part));
   out.push("");
   out.push(quotes.join("\n\n"));

@@ -7,9 +7,11 @@ import type { ChunkDocument } from "../../codeindex/port.ts";
 import { definitionsIn } from "../definition-span.ts";
 import { CONTAINER_KINDS } from "../references.ts";
 import type { SearchHitFile } from "../search.ts";
+import { citedLines, containerText, membersAfterHeader, type Lines } from "./cited.ts";
 import { coverage, stemsOf, type QuestionTerm } from "./terms.ts";
 
-export type AnswerSource = SearchHitFile & { repository: string; remote: string };
+/** A result file an answer is made of; `fileChunks`, all of the file's chunks, when they were read (./cited.ts). */
+export type AnswerSource = SearchHitFile & { repository: string; remote: string; fileChunks?: readonly ChunkDocument[] };
 
 export type NamedLines = { name: string; linestart: number; lineend: number };
 
@@ -22,6 +24,10 @@ export type AnswerSpan = {
   /** What the span is: `Class.method`, a function's name; null for a run of statements. */
   name: string | null;
   kind: string;
+  /** The language's word for what it is (`struct`, `enum`, `trait`, `macro`, `method`), or its kind. */
+  label: string;
+  /** The lines an answer cites for it: the whole definition (./cited.ts), which a span may be a window of. */
+  cited: Lines;
   /** The definition's doc comment, first sentence. */
   doc: string | null;
   code: string;
@@ -77,6 +83,16 @@ export const firstSentence = (text: string, max = 200): string => {
   return s.length > max ? s.slice(0, max - 1).trimEnd() + "…" : s;
 };
 
+/**
+ * The language's word for a chunk's definition, as its summary opens with it (`Struct \`Engine\``, `Enum
+ * \`Value\``, `Macro \`json\``, `Impl Serialize for \`Value\``: ../../indexing/summary.ts): a Go struct and a
+ * Rust impl are both of kind "class", a `macro_rules!` of kind "function".
+ */
+export function labelOf(chunk: Pick<ChunkDocument, "kind" | "summary">): string {
+  if (/^Impl\b/.test(chunk.summary)) return "impl";
+  return /^([A-Z][a-z]+(?: [a-z]+)?) `/.exec(chunk.summary)?.[1]?.toLowerCase() ?? chunk.kind;
+}
+
 const qualified = (c: ChunkDocument) => (c.symbol ? (c.parent ? `${c.parent}.${c.symbol}` : c.symbol) : null);
 
 /** How many of a span's inner definitions an answer names. */
@@ -104,10 +120,15 @@ export function answerSpans(terms: readonly QuestionTerm[], sources: readonly An
   const out: AnswerSpan[] = [];
   for (const source of sources) {
     const refs = source.references.length > 0 ? [...source.references].sort((a, b) => b.score - a.score) : source.linestart !== null ? [{ linestart: source.linestart, lineend: source.lineend ?? source.linestart, score: source.score }] : [];
-    for (const ref of refs) {
+    for (let ref of refs) {
       if (out.length >= limit) return out;
-      const chunk = chunkOf(source.chunks, ref.linestart, ref.lineend);
-      if (!chunk) continue;
+      const found0 = chunkOf(source.chunks, ref.linestart, ref.lineend);
+      if (!found0) continue;
+      // A long container's header chunk (its members are chunks of their own) stands for the container:
+      // its header, doc comment and the start of its body, not its one line (./cited.ts).
+      const afterHeader = found0.startLine === ref.linestart && found0.endLine === ref.lineend && source.fileChunks ? membersAfterHeader(found0, source.fileChunks) : [];
+      const chunk = afterHeader.length > 0 ? { ...found0, endLine: Math.max(...afterHeader.map((m) => m.endLine)), text: containerText(found0, afterHeader) } : found0;
+      if (afterHeader.length > 0) ref = { ...ref, lineend: chunk.endLine };
       const exact = chunk.startLine === ref.linestart && chunk.endLine === ref.lineend;
       const code = spanCode(chunk, ref.linestart, ref.lineend);
       // Every definition the span holds, its first line included: a span narrowed inside its chunk is the
@@ -140,10 +161,13 @@ export function answerSpans(terms: readonly QuestionTerm[], sources: readonly An
         language: chunk.language,
         name,
         kind: exact ? chunk.kind : "code",
+        label: exact ? labelOf(chunk) : "code",
+        cited: afterHeader.length > 0 ? { linestart: ref.linestart, lineend: ref.lineend } : citedLines(source, ref),
         doc: exact && chunk.doc ? firstSentence(chunk.doc) : null,
         code,
         coverage: spanCoverage,
-        members: lines.length > 12 ? members : [],
+        // A container's header quotes its own lines first: what the class is, before its methods.
+        members: lines.length > 12 && afterHeader.length === 0 ? members : [],
       };
       const part = out.findIndex((o) => isOtherPart(o, span));
       if (part >= 0) out[part] = joined(terms, out[part]!, span);
@@ -168,6 +192,7 @@ function joined(terms: readonly QuestionTerm[], a: AnswerSpan, b: AnswerSpan): A
     ...a,
     linestart: first.linestart,
     lineend: second.lineend,
+    cited: { linestart: Math.min(a.cited.linestart, b.cited.linestart), lineend: Math.max(a.cited.lineend, b.cited.lineend) },
     score: Math.max(a.score, b.score),
     doc: first.doc ?? second.doc,
     code,
