@@ -8,6 +8,7 @@
  *   back by every code tool, as by HTTP.
  * - Query length (100,000 characters) and `limit` (max 100) are the same on both faces.
  * - An unknown repository is named as the client wrote it; the HTTP remote message lists `local`.
+ * - A /v2 route asked with a method it does not serve is 405 with `Allow`.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -243,5 +244,26 @@ describe("the same limits and messages on both faces", () => {
     const slash = await post("/v2/search", { query: "x", repositories: [{ remote: "local", repository: "a/b" }] });
     expect(slash.status).toBe(400);
     expect((await slash.json()).error.message).toContain("repositories.0.repository: on remote local");
+  });
+});
+
+describe("methods a /v2 route does not serve", () => {
+  it("are 405 with Allow and a JSON body; a path no route serves stays 404", async () => {
+    const search = await server.api("/v2/search");
+    expect(search.status).toBe(405);
+    expect(search.headers.get("allow")).toBe("POST");
+    expect(await search.json()).toMatchObject({ error: { code: "method_not_allowed", details: { allow: ["POST"] } } });
+    const session = await server.api("/v2/query/some-session", { method: "POST", json: {} });
+    expect(session.status).toBe(405);
+    expect(session.headers.get("allow")).toBe("GET, HEAD");
+    expect((await session.json()).error.message).toContain("POST is not allowed on /v2/query/some-session");
+    const repositories = await server.api("/v2/repositories", { method: "DELETE" });
+    expect(repositories.status).toBe(405);
+    expect(repositories.headers.get("allow")).toBe("GET, HEAD, POST");
+    const missing = await server.api("/v2/nothing-here");
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe("not_found");
+    // Authentication still comes first.
+    expect((await server.api("/v2/search", { key: null })).status).toBe(401);
   });
 });
