@@ -9,6 +9,7 @@
  * - Query length (100,000 characters) and `limit` (max 100) are the same on both faces.
  * - An unknown repository is named as the client wrote it; the HTTP remote message lists `local`.
  * - A /v2 route asked with a method it does not serve is 405 with `Allow`.
+ * - The answer quotes code holding a backtick fence as it is, inside a longer fence.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -265,5 +266,19 @@ describe("methods a /v2 route does not serve", () => {
     expect((await missing.json()).error.code).toBe("not_found");
     // Authentication still comes first.
     expect((await server.api("/v2/search", { key: null })).status).toBe(401);
+  });
+});
+
+describe("code quoted in an answer", () => {
+  it("keeps a backtick fence inside the code as it is, in a longer fence, on both faces", async () => {
+    const question = "How does the json macro construct a serde_json Value from a JSON literal?";
+    const mcp = (await call("query_repositories", { question, repositories: [local] })).answer as string;
+    const http = (await (await post("/v2/query", { messages: [{ role: "user", content: question }], repositories: [local] })).json()).message as string;
+    for (const answer of [mcp, http]) {
+      expect(answer).toContain("src/macros.rs");
+      expect(answer).not.toContain("\u200b");
+      expect(answer).toContain("\n/// ```\n/// # use serde_json::json;\n");
+      expect(answer).toMatch(/\n````rust\n[\s\S]*\/\/\/ ```[\s\S]*\n````/);
+    }
   });
 });
