@@ -13,7 +13,31 @@ import { keyRoutes } from "./routes/keys.ts";
 import { opsRoutes } from "./routes/ops.ts";
 import { withLogContext } from "../../logging.ts";
 import { routePath } from "hono/route";
+import { TrieRouter } from "hono/router/trie-router";
 import { StorageFullError, StorageWriteError } from "../../storage-errors.ts";
+
+const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/**
+ * The methods the app serves a path with, among its routes under `prefix` (middleware, registered for
+ * every method, left out); HEAD with GET, as Hono answers HEAD with the GET route. Routes are read when
+ * first asked (after every route module registered) and again whenever more were added.
+ */
+function servedMethods(app: Hono<AppEnv>, prefix: string): (path: string) => string[] {
+  let router = new TrieRouter<string>();
+  let seen = -1;
+  return (path) => {
+    if (!path.startsWith(prefix)) return [];
+    if (seen !== app.routes.length) {
+      router = new TrieRouter<string>();
+      for (const route of app.routes) if (route.method !== "ALL" && route.path.startsWith(prefix)) router.add(route.method, route.path, route.method);
+      seen = app.routes.length;
+    }
+    const methods: string[] = METHODS.filter((method) => router.match(method, path)[0].length > 0);
+    if (methods.includes("GET")) methods.splice(1, 0, "HEAD");
+    return methods;
+  };
+}
 
 /** A face's routes: registered on the shared app, given the services. */
 export type RouteModule = (app: Hono<AppEnv>, services: Services) => void;
@@ -97,7 +121,17 @@ export function createHttpApp(services: Services, extraRoutes: RouteModule[] = [
     c.get("logger")?.error({ err: { message: error.message, stack: error.stack } }, "unhandled error");
     return c.json(errorBody("internal", "Internal server error"), 500);
   });
-  app.notFound((c) => c.json(errorBody("not_found", `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404));
+  // A /v2 path served with other methods answers 405 with `Allow` (e.g. GET /v2/search); any other miss is 404.
+  const allowedMethods = servedMethods(app, "/v2/");
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0) {
+      const allow = allowed.join(", ");
+      return c.json(errorBody("method_not_allowed", `${c.req.method} is not allowed on ${path}; allowed: ${allow}`, { allow: allowed }), 405, { allow });
+    }
+    return c.json(errorBody("not_found", `No route for ${c.req.method} ${path}`), 404);
+  });
 
   healthRoutes(app, services);
   opsRoutes(app, services); // /metrics, /v2/openapi.json, /v2/docs: before the /v2 auth (no API key needed)

@@ -11,7 +11,7 @@
  *   what is indexed and carries a note. A repository being RE-indexed is searched at its last index.
  */
 import type { Hosts, Remote } from "../../hosts/index.ts";
-import { codeIndexRepoId, repositoryId, shownRef } from "../../indexing/repo-id.ts";
+import { codeIndexRepoId, displayRepositoryId, fromLocalAlias, LOCAL_ALIAS, repositoryId, shownRef } from "../../indexing/repo-id.ts";
 import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
@@ -55,7 +55,11 @@ export const MAX_CODE_LINES = 120;
 /** Files an answer reads whole (their chunks) to cite definitions: at most five places are listed. */
 const ANSWER_FILES = 6;
 
-export type RepositoryReference = { remote: Remote; repository: string; branch?: string | undefined };
+/**
+ * A repository as a request names it: one of the hosts, or `local` with the bare name of a repository
+ * indexed by path (read as its stored form, `github` + `local/<name>`).
+ */
+export type RepositoryReference = { remote: Remote | typeof LOCAL_ALIAS; repository: string; branch?: string | undefined };
 export type ResolvedRepository = { record: RepositoryRecord; target: SearchTarget };
 export type Resolution = { repos: ResolvedRepository[]; notes: string[] };
 
@@ -94,7 +98,12 @@ function reasonOf(chunk: ChunkDocument | undefined, reasons: readonly string[]):
   return `${what}: ${why}`;
 }
 
-const refText = (r: { remote: string; repository: string; branch?: string | undefined }) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
+/** A reference as the client wrote it (`local:main:shop-1a2b3c4d` stays so), for messages. */
+const refText = (r: RepositoryReference) => `${r.remote}:${r.branch ?? "(default branch)"}:${r.repository}`;
+
+/** The stored form of a reference (a `local` one is `github` + `local/<name>`). */
+const storedRef = (ref: RepositoryReference): { remote: Remote; repository: string; branch?: string | undefined } =>
+  fromLocalAlias(ref) as { remote: Remote; repository: string; branch?: string | undefined };
 
 export function createCodeSearchService(deps: CodeSearchDeps) {
   const { searcher, repositories } = deps;
@@ -124,7 +133,10 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
 
   return {
     /** The indexed record a reference names: its branch, or the default branch indexed. */
-    findRepository: (orgId: string, ref: RepositoryReference): RepositoryRecord | undefined => findRecord(orgId, ref.remote, ref.repository, ref.branch),
+    findRepository: (orgId: string, ref: RepositoryReference): RepositoryRecord | undefined => {
+      const stored = storedRef(ref);
+      return findRecord(orgId, stored.remote, stored.repository, stored.branch);
+    },
 
     /** The index first (no host call for an unknown repository), then permission; an unreadable repository looks exactly like an unknown one. */
     async resolve(orgId: string, refs: RepositoryReference[], hostToken: (remote: Remote) => string | undefined): Promise<Resolution> {
@@ -133,9 +145,10 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       const notes: string[] = [];
       const repos: ResolvedRepository[] = [];
       for (const ref of refs) {
-        const remote = ref.remote;
+        const stored = storedRef(ref);
+        const remote = stored.remote;
         // The index first: a reference this organisation never indexed is answered without asking the host.
-        let record = findRecord(orgId, remote, ref.repository, ref.branch);
+        let record = findRecord(orgId, remote, stored.repository, stored.branch);
         // A local repository another organisation indexed before only the bootstrap one could: not shown to it.
         if (record && deps.mayReadLocal && !deps.mayReadLocal(orgId) && deps.cloneUrlFor?.(remote, record.repository) !== undefined) record = undefined;
         if (record) {
@@ -151,7 +164,7 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
           notFound.push(refText(ref));
           continue;
         }
-        const name = repositoryId(record.remote, record.branch, record.repository);
+        const name = displayRepositoryId(record.remote, record.branch, record.repository);
         if (!record.sha) {
           notReady.push(
             record.status === "failed"

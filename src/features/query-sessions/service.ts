@@ -10,6 +10,7 @@
 import { ulid } from "../../ids.ts";
 import type { CommandContext } from "../../eventstore/new-event.ts";
 import type { EventStore } from "../../eventstore/port.ts";
+import { DomainError } from "../../eventstore/decider.ts";
 import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Logger } from "../../logging.ts";
@@ -97,6 +98,8 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       input: { query: string; sessionId?: string | undefined; newSessionId?: string; genius?: boolean | undefined; limit?: number | undefined; withCode?: boolean },
       emit?: Emit,
     ): Promise<{ sessionId: string; turnId: string; sources: SearchResult[]; files: SearchHitFile[] }> {
+      // Before anything is recorded: the faces refuse a blank query too, this holds whichever calls.
+      if (!input.query.trim()) throw new DomainError("invalid", "query: must not be empty", "query");
       const sid = input.sessionId ?? input.newSessionId ?? ulid();
       const turnId = ulid();
       const started = performance.now();
@@ -153,12 +156,15 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       emit?: Emit,
     ): Promise<{ sessionId: string; message: string; sources: SearchResult[] }> {
       const { notes } = resolution;
+      const userMessages = input.messages.filter((m) => m.role === "user" && m.content.trim());
+      const last = userMessages[userMessages.length - 1];
+      // Before anything is recorded: the faces refuse this too, this holds whichever calls.
+      if (!last) throw new DomainError("invalid", "messages: needs a non-empty user message", "messages");
+      const question = last.content;
       const sid = input.sessionId ?? input.newSessionId ?? ulid();
       const turnId = ulid();
       const started = performance.now();
       const earlier = input.sessionId ? sessionContext(ctx.orgId, sid) : { questions: [], history: [] }; // a new session has no turns
-      const userMessages = input.messages.filter((m) => m.role === "user" && m.content.trim());
-      const question = userMessages[userMessages.length - 1]!.content;
       const contextQuestions = [...earlier.questions, ...userMessages.slice(0, -1).map((m) => m.content)].slice(-3);
       const asked = {
         turnId,

@@ -102,12 +102,23 @@ function what({ span, alike, parts }: Listed, withRepository: boolean, docChars:
 
 const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
 
+/**
+ * The fence of a code block quoting `code` as it is: longer than any run of backticks inside it
+ * (CommonMark: a block ends only at a fence at least as long as its opening one), at least three.
+ */
+export function codeFence(code: string): string {
+  let longest = 0;
+  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return "`".repeat(Math.max(3, longest + 1));
+}
+
 function quote(span: AnswerSpan, part: NamedLines | null, label = part ? `(\`${part.name}\`)` : ""): string {
   const [start, end] = part ? [part.linestart, part.lineend] : [span.linestart, span.lineend];
   const lines = span.code.split("\n").slice(start - span.linestart, end - span.linestart + 1);
-  const shown = lines.slice(0, ANSWER_SHAPE.quotedLines).join("\n").replace(/```/g, "`\u200b``");
+  const shown = lines.slice(0, ANSWER_SHAPE.quotedLines).join("\n");
   const more = lines.length > ANSWER_SHAPE.quotedLines ? `\n… ${lines.length - ANSWER_SHAPE.quotedLines} more lines` : "";
-  return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n\`\`\`${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n\`\`\``;
+  const fence = codeFence(shown);
+  return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n${fence}${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n${fence}`;
 }
 
 /** Lines around a span's first use of `name` (USE_CONTEXT before, twice that after), or null. A line that defines a name of its own so called (`const name = (`, `function name(`) is no use. */

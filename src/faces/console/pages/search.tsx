@@ -14,6 +14,7 @@ import { Csrf, Layout, Notice, Time } from "../layout.tsx";
 import { CodeBlock, Markdown } from "../render.tsx";
 import { parseRepositoryId, shownRef } from "../../../indexing/repo-id.ts";
 import { SearchRefusal, type CodeReference, type Resolution } from "../../../features/code-search/service.ts";
+import { MAX_QUERY_CHARS, MAX_REPOSITORIES } from "../../../features/code-search/request.ts";
 import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
 import { ulid } from "../../../ids.ts";
@@ -77,9 +78,9 @@ const searchHref = (form: { query?: string | undefined; repoIds?: string[] | und
 function formErrors(form: SearchForm): string[] {
   const errors: string[] = [];
   if (!form.query) errors.push("query: must not be empty");
-  if (form.query.length > 20_000) errors.push("query: must be at most 20000 characters");
+  if (form.query.length > MAX_QUERY_CHARS) errors.push(`query: must be at most ${MAX_QUERY_CHARS} characters`);
   if (form.repoIds.length === 0) errors.push("repositories: choose at least one repository");
-  if (form.repoIds.length > 20) errors.push("repositories: at most 20 repositories per request");
+  if (form.repoIds.length > MAX_REPOSITORIES) errors.push(`repositories: at most ${MAX_REPOSITORIES} repositories per request`);
   if (form.sessionId && !SESSION_ID.test(form.sessionId)) errors.push("sessionId: may contain letters, digits and . _ : - only");
   return errors;
 }

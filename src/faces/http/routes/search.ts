@@ -20,56 +20,40 @@ import { HttpError } from "../errors.ts";
 import { readJson } from "../validate.ts";
 import { describeRoute } from "../route-docs.ts";
 import type { Remote } from "../../../hosts/index.ts";
-import { GitNameError, validateBranchName, validateRepositoryName } from "../../../git/names.ts";
-import { fromLocalAlias } from "../../../indexing/repo-id.ts";
 import { hostTokenFor } from "../../../features/code-search/permissions.ts";
 import { SearchRefusal, type RepositoryReference, type Resolution } from "../../../features/code-search/service.ts";
 import type { Emit } from "../../../features/query-sessions/service.ts";
+import {
+  checkRepositoryReference,
+  MAX_QUERY_CHARS,
+  MAX_REPOSITORIES,
+  queryText,
+  referenceBranch,
+  referenceRemote,
+  referenceRepository,
+  repositoriesMessage,
+  searchLimit,
+  sessionIdText,
+} from "../../../features/code-search/request.ts";
 
-const MAX_QUERY_CHARS = 100_000;
-
-const remoteSchema = z.preprocess(
-  (v) => (typeof v === "string" ? v.trim().toLowerCase() : v),
-  z.enum(["github", "gitlab", "bitbucket", "azure"], { error: "must be one of github, gitlab, bitbucket, azure" }),
-);
+const remoteSchema = z.preprocess((v) => (typeof v === "string" ? v.trim().toLowerCase() : v), referenceRemote);
 /**
  * Checked by the rules git names obey (src/git/names.ts), so a bad reference is a 400 before any host is
- * asked. `{ remote: "local", repository: "<name>" }` names a repository indexed by path (repo-id.ts).
+ * asked. `{ remote: "local", repository: "<name>" }` names a repository indexed by path; the MCP tools
+ * share these pieces (src/features/code-search/request.ts).
  */
 const repositoryRef = z
-  .preprocess((v) => (v && typeof v === "object" && "remote" in v && "repository" in v ? fromLocalAlias(v as { remote: string; repository: string }) : v), z.object({
+  .object({
     remote: remoteSchema,
-    repository: z.string({ error: "must be a string of the form owner/repo" }).trim().min(1, "must not be empty").max(300),
-    branch: z.string({ error: "must be a string" }).trim().max(255).nullish().transform((v) => (v ? v : undefined)),
+    repository: referenceRepository,
+    branch: referenceBranch.nullish().transform((v) => (v ? v : undefined)),
   })
-  .superRefine((ref, ctx) => {
-    for (const [field, check] of [
-      ["repository", () => validateRepositoryName(ref.remote, ref.repository)],
-      ["branch", () => ref.branch !== undefined && validateBranchName(ref.branch)],
-    ] as const) {
-      try {
-        check();
-      } catch (error) {
-        if (!(error instanceof GitNameError)) throw error;
-        ctx.addIssue({ code: "custom", path: [field], message: error.problem });
-      }
-    }
-  }));
+  .superRefine(checkRepositoryReference);
 const repositories = z
-  .array(repositoryRef, { error: "must be an array of { remote, repository, branch? }" })
+  .array(repositoryRef, { error: repositoriesMessage })
   .min(1, "name at least one repository")
-  .max(20, "at most 20 repositories per request");
-const sessionId = z
-  .string({ error: "must be a string" })
-  .trim()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, "may contain letters, digits and . _ : - only")
-  .optional();
-const queryText = z
-  .string({ error: "must be a string" })
-  .max(MAX_QUERY_CHARS, `must be at most ${MAX_QUERY_CHARS} characters`)
-  .refine((v) => v.trim().length > 0, "must not be empty");
+  .max(MAX_REPOSITORIES, `at most ${MAX_REPOSITORIES} repositories per request`);
+const sessionId = sessionIdText.optional();
 
 export const searchBody = z.object({
   query: queryText,
@@ -77,7 +61,7 @@ export const searchBody = z.object({
   sessionId,
   stream: z.boolean({ error: "must be a boolean" }).optional(),
   genius: z.boolean({ error: "must be a boolean" }).optional(),
-  limit: z.number().int().min(1).max(100).optional(),
+  limit: searchLimit.optional(),
 });
 
 export const queryBody = z.object({

@@ -12,16 +12,40 @@ import { repositoryStatus } from "../../../features/repositories/status.ts";
 import { repositoryId } from "../../../indexing/repo-id.ts";
 import { invalidParamsOf } from "../errors.ts";
 import { commandContextOf, defineTool, remote, repositoryName, type ToolContext } from "./common.ts";
+import {
+  checkRepositoryReference,
+  MAX_QUERY_CHARS,
+  MAX_REPOSITORIES,
+  MAX_SEARCH_LIMIT,
+  queryText,
+  referenceBranch,
+  referenceRemote,
+  referenceRepository,
+  repositoriesMessage,
+  searchLimit,
+  sessionIdText,
+} from "../../../features/code-search/request.ts";
 
 const branch = z.string().min(1).max(255).describe("Branch; the repository's default branch when omitted");
-const repositoryRef = z.strictObject({ remote, repository: repositoryName, branch: branch.optional() });
-const repositories = z.array(repositoryRef).min(1).max(20).describe("Repositories to search: { remote, repository, branch? }, at most 20");
-const sessionId = z
-  .string()
-  .min(1)
-  .max(128)
-  .regex(/^[A-Za-z0-9._:-]+$/, { error: "may contain letters, digits and . _ : - only" })
-  .describe("Query session id (from an earlier search or question): follow-ups use its earlier turns");
+/**
+ * A repository to search or look up, checked as the HTTP API checks it (src/features/code-search/request.ts):
+ * `remote: "local"` with the bare name names a repository indexed by path, as references and statuses show it.
+ */
+const repositoryRef = z
+  .strictObject({
+    remote: referenceRemote.describe("Hosting provider: github, gitlab, azure or bitbucket; or local for a repository indexed by path on the server"),
+    repository: referenceRepository.describe(
+      "Repository name, form owner/repo (GitLab: group/subgroup/project; Azure: org/project/repo); on remote local the name results show (e.g. shop-1a2b3c4d)",
+    ),
+    branch: referenceBranch.min(1, "must not be empty").describe("Branch; the repository's default branch when omitted").optional(),
+  })
+  .superRefine(checkRepositoryReference);
+const repositories = z
+  .array(repositoryRef, { error: repositoriesMessage })
+  .min(1, "name at least one repository")
+  .max(MAX_REPOSITORIES, `at most ${MAX_REPOSITORIES} repositories per request`)
+  .describe(`Repositories to search: { remote, repository, branch? }, 1 to ${MAX_REPOSITORIES}; remote local with the name results show for a repository indexed by path`);
+const sessionId = sessionIdText.describe("Query session id (from an earlier search or question): follow-ups use its earlier turns");
 
 const reference = z.object({
   repository: z.string(),
@@ -84,7 +108,7 @@ export const getRepositoryStatus = defineTool({
   name: "get_repository_status",
   title: "Indexing status of a repository",
   description: "The indexing status of a repository of your organisation: submitted, cloning, processing, completed or failed (with the reason), files processed of the total, languages, head commit.",
-  input: z.strictObject({ remote, repository: repositoryName, branch: branch.optional() }),
+  input: repositoryRef,
   output: z.object({ repository: status }),
   readOnly: true,
   async run(args, ctx) {
@@ -104,9 +128,9 @@ export const searchCode = defineTool({
     "Natural-language or identifier search over indexed repositories. Returns references best first: file, line range, the code of " +
     "that span and a one-line reason; several spans of one file when several match. The session id lets a follow-up use this search.",
   input: z.strictObject({
-    query: z.string().min(1).max(20_000).describe("What to look for: a question, a name, an error message or a whole bug report"),
+    query: queryText.describe(`What to look for: a question, a name, an error message or a whole bug report (at most ${MAX_QUERY_CHARS} characters)`),
     repositories,
-    limit: z.number().int().min(1).max(50).default(10).describe("Files returned (default 10, max 50); each may bring up to 3 spans"),
+    limit: searchLimit.default(10).describe(`Files returned (default 10, max ${MAX_SEARCH_LIMIT}); each may bring up to 3 spans`),
     sessionId: sessionId.optional(),
   }),
   output: z.object({ references: z.array(reference), sessionId: z.string(), notes: z.array(z.string()) }),
@@ -125,7 +149,7 @@ export const queryRepositories = defineTool({
     "Ask a question about indexed repositories: an answer in markdown naming the definitions that answer it with their lines, and its " +
     "sources. Sends progress notifications while it works when the client asks for them. Follow up with the same sessionId.",
   input: z.strictObject({
-    question: z.string().min(1).max(20_000).describe("The question"),
+    question: queryText.describe(`The question (at most ${MAX_QUERY_CHARS} characters)`),
     repositories,
     sessionId: sessionId.optional(),
     genius: z.boolean().optional().describe("Search deeper (slower)"),
