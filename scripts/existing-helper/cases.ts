@@ -5,8 +5,9 @@
  *   - copies: functions and methods of that commit (outside tests, scripts, examples and generated
  *     code; at least 4 code lines and 40 tokens, the finding's own floor), picked by a seeded draw
  *     spread over four size bands; each is turned into a near-copy (the function's name and its
- *     parameters and locals renamed, and in one case of two a literal changed) put in a new file beside
- *     the original (a method inside a new class or impl);
+ *     parameters and locals renamed, and in one case of two a literal changed; its header, parameters
+ *     and literal read below the doc comment its text starts with) put in a new file beside the
+ *     original (a method inside a new class or impl, one assigned to an object as written);
  *   - negatives: functions a later real commit added (same floor), whose name is defined nowhere in the
  *     indexed commit and less than half of whose code lines appear there word for word (code moved
  *     from elsewhere is not new), put in a new file the same way.
@@ -132,32 +133,50 @@ function boundNames(text: string, language: string): Set<string> {
 
 const rename = (name: string, language: string) => (language === "py" || language === "rs" ? `${name}_alt` : `${name}Alt`);
 
+/**
+ * Where a function's code starts in its text: after the comments and blank lines above its header. A
+ * definition's text begins with its doc comment, a doc block also across a blank line or two (the
+ * chunker reads it that way, as JSDoc does), so its header is not always its first line.
+ */
+export function codeStartOf(text: string, language: string): number {
+  const comment = language === "py" ? /^\s*#[^\n]*/ : /^\s*(?:\/\/[^\n]*|\/\*[\s\S]*?\*\/)/;
+  let at = 0;
+  for (let m = comment.exec(text); m; m = comment.exec(text.slice(at))) at += m[0].length;
+  return at + /^\s*/.exec(text.slice(at))![0].replace(/[^\n]*$/, "").length;
+}
+
+const languageOf = (path: string) => path.slice(path.lastIndexOf(".") + 1).replace(/^(mjs|cjs|ts)$/, "js");
+
 /** The near-copy of `f`: names and locals renamed; every other case a literal changed. Returns the text and what changed. */
 export function nearCopy(f: Original, index: number): { text: string; name: string; edits: string[] } {
-  const language = f.path.slice(f.path.lastIndexOf(".") + 1).replace(/^(mjs|cjs|ts)$/, "js");
-  const names = boundNames(f.text, language);
+  const language = languageOf(f.path);
+  // Its header, parameters and the literal to change are read in its code, not in the doc comment above it.
+  const start = codeStartOf(f.text, language);
+  const names = boundNames(f.text.slice(start), language);
   names.add(f.name);
   const edits = [`renamed ${[...names].length} names (the function's and ${[...names].length - 1} parameters and locals)`];
-  let text = f.text.replace(IDENT, (word, offset: number, all: string) => (names.has(word) && all[offset - 1] !== "." ? rename(word, language) : word));
+  const renamed = f.text.replace(IDENT, (word, offset: number, all: string) => (names.has(word) && all[offset - 1] !== "." ? rename(word, language) : word));
+  const comments = renamed.slice(0, codeStartOf(renamed, language));
+  let code = renamed.slice(comments.length);
   // A method assigned to an object (`res.location = function (...)`): the member's name too.
   const member = new RegExp(`^(\\s*[\\w$.]*\\.)${f.name.replace(/\$/g, "\\$")}(\\s*=)`);
-  if (member.test(text)) text = text.replace(member, `$1${rename(f.name, language)}$2`);
+  if (member.test(code)) code = code.replace(member, `$1${rename(f.name, language)}$2`);
   if (index % 2 === 1) {
-    const number = /(?<![\w.])(\d+)(?![\w.])/.exec(text.slice(text.indexOf("\n")));
+    const number = /(?<![\w.])(\d+)(?![\w.])/.exec(code.slice(code.indexOf("\n")));
     if (number) {
-      const at = text.indexOf("\n") + number.index;
-      text = `${text.slice(0, at)}${Number(number[1]) + 1}${text.slice(at + number[1]!.length)}`;
+      const at = code.indexOf("\n") + number.index;
+      code = `${code.slice(0, at)}${Number(number[1]) + 1}${code.slice(at + number[1]!.length)}`;
       edits.push(`literal ${number[1]} -> ${Number(number[1]) + 1}`);
     } else {
-      const str = /"([^"\n\\]{1,40})"/.exec(text.slice(text.indexOf("\n")));
+      const str = /"([^"\n\\]{1,40})"/.exec(code.slice(code.indexOf("\n")));
       if (str) {
-        const at = text.indexOf("\n") + str.index;
-        text = `${text.slice(0, at)}"${str[1]} (copy)"${text.slice(at + str[0].length)}`;
+        const at = code.indexOf("\n") + str.index;
+        code = `${code.slice(0, at)}"${str[1]} (copy)"${code.slice(at + str[0].length)}`;
         edits.push(`string literal "${str[1]}" changed`);
       }
     }
   }
-  return { text, name: rename(f.name, language), edits };
+  return { text: `${comments}${code}`, name: rename(f.name, language), edits };
 }
 
 /** The new file holding `text` (a method inside a new class or impl; Go keeps its package clause). */
@@ -171,7 +190,7 @@ export function newFile(f: Original, text: string, index: number, originalConten
   const flat = lines.map((l) => l.slice(indent)).join("\n");
   const inner = lines.map((l) => `    ${l.slice(indent)}`).join("\n");
   let content: string;
-  const assigned = /^\s*[\w$.]+\s*=\s*(async\s+)?function\b/.test(flat);
+  const assigned = /^\s*[\w$.]+\s*=\s*(async\s+)?function\b/.test(flat.slice(codeStartOf(flat, languageOf(f.path))));
   if (f.kind !== "method" || ext === "go" || assigned) {
     const pkg = ext === "go" ? `${/^package\s+\w+/m.exec(originalContent)?.[0] ?? "package main"}\n\n` : "";
     content = `${pkg}${flat}\n`;

@@ -82,6 +82,28 @@ describe("similarity", () => {
     expect(alike(copy, { name: "tiny", parent: null, kind: "function", path: "app/old.py" }, "def tiny(a):\n    return a\n")).toBeNull();
   });
 
+  it("a keyword of one language is a name in the others: a copy renaming a JavaScript `fn` or a Python `func` is alike (express app.engine)", () => {
+    const engine = `app.engine = function(ext, fn){
+  if ('function' != typeof fn) throw new Error('callback function required');
+  if ('.' != ext[0]) ext = '.' + ext;
+  this.engines[ext] = fn;
+  return this;
+};`;
+    const copy = fn("lib/added.js", engine.replace("app.engine", "app.register").replace(/\bfn\b/g, "callback").replace(/\bext\b/g, "extension"), "register", "method");
+    expect(alike(copy, { name: "engine", parent: "app", kind: "method", path: "lib/application.js" }, engine)).toBeGreaterThan(0.95);
+    const register = `def register(func, name=None, replace=False):
+    key = name or func.__name__
+    if key in REGISTRY and not replace:
+        raise KeyError(key)
+    REGISTRY[key] = func
+    return func`;
+    const python = fn("app/added.py", register.replace("def register", "def add_handler").replace(/\bfunc\b/g, "handler"), "add_handler");
+    expect(alike(python, { name: "register", parent: null, kind: "function", path: "app/old.py" }, register)).toBeGreaterThan(0.95);
+    // In its own language it stays a keyword.
+    expect(codeTokens("fn main() { let fn_ = 1; }", "src/main.rs").tokens).toContain("fn");
+    expect(codeTokens("func main() { x := 1 }", "main.go").tokens).toContain("func");
+  });
+
   it("codeOnly is equal when only comments or whitespace change, not when a literal does", () => {
     const a = "def f(x):\n    # double it\n    return x * 2\n";
     expect(codeOnly(a, "a.py")).toBe(codeOnly("def f(x):\n    return  x * 2  # twice\n", "a.py"));

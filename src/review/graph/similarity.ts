@@ -35,6 +35,15 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 
+/**
+ * Of those, keywords of one language only that programs in the others commonly use as names: a
+ * JavaScript `fn` or a Python `func` is a name, and a copy renaming it (`fn` -> `callback`) reads alike.
+ */
+const OWN_KEYWORDS: Readonly<Record<string, Language>> = { fn: "rust", func: "go" };
+
+const isKeyword = (name: string, language: Language | null): boolean =>
+  KEYWORDS.has(name) && (language === null || OWN_KEYWORDS[name] === undefined || OWN_KEYWORDS[name] === language);
+
 const RECEIVERS = new Set(["self", "this", "cls", "Self"]);
 
 const HASH_COMMENTS = new Set<Language>(["python", "ruby", "shell"]);
@@ -193,7 +202,7 @@ export function codeTokens(code: string, path: string): CodeTokens {
     else if (m[2] !== undefined) tokens.push("N");
     else if (m[3] !== undefined) {
       const name = m[3];
-      if (KEYWORDS.has(name)) tokens.push(name);
+      if (isKeyword(name, language)) tokens.push(name);
       else {
         tokens.push("$");
         const after = text.slice((m.index ?? 0) + name.length).match(/^\s*\(/);
