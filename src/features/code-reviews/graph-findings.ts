@@ -18,6 +18,7 @@ import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
 import { brokenCallerFinding, deletedFileCallersFinding, findBrokenCallers, type BranchGraph, type BrokenCaller } from "../../review/graph/broken-callers.ts";
 import { brokenImportFinding, findBrokenImports } from "../../review/graph/broken-imports.ts";
+import { createParseCache } from "../../review/graph/calls.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 
 export type IndexedRepositories = (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
@@ -90,9 +91,12 @@ export async function graphFindingsFor(input: {
     logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, `${what} from the code graph failed; reviewing without them`);
     return [];
   };
+  // Each version of a file parsed once for both (src/review/graph/calls.ts).
+  const parse = createParseCache();
   const [callers, imports] = await Promise.all([
-    findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph }).catch(failed("broken callers")),
+    findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph, parse }).catch(failed("broken callers")),
     findBrokenImports({
+      parse,
       files: input.files,
       importersOf: (path) => codeIndex.importersOf(target.repoId, target.branch, path),
       readHead: input.readHead,

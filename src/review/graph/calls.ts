@@ -59,6 +59,33 @@ export async function parseForCalls(path: string, content: string, names: Readon
   );
 }
 
+/** Parses a file's version for the broken-callers finding (`parseForCalls`, or one review run's `ParseCache`). */
+export type ParseFile = (path: string, content: string, names: ReadonlySet<string> | null) => Promise<ParsedFile | null>;
+
+/**
+ * Parses for one review run, each version of a file once: the graph-only parse (no names asked for)
+ * and the parse with every call, from which the calls of some names are picked (the same calls, in
+ * the same order, as a parse asking for those names). A file read for the calls of each of many
+ * changed definitions, or by several checks, is parsed once or twice instead of once per name and
+ * check. What it hands out is shared: callers read it and never change it.
+ */
+export function createParseCache(): ParseFile {
+  const graphOnly = new Map<string, Promise<ParsedFile | null>>();
+  const allCalls = new Map<string, Promise<ParsedFile | null>>();
+  return async (path, content, names) => {
+    const key = `${path}\0${content}`;
+    if (names !== null && names.size === 0) {
+      const all = allCalls.get(key);
+      if (all) return all.then((parsed) => (parsed ? { ...parsed, calls: [] } : null));
+      if (!graphOnly.has(key)) graphOnly.set(key, parseForCalls(path, content, names));
+      return graphOnly.get(key)!;
+    }
+    if (!allCalls.has(key)) allCalls.set(key, parseForCalls(path, content, null));
+    const parsed = await allCalls.get(key)!;
+    return parsed && names !== null ? { ...parsed, calls: parsed.calls.filter((c) => names.has(c.name)) } : parsed;
+  };
+}
+
 const isComment = (n: Node) => n.type === "comment" || n.type.endsWith("_comment");
 
 function callee(fn: Node | null): { name: string; receiver: string | null; nameNode: Node } | null {
