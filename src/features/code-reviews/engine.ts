@@ -133,6 +133,7 @@ export function createReviewEngine(deps: EngineDeps) {
       logger.info({ codeReviewId, orgId, status: outcome === "CodeReviewFailed" ? "FAILED" : "SKIPPED", reason }, "code review ended");
     };
 
+    let blobs: ReturnType<typeof git.openReviewBlobs> | null = null;
     try {
       const { remote, name } = req.repository;
       const pr = queries.findPullRequest(orgId, remote, name, req.prNumber);
@@ -152,6 +153,8 @@ export function createReviewEngine(deps: EngineDeps) {
       // A started review fetched its commits with its caller's token; resumed without it (after a restart),
       // it reads those commits from the mirror and fetches nothing.
       const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
+      // The run's file reads go through one git process (closed when the run ends).
+      const reviewBlobs = (blobs = git.openReviewBlobs(dir));
       // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
       const trees = new Map<string, Map<string, string>>();
       const listings = new Map<string, Promise<TreeEntry[]>>();
@@ -181,15 +184,16 @@ export function createReviewEngine(deps: EngineDeps) {
       const contents = new Map<string, Promise<string | null>>();
       const readAt = (sha: string, path: string) => {
         const k = `${sha}\0${path}`;
-        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
+        // After the commit's listing (once per run), which the read then looks the file up in.
+        if (!contents.has(k)) contents.set(k, listing(sha).catch(() => undefined).then(() => git.readFileAt(dir, sha, path, trees, reviewBlobs.read)));
         return contents.get(k)!;
       };
       const prefetch = async (sha: string, paths: string[]) => {
         const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
         if (wanted.length === 0) return;
         // Should the batch fail, each file is read on its own when asked for.
-        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
-        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
+        const read = git.readFilesAt(dir, sha, wanted, trees, reviewBlobs.read).catch(() => null);
+        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees, reviewBlobs.read))));
         await read;
       };
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
@@ -414,6 +418,8 @@ export function createReviewEngine(deps: EngineDeps) {
       const reason = error instanceof Error ? error.message : String(error);
       logger.warn({ codeReviewId, orgId, err: { message: reason } }, "code review failed");
       await finish("CodeReviewFailed", reason);
+    } finally {
+      blobs?.close();
     }
   }
 
