@@ -40,6 +40,7 @@ import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
+import { createParseCache } from "../../review/graph/calls.ts";
 import { mayAddOutput } from "../../review/analysers/debug-leftovers.ts";
 import { describeSkipped, skipReasonOf, type SkippedFile } from "../../review/skipped.ts";
 import type { HostTokens } from "../pull-requests/host-tokens.ts";
@@ -169,7 +170,7 @@ export function createReviewEngine(deps: EngineDeps) {
       };
       const ruleSets = new Map<string, Promise<RepoRuleSet>>();
       const rulesAt = (sha: string) => {
-        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries)));
+        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries, reviewBlobs.read)));
         return ruleSets.get(sha)!;
       };
       const diffCache = new Map<string, DiffFile[]>();
@@ -199,6 +200,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
       const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
       const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
+      const parses = createParseCache(); // the run's parses (graph and calls), for the graph findings and the outline
       // Findings from the target branch's code graph (broken callers and imports), once per run and diff.
       const graphRuns = new Map<string, ReturnType<typeof graphFindingsFor>>();
       const graphFor = (base: string, head: string, files: readonly DiffFile[]) => {
@@ -210,6 +212,7 @@ export function createReviewEngine(deps: EngineDeps) {
             prefetchHead: (paths) => listing(head).then(() => prefetch(head, paths)),
             basePaths: () => pathsAt(base), headPaths: () => pathsAt(head),
             skipImporter: (p) => rules.rulesFor(p, { repository: name }).ignored,
+            parse: parses,
           })));
         }
         return graphRuns.get(k)!;
@@ -369,7 +372,7 @@ export function createReviewEngine(deps: EngineDeps) {
         strictness: req.strictness,
         title: pr.title,
         skipped: started.skippedFiles,
-        outline: await outlineOf(files, started.diffBase, started.headSha, readAt),
+        outline: await outlineOf(files, started.diffBase, started.headSha, readAt, parses),
         checks,
         humanChecks,
         skippedRules,

@@ -128,11 +128,11 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     }));
   }
 
-  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already. */
-  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[]): Promise<RepoRuleSet> {
+  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already; `read`: the run's reads. */
+  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[], read: BlobSource = (ids) => mirrors.readBlobs(dir, ids)): Promise<RepoRuleSet> {
     const tree = listing ?? (await mirrors.listTree(dir, sha));
     const ruleEntries = tree.filter((e) => /(^|\/)\.loupe\/[^/]+$/.test(e.path) && e.size <= 200_000);
-    const blobs = await mirrors.readBlobs(dir, ruleEntries.map((e) => e.blobId));
+    const blobs = await read(ruleEntries.map((e) => e.blobId));
     const byPath = new Map(ruleEntries.map((e) => [e.path, blobs.get(e.blobId)?.toString("utf8") ?? ""]));
     return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
   }

@@ -63,26 +63,20 @@ export async function parseForCalls(path: string, content: string, names: Readon
 export type ParseFile = (path: string, content: string, names: ReadonlySet<string> | null) => Promise<ParsedFile | null>;
 
 /**
- * Parses for one review run, each version of a file once: the graph-only parse (no names asked for)
- * and the parse with every call, from which the calls of some names are picked (the same calls, in
- * the same order, as a parse asking for those names). A file read for the calls of each of many
- * changed definitions, or by several checks, is parsed once or twice instead of once per name and
- * check. What it hands out is shared: callers read it and never change it.
+ * Parses for one review run, each version of a file once, with every call: the calls of some names
+ * are picked from it (the same calls, in the same order, as a parse asking for those names), and a
+ * question about its graph only gets it without calls. A file read for the calls of each of many
+ * changed definitions, or by several checks, is parsed once instead of once per name and check
+ * (reading every call of a file costs little beside parsing it). What it hands out is shared: callers
+ * read it and never change it.
  */
 export function createParseCache(): ParseFile {
-  const graphOnly = new Map<string, Promise<ParsedFile | null>>();
-  const allCalls = new Map<string, Promise<ParsedFile | null>>();
+  const parses = new Map<string, Promise<ParsedFile | null>>();
   return async (path, content, names) => {
     const key = `${path}\0${content}`;
-    if (names !== null && names.size === 0) {
-      const all = allCalls.get(key);
-      if (all) return all.then((parsed) => (parsed ? { ...parsed, calls: [] } : null));
-      if (!graphOnly.has(key)) graphOnly.set(key, parseForCalls(path, content, names));
-      return graphOnly.get(key)!;
-    }
-    if (!allCalls.has(key)) allCalls.set(key, parseForCalls(path, content, null));
-    const parsed = await allCalls.get(key)!;
-    return parsed && names !== null ? { ...parsed, calls: parsed.calls.filter((c) => names.has(c.name)) } : parsed;
+    if (!parses.has(key)) parses.set(key, parseForCalls(path, content, null));
+    const parsed = await parses.get(key)!;
+    return parsed && names !== null ? { ...parsed, calls: names.size === 0 ? [] : parsed.calls.filter((c) => names.has(c.name)) } : parsed;
   };
 }
 
