@@ -58,8 +58,20 @@ async function startBaseline(commit: string, hostDir: string): Promise<Started &
   };
 }
 
-type Said = { summary: string | null; comments: ServiceComment[] };
+type Said = { summary: string | null; comments: Pick<ServiceComment, "filePath" | "lineStart" | "lineEnd" | "body">[] };
 const sameThing = (a: Said, b: Said) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Where two reviews differ: the summary lines and the comments one has and the other not. */
+function differenceOf(a: Said, b: Said) {
+  const lines = (s: string | null) => (s ?? "").split("\n");
+  const [la, lb] = [lines(a.summary), lines(b.summary)];
+  const key = (c: Said["comments"][number]) => JSON.stringify(c);
+  const [ka, kb] = [new Set(a.comments.map(key)), new Set(b.comments.map(key))];
+  return {
+    summaryLines: { onlyFirst: la.filter((l) => !lb.includes(l)), onlySecond: lb.filter((l) => !la.includes(l)) },
+    comments: { onlyFirst: a.comments.filter((c) => !kb.has(key(c))), onlySecond: b.comments.filter((c) => !ka.has(key(c))) },
+  };
+}
 
 const median = (xs: readonly number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -80,6 +92,7 @@ export async function benchPullRequests(options: { mirrors: string; pullRequests
       repo: string; commit: string; subject: string; diff: string; indexing: Record<string, { seconds: number; files: number }>;
       seconds: Record<string, number[]>; medians: Record<string, number | null>; ratio: number | null; firstRun: Record<string, number>;
       sameReview: boolean | null; sameOnEveryRun: Record<string, boolean>; loadAverages: number[]; inlineComments: number;
+      baselineVersusCurrent?: ReturnType<typeof differenceOf>; unrepeated?: { service: string; run: number; difference: ReturnType<typeof differenceOf> }[];
     }[] = [];
     let number = 0;
     for (const pr of pullRequests) {
@@ -101,6 +114,8 @@ export async function benchPullRequests(options: { mirrors: string; pullRequests
       const seconds: Record<string, number[]> = Object.fromEntries(services.map((s) => [s.name, []]));
       const said: Record<string, Said> = {};
       const repeatable: Record<string, boolean> = Object.fromEntries(services.map((s) => [s.name, true]));
+      // The first run of a service that said something else than its first run did, and how.
+      const unrepeated: { service: string; run: number; difference: ReturnType<typeof differenceOf> }[] = [];
       const loads: number[] = [];
       for (let run = 0; run < runs; run++) {
         number += 1;
@@ -114,7 +129,10 @@ export async function benchPullRequests(options: { mirrors: string; pullRequests
           const comments = (await serviceComments(clients[i]!, pr.repo, number)).map((c) => ({ filePath: c.filePath, lineStart: c.lineStart, lineEnd: c.lineEnd, body: c.body }));
           const now: Said = { summary: outcome.body, comments };
           said[s.name] ??= now;
-          if (!sameThing(said[s.name]!, now)) repeatable[s.name] = false;
+          if (!sameThing(said[s.name]!, now) && repeatable[s.name]) {
+            repeatable[s.name] = false;
+            unrepeated.push({ service: s.name, run: run + 1, difference: differenceOf(said[s.name]!, now) });
+          }
         }
         loads.push(Number(loadavg()[0]!.toFixed(2)));
         log(`  run ${run + 1}: ${services.map((s) => `${s.name} ${seconds[s.name]!.at(-1)!.toFixed(2)} s`).join(", ")} (load ${loads.at(-1)})`);
@@ -130,6 +148,8 @@ export async function benchPullRequests(options: { mirrors: string; pullRequests
         medians, ratio,
         firstRun: Object.fromEntries(services.map((s) => [s.name, Number(seconds[s.name]![0]!.toFixed(3))])),
         sameReview: same, sameOnEveryRun: repeatable, loadAverages: loads,
+        ...(same === false ? { baselineVersusCurrent: differenceOf(said.baseline!, said.current!) } : {}),
+        ...(unrepeated.length > 0 ? { unrepeated } : {}),
         inlineComments: said.current!.comments.filter((c) => c.filePath !== null).length,
       });
     }
