@@ -19,6 +19,15 @@
  * and its check of the copy at base and head), and a number in its first public function changes (a
  * changed function: the tests-not-updated lookup). The same pull request is reviewed --runs times (new pull request numbers,
  * same branches); results: scripts/results/bench-review-time.json.
+ *
+ * Large real pull requests (review-bench/real-pull-requests.ts):
+ *
+ *   npx tsx scripts/bench-review-time.ts --pull-requests large|<owner/name@commit,...> [--baseline <commit>] [--runs 3] [--mirrors <dir>] [--out <file>]
+ *
+ * Each commit (of 20-40 files with `large`) reviewed as a pull request into its parent, whose branch is
+ * indexed first. --baseline runs the service of that commit's code too, in the same process, each pull
+ * request reviewed by both in turn: the medians, their ratio, and whether both reviews said the same.
+ * Results: scripts/results/bench-review-time-pull-requests.json.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, existsSync } from "node:fs";
@@ -29,6 +38,7 @@ import { git, readBlobs } from "./eval/git-host.ts";
 import { startService } from "./eval/service.ts";
 import { projectRoot, writeResults } from "./results.ts";
 import { definitionsOf } from "../src/review/change-outline.ts";
+import { benchPullRequests, parsePullRequests } from "./review-bench/real-pull-requests.ts";
 import { hostRepository, indexBranch, openPullRequest, runReview, setBranch, SOURCE, WEBHOOK_SECRET } from "./review-bench/support.ts";
 
 const { values: args } = parseArgs({
@@ -38,6 +48,8 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "3" },
     out: { type: "string" },
     "data-dir": { type: "string" },
+    "pull-requests": { type: "string" },
+    baseline: { type: "string" },
   },
 });
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
@@ -144,6 +156,13 @@ async function makeChanges(bare: string, entries: readonly (Entry & { lines: num
 }
 
 async function main() {
+  if (args["pull-requests"]) {
+    const figures = await benchPullRequests({ mirrors, pullRequests: parsePullRequests(args["pull-requests"]), runs, baseline: args.baseline ?? null, log: (l) => console.log(l) });
+    const path = writeResults("bench-review-time-pull-requests", figures, args.out ? { path: resolve(args.out) } : {});
+    console.log(`written ${path}`);
+    return;
+  }
+  if (args.baseline) throw new Error("--baseline goes with --pull-requests");
   const started = performance.now();
   const { entries, mirrorsUsed } = pickFiles();
   const lines = entries.reduce((n, e) => n + e.lines, 0);

@@ -17,6 +17,7 @@ import { childrenOf, namedChildrenOf, unwrapDefinition } from "../indexing/chunk
 import { readParsed } from "./parse-bounds.ts";
 import { normalSignature, withRenames, wordPattern } from "./outline-renames.ts";
 import { privateCallersChecked } from "./in-file-callers.ts";
+import type { ParseFile } from "./graph/calls.ts";
 
 export type OutlineDefinition = {
   name: string;
@@ -259,8 +260,11 @@ export function compareDefinitions(path: string, before: readonly OutlineDefinit
   return [...changes.sort((x, y) => x.line - y.line), ...removed.sort((x, y) => x.line - y.line)];
 }
 
-/** The definitions each changed file adds, changes and removes (base version `before`, head version `after`). */
-export async function outlineChange(files: readonly FileVersions[]): Promise<FileOutline[]> {
+/**
+ * The definitions each changed file adds, changes and removes (base version `before`, head version
+ * `after`); `parse`: the review run's parses of the files' calls (./graph/calls.ts), when it has them.
+ */
+export async function outlineChange(files: readonly FileVersions[], parse?: ParseFile): Promise<FileOutline[]> {
   const out: FileOutline[] = [];
   for (const f of files) {
     const before = f.before === null ? [] : await definitionsOf(f.oldPath ?? f.path, f.before);
@@ -268,7 +272,7 @@ export async function outlineChange(files: readonly FileVersions[]): Promise<Fil
     if (before === null || after === null) out.push({ path: f.path, parsed: false, changes: [] });
     else {
       const changes = withRenames(compareDefinitions(f.path, before, after), before, after);
-      for (const c of await privateCallersChecked(f.path, f.before, f.after, changes)) c.callersCheckedInFile = true;
+      for (const c of await privateCallersChecked(f.path, f.before, f.after, changes, parse)) c.callersCheckedInFile = true;
       out.push({ path: f.path, parsed: true, changes });
     }
   }

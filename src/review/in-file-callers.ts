@@ -6,7 +6,7 @@
  * signature every call fits it (./graph/signature.ts), after a removal or a rename none of the old
  * name is left. The summary then does not count it among the definitions whose callers were not checked.
  */
-import { callLanguageOf, parseForCalls } from "./graph/calls.ts";
+import { callLanguageOf, parseForCalls, type ParseFile } from "./graph/calls.ts";
 import { misfit, shapeOf } from "./graph/signature.ts";
 
 /** One outline change as this check reads it (./change-outline.ts `DefinitionChange`). */
@@ -36,9 +36,9 @@ export function isFilePrivate(change: Change, language: string, before: string |
 
 /**
  * The changes (signature changed, renamed or removed functions and methods) of one file whose calls in
- * the file at the head all fit: the private ones only.
+ * the file at the head all fit: the private ones only. `parse`: the review run's parses (./graph/calls.ts).
  */
-export async function privateCallersChecked<C extends Change>(path: string, before: string | null, after: string | null, changes: readonly C[]): Promise<Set<C>> {
+export async function privateCallersChecked<C extends Change>(path: string, before: string | null, after: string | null, changes: readonly C[], parse: ParseFile = parseForCalls): Promise<Set<C>> {
   const out = new Set<C>();
   const language = callLanguageOf(path);
   if (!language || after === null) return out;
@@ -47,7 +47,7 @@ export async function privateCallersChecked<C extends Change>(path: string, befo
   );
   if (wanted.length === 0) return out;
   const names = new Set(wanted.map((c) => c.renamedFrom ?? c.name));
-  const parsed = await parseForCalls(path, after, names);
+  const parsed = await parse(path, after, names);
   if (!parsed) return out;
   for (const c of wanted) {
     const name = c.renamedFrom ?? c.name;

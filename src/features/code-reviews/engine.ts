@@ -40,6 +40,7 @@ import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
 import { isShownAt } from "../../review/strictness.ts";
+import { createParseCache } from "../../review/graph/calls.ts";
 import { mayAddOutput } from "../../review/analysers/debug-leftovers.ts";
 import { describeSkipped, skipReasonOf, type SkippedFile } from "../../review/skipped.ts";
 import type { HostTokens } from "../pull-requests/host-tokens.ts";
@@ -133,6 +134,7 @@ export function createReviewEngine(deps: EngineDeps) {
       logger.info({ codeReviewId, orgId, status: outcome === "CodeReviewFailed" ? "FAILED" : "SKIPPED", reason }, "code review ended");
     };
 
+    let blobs: ReturnType<typeof git.openReviewBlobs> | null = null;
     try {
       const { remote, name } = req.repository;
       const pr = queries.findPullRequest(orgId, remote, name, req.prNumber);
@@ -158,6 +160,8 @@ export function createReviewEngine(deps: EngineDeps) {
       // A started review fetched its commits with its caller's token; resumed without it (after a restart),
       // it reads those commits from the mirror and fetches nothing.
       const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
+      // The run's file reads go through one git process (closed when the run ends).
+      const reviewBlobs = (blobs = git.openReviewBlobs(dir));
       // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
       const trees = new Map<string, Map<string, string>>();
       const listings = new Map<string, Promise<TreeEntry[]>>();
@@ -172,7 +176,7 @@ export function createReviewEngine(deps: EngineDeps) {
       };
       const ruleSets = new Map<string, Promise<RepoRuleSet>>();
       const rulesAt = (sha: string) => {
-        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries)));
+        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries, reviewBlobs.read)));
         return ruleSets.get(sha)!;
       };
       const diffCache = new Map<string, DiffFile[]>();
@@ -187,20 +191,22 @@ export function createReviewEngine(deps: EngineDeps) {
       const contents = new Map<string, Promise<string | null>>();
       const readAt = (sha: string, path: string) => {
         const k = `${sha}\0${path}`;
-        if (!contents.has(k)) contents.set(k, git.readFileAt(dir, sha, path, trees));
+        // After the commit's listing (once per run), which the read then looks the file up in.
+        if (!contents.has(k)) contents.set(k, listing(sha).catch(() => undefined).then(() => git.readFileAt(dir, sha, path, trees, reviewBlobs.read)));
         return contents.get(k)!;
       };
       const prefetch = async (sha: string, paths: string[]) => {
         const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
         if (wanted.length === 0) return;
         // Should the batch fail, each file is read on its own when asked for.
-        const read = git.readFilesAt(dir, sha, wanted, trees).catch(() => null);
-        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees))));
+        const read = git.readFilesAt(dir, sha, wanted, trees, reviewBlobs.read).catch(() => null);
+        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees, reviewBlobs.read))));
         await read;
       };
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
       const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
       const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
+      const parses = createParseCache(); // the run's parses (graph and calls), for the graph findings and the outline
       // Findings from the target branch's code graph (broken callers and imports), once per run and diff.
       const graphRuns = new Map<string, ReturnType<typeof graphFindingsFor>>();
       const graphFor = (base: string, head: string, files: readonly DiffFile[]) => {
@@ -212,6 +218,7 @@ export function createReviewEngine(deps: EngineDeps) {
             prefetchHead: (paths) => listing(head).then(() => prefetch(head, paths)),
             basePaths: () => pathsAt(base), headPaths: () => pathsAt(head),
             skipImporter: (p) => rules.rulesFor(p, { repository: name }).ignored,
+            parse: parses,
           })));
         }
         return graphRuns.get(k)!;
@@ -371,7 +378,7 @@ export function createReviewEngine(deps: EngineDeps) {
         strictness: req.strictness,
         title: pr.title,
         skipped: started.skippedFiles,
-        outline: await outlineOf(files, started.diffBase, started.headSha, readAt),
+        outline: await outlineOf(files, started.diffBase, started.headSha, readAt, parses),
         checks,
         humanChecks,
         skippedRules,
@@ -420,6 +427,8 @@ export function createReviewEngine(deps: EngineDeps) {
       const reason = error instanceof Error ? error.message : String(error);
       logger.warn({ codeReviewId, orgId, err: { message: reason } }, "code review failed");
       await finish("CodeReviewFailed", reason);
+    } finally {
+      blobs?.close();
     }
   }
 

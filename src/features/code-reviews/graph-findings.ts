@@ -18,6 +18,7 @@ import type { DiffFile } from "../../review/diff.ts";
 import type { Finding } from "../../review/findings.ts";
 import { brokenCallerFinding, deletedFileCallersFinding, findBrokenCallers, type BranchGraph, type BrokenCaller } from "../../review/graph/broken-callers.ts";
 import { brokenImportFinding, findBrokenImports } from "../../review/graph/broken-imports.ts";
+import { createParseCache, type ParseFile } from "../../review/graph/calls.ts";
 import { codeIndexRepoId } from "../../indexing/repo-id.ts";
 
 export type IndexedRepositories = (orgId: string) => readonly { remote: string; repository: string; branch: string; sha: string | null }[];
@@ -46,15 +47,26 @@ export function indexTargetOf(indexed: IndexedRepositories | undefined, orgId: s
 export function branchGraphOf(codeIndex: CodeIndex, target: IndexTarget): BranchGraph {
   const filter: IndexFilter = { orgId: target.orgId, targets: [{ repoId: target.repoId, branch: target.branch }] };
   const imports = new Map<string, Promise<string[]>>();
+  // A name is looked up once per run: its callers and users are one lookup, and the checks ask for the same definitions again.
+  const references = new Map<string, ReturnType<CodeIndex["findReferences"]>>();
+  const referencesOf = (name: string) => {
+    if (!references.has(name)) references.set(name, codeIndex.findReferences(filter, name, 5000));
+    return references.get(name)!;
+  };
+  const definitions = new Map<string, ReturnType<CodeIndex["findDefinitions"]>>();
+  const definitionsNamed = (name: string) => {
+    if (!definitions.has(name)) definitions.set(name, codeIndex.findDefinitions(filter, [name], 1000));
+    return definitions.get(name)!;
+  };
   return {
     async callersOf(name) {
-      return (await codeIndex.findReferences(filter, name, 5000)).filter((r) => r.call).map((r) => ({ path: r.path, line: r.line }));
+      return (await referencesOf(name)).filter((r) => r.call).map((r) => ({ path: r.path, line: r.line }));
     },
     async usersOf(name) {
-      return (await codeIndex.findReferences(filter, name, 5000)).map((r) => ({ path: r.path, line: r.line }));
+      return (await referencesOf(name)).map((r) => ({ path: r.path, line: r.line }));
     },
     async definitionsOf(name) {
-      return (await codeIndex.findDefinitions(filter, [name], 1000)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent, params: d.def.params }));
+      return (await definitionsNamed(name)).map((d) => ({ path: d.path, kind: d.def.kind, parent: d.def.parent, params: d.def.params }));
     },
     importersOf(path) {
       return codeIndex.importersOf(target.repoId, target.branch, path);
@@ -81,6 +93,8 @@ export async function graphFindingsFor(input: {
   headPaths(): Promise<readonly string[]>;
   /** Files not looked at as importers (`.loupe/` ignores). */
   skipImporter?(path: string): boolean;
+  /** The review run's parses (src/review/graph/calls.ts), else a cache for this call. */
+  parse?: ParseFile;
 }): Promise<GraphFindings> {
   const none: GraphFindings = { byPath: new Map(), branch: null };
   if (!input.codeIndex || !input.target) return none;
@@ -90,9 +104,12 @@ export async function graphFindingsFor(input: {
     logger.warn({ err: { message: error instanceof Error ? error.message : String(error) } }, `${what} from the code graph failed; reviewing without them`);
     return [];
   };
+  // Each version of a file parsed once for both (src/review/graph/calls.ts).
+  const parse = input.parse ?? createParseCache();
   const [callers, imports] = await Promise.all([
-    findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph }).catch(failed("broken callers")),
+    findBrokenCallers({ files: input.files, readBase: input.readBase, readHead: input.readHead, graph, parse }).catch(failed("broken callers")),
     findBrokenImports({
+      parse,
       files: input.files,
       importersOf: (path) => codeIndex.importersOf(target.repoId, target.branch, path),
       readHead: input.readHead,

@@ -6,10 +6,14 @@
  */
 import type { Config } from "../../config.ts";
 import { GitRefNotFoundError, type GitMirrors, type TreeEntry } from "../../git/mirrors.ts";
+import type { BlobReader } from "../../git/blob-reader.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { loadRepoRules, type RepoRuleSet } from "../../review/repo-rules.ts";
 import type { PullRequestRecord } from "../pull-requests/projection.ts";
+
+/** Blob contents by id (missing ids absent from the map). */
+export type BlobSource = (blobIds: readonly string[]) => Promise<Map<string, Buffer>>;
 
 export function createReviewGit({ config, hosts, mirrors }: { config: Config; hosts: Hosts; mirrors: GitMirrors }) {
   const authEnv = (remote: Remote, token: string | undefined) => (token ? hosts.get(remote).gitAuthEnv(token) : undefined);
@@ -66,7 +70,36 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     }
   }
 
-  async function readFileAt(dir: string, sha: string, path: string, cache: Map<string, Map<string, string>>): Promise<string | null> {
+  /**
+   * One `git cat-file --batch` process for a review run's reads (close it when the run ends): a review
+   * reads files one at a time as its findings ask for them (callers, importers, tests, candidates), and
+   * a spawn of git per read costs more than the read. A read that fails is read again by a process of
+   * its own, and the next read starts a new process.
+   */
+  function openReviewBlobs(dir: string): { read: BlobSource; close(): void } {
+    let reader: BlobReader | null = null;
+    let closed = false;
+    return {
+      async read(blobIds) {
+        if (closed) return mirrors.readBlobs(dir, blobIds);
+        const current = (reader ??= mirrors.openBlobReader(dir));
+        try {
+          return await current.read(blobIds);
+        } catch {
+          current.close();
+          if (reader === current) reader = null;
+          return mirrors.readBlobs(dir, blobIds);
+        }
+      },
+      close() {
+        closed = true;
+        reader?.close();
+        reader = null;
+      },
+    };
+  }
+
+  async function readFileAt(dir: string, sha: string, path: string, cache: Map<string, Map<string, string>>, blobs: BlobSource = (ids) => mirrors.readBlobs(dir, ids)): Promise<string | null> {
     let tree = cache.get(sha);
     if (!tree) {
       tree = new Map((await mirrors.listTree(dir, sha)).map((e) => [e.path, e.blobId]));
@@ -74,8 +107,7 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
     }
     const blob = tree.get(path);
     if (!blob) return null;
-    const blobs = await mirrors.readBlobs(dir, [blob]);
-    return blobs.get(blob)?.toString("utf8") ?? null;
+    return (await blobs([blob])).get(blob)?.toString("utf8") ?? null;
   }
 
   /**
@@ -83,29 +115,29 @@ export function createReviewGit({ config, hosts, mirrors }: { config: Config; ho
    * the commit has no such file. For a review that reads the same files again and again (before and
    * after the change, for each finding and the summary), each spawn of git costs more than the read.
    */
-  async function readFilesAt(dir: string, sha: string, paths: readonly string[], cache: Map<string, Map<string, string>>): Promise<Map<string, string | null>> {
+  async function readFilesAt(dir: string, sha: string, paths: readonly string[], cache: Map<string, Map<string, string>>, read: BlobSource = (ids) => mirrors.readBlobs(dir, ids)): Promise<Map<string, string | null>> {
     let tree = cache.get(sha);
     if (!tree) {
       tree = new Map((await mirrors.listTree(dir, sha)).map((e) => [e.path, e.blobId]));
       cache.set(sha, tree);
     }
-    const blobs = await mirrors.readBlobs(dir, [...new Set(paths.flatMap((p) => tree.get(p) ?? []))]);
+    const blobs = await read([...new Set(paths.flatMap((p) => tree.get(p) ?? []))]);
     return new Map(paths.map((p) => {
       const blob = tree.get(p);
       return [p, blob ? (blobs.get(blob)?.toString("utf8") ?? null) : null];
     }));
   }
 
-  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already. */
-  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[]): Promise<RepoRuleSet> {
+  /** The `.loupe/` rules at a commit; `listing`: the commit's tree when the caller has it already; `read`: the run's reads. */
+  async function repoRules(dir: string, sha: string, listing?: readonly TreeEntry[], read: BlobSource = (ids) => mirrors.readBlobs(dir, ids)): Promise<RepoRuleSet> {
     const tree = listing ?? (await mirrors.listTree(dir, sha));
     const ruleEntries = tree.filter((e) => /(^|\/)\.loupe\/[^/]+$/.test(e.path) && e.size <= 200_000);
-    const blobs = await mirrors.readBlobs(dir, ruleEntries.map((e) => e.blobId));
+    const blobs = await read(ruleEntries.map((e) => e.blobId));
     const byPath = new Map(ruleEntries.map((e) => [e.path, blobs.get(e.blobId)?.toString("utf8") ?? ""]));
     return loadRepoRules([...byPath.keys()], async (p) => byPath.get(p) ?? "");
   }
 
-  return { openMirror, hasCommit, resolveHead, resolveTarget, readFileAt, readFilesAt, repoRules };
+  return { openMirror, hasCommit, resolveHead, resolveTarget, openReviewBlobs, readFileAt, readFilesAt, repoRules };
 }
 
 export type ReviewGit = ReturnType<typeof createReviewGit>;

@@ -7,6 +7,7 @@
 import type { DiffFile } from "../../review/diff.ts";
 import { isSkippedPath } from "../../review/analysers/context.ts";
 import { outlineChange, type FileOutline } from "../../review/change-outline.ts";
+import type { ParseFile } from "../../review/graph/calls.ts";
 import { contextApplies, contextForModel, patternNeedles, skippedPatterns, type CustomContextLike } from "../../review/patterns.ts";
 import { repoRuleAsContext, type RepoRuleSet } from "../../review/repo-rules.ts";
 import type { ReviewChecks, SummaryInput } from "../../review/summary.ts";
@@ -17,7 +18,7 @@ const MAX_OUTLINED_FILES = 200;
 type ReadFile = (sha: string, path: string) => Promise<string | null>;
 
 /** The definitions each changed file adds, changes and removes between `base` and `head`. */
-export async function outlineOf(files: readonly DiffFile[], base: string, head: string, read: ReadFile): Promise<FileOutline[]> {
+export async function outlineOf(files: readonly DiffFile[], base: string, head: string, read: ReadFile, parse?: ParseFile): Promise<FileOutline[]> {
   const wanted = files.filter((f) => !f.binary && !isSkippedPath(f.path)).slice(0, MAX_OUTLINED_FILES);
   const versions = [];
   for (const f of wanted) {
@@ -25,7 +26,7 @@ export async function outlineOf(files: readonly DiffFile[], base: string, head: 
     const after = f.status === "deleted" || !f.newPath ? null : await read(head, f.newPath).catch(() => null);
     versions.push({ path: f.path, oldPath: f.oldPath, before, after });
   }
-  return outlineChange(versions);
+  return outlineChange(versions, parse);
 }
 
 /** In-scope contexts per reviewed file: the organisation's ACTIVE ones and the file's `.loupe/` rules. */

@@ -18,7 +18,7 @@ import { findFileChange, mapLineThroughDiff } from "../addressed.ts";
 import { WHOLE_FILE_LINE, type Finding } from "../findings.ts";
 import type { GraphParam } from "../../codeindex/port.ts";
 import { moduleImportOf } from "./module-imports.ts";
-import { callLanguageOf, parseForCalls, type CallSite, type ParsedFile } from "./calls.ts";
+import { callLanguageOf, createParseCache, type CallSite, type ParseFile, type ParsedFile } from "./calls.ts";
 import { boundCall, evident, packageNamespacesOf, type Evidence } from "./call-evidence.ts";
 import { signatureChanges, shapesOf, type SignatureChange } from "./signature-changes.ts";
 import { misfit, staleReason } from "./signature.ts";
@@ -49,6 +49,8 @@ export type BrokenCallersInput = {
   readHead(path: string): Promise<string | null>;
   graph: BranchGraph;
   limits?: { definitions?: number; filesPerDefinition?: number };
+  /** The review run's parses (./calls.ts `createParseCache`; a cache of its own when absent). */
+  parse?: ParseFile;
 };
 
 export type StaleSite = { path: string; line: number; reason: string; lineText: string };
@@ -128,12 +130,13 @@ async function traitImplementations(
   change: SignatureChange,
   definitions: readonly { path: string; kind: string; parent: string | null }[],
   readHead: (path: string) => Promise<string | null>,
+  parse: ParseFile,
 ): Promise<Set<string>> {
   const out = new Set<string>();
   const paths = [...new Set(definitions.filter((d) => d.kind === "method" && d.path !== change.path).map((d) => d.path))].slice(0, MAX_TRAIT_FILES);
   for (const path of paths) {
     const text = await readHead(path);
-    const parsed = text === null ? null : await parseForCalls(path, text, new Set());
+    const parsed = text === null ? null : await parse(path, text, new Set());
     for (const d of parsed?.graph.definitions ?? []) {
       if (d.name === change.name && d.kind === "method" && parsed!.traitImplLines?.get(d.startLine) === change.parent) out.add(`${path}\0${d.parent}`);
     }
@@ -146,8 +149,10 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
   const maxDefinitions = input.limits?.definitions ?? 30;
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
   const changes: { change: SignatureChange; file: DiffFile; headStarts: ReadonlySet<number>; definerPackage: string | null; readArguments: boolean; traitMethod: boolean; exported: boolean }[] = [];
+  // Each version of a file parsed once for the whole run, whichever check reads it (./calls.ts).
+  const parse = input.parse ?? createParseCache();
   // The files the change writes, at the head: where a definition went, and the other definitions of a name there.
-  const head = headFilesOf(input);
+  const head = headFilesOf({ ...input, parse });
   const stillDefined = stillDefinedCheck({ files: input.files, readHead: input.readHead, definitionsOf: (name) => input.graph.definitionsOf(name) }, head);
   for (const file of input.files) {
     // A deleted Go file: its exported definitions are removed (a package's files call each other without an import).
@@ -157,7 +162,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     if (!language || !file.oldPath) continue;
     const [before, after] = await Promise.all([input.readBase(file.oldPath), deleted ? null : input.readHead(file.newPath!)]);
     if (before === null || (after === null && !deleted)) continue;
-    const [b, a] = await Promise.all([parseForCalls(file.oldPath, before, new Set()), after === null ? null : parseForCalls(file.newPath!, after, new Set())]);
+    const [b, a] = await Promise.all([parse(file.oldPath, before, new Set()), after === null ? null : parse(file.newPath!, after, new Set())]);
     if (!b || (!a && !deleted)) continue;
     const publicLines = b.publicLines ? { publicLines: b.publicLines } : {};
     const headStarts = new Set((a?.graph.definitions ?? []).map((d) => d.startLine));
@@ -199,7 +204,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
       ...(await head.definitionsOf(name, familyOf(change.language))).map(({ path, def }) => ({ path, kind: def.kind, parent: def.parent, params: def.params })),
     ];
     // A Rust trait's method: its implementations (`impl Trait for T`) are called through it, they are not other definitions.
-    const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead) : new Set<string>();
+    const implementations = traitMethod ? await traitImplementations(change, definitions, input.readHead, parse) : new Set<string>();
     const otherDefinitions = definitions.filter(
       (d) => d.path !== change.oldPath && d.path !== change.path && (constructor ? d.kind === "class" : true) && !implementations.has(`${d.path}\0${d.parent}`),
     );
@@ -222,7 +227,7 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     for (const path of candidates) {
       const names = new Set([name]);
       const key = `${path}\0${name}`;
-      if (!parsed.has(key)) parsed.set(key, input.readHead(path).then((text) => (text === null ? null : parseForCalls(path, text, names))));
+      if (!parsed.has(key)) parsed.set(key, input.readHead(path).then((text) => (text === null ? null : parse(path, text, names))));
       const caller = await parsed.get(key)!;
       if (!caller || caller.calls.length === 0) continue;
       const own = moduleImportOf(path, caller.graph.imports, change.oldPath, change.language);
@@ -250,9 +255,9 @@ export async function findBrokenCallers(input: BrokenCallersInput): Promise<Brok
     return [...new Set([...users, ...callers].map((u) => u.path))];
   };
   const importersOf = async (path: string) => (await input.graph.importersOf?.(path).catch(() => [])) ?? [];
-  for (const { change, file, sites } of await findRemovedValueUses({ ...input, usersOf, importersOf })) {
+  for (const { change, file, sites } of await findRemovedValueUses({ ...input, usersOf, importersOf, parse })) {
     const text = file.newPath && file.status !== "deleted" ? await input.readHead(file.newPath) : null;
-    const parsedHead = text === null ? null : await parseForCalls(file.newPath!, text, new Set());
+    const parsedHead = text === null ? null : await parse(file.newPath!, text, new Set());
     const headStarts = new Set([...(parsedHead?.graph.definitions ?? []).map((d) => d.startLine), ...(parsedHead ? topLevelValuesOf(change.language, parsedHead.lines).map((v) => v.line) : [])]);
     const anchor = anchorOf(change, file, headStarts);
     if (anchor) out.push({ change, sites, ...anchor });

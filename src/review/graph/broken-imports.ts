@@ -28,6 +28,7 @@ import { hasGraph } from "../../indexing/graph/extract.ts";
 import { isTestPath } from "../analysers/context.ts";
 import { callSitesUpdated } from "./broken-callers.ts";
 import { fileGraphOf } from "./file-graph.ts";
+import type { ParseFile } from "./calls.ts";
 
 export const BROKEN_IMPORTS_RULE = "graph/broken-imports";
 
@@ -44,6 +45,8 @@ export type BrokenImportsInput = {
   /** Importers not looked at (`.loupe/` ignores). */
   skipImporter?(path: string): boolean;
   limits?: { removed?: number; importersPerFile?: number; candidates?: number };
+  /** The review run's parses (./calls.ts `createParseCache`), shared with the broken callers: a file of their languages is parsed there. */
+  parse?: ParseFile;
 };
 
 export type StaleImport = { path: string; line: number; text: string; test: boolean };
@@ -117,7 +120,8 @@ export async function findBrokenImports(input: BrokenImportsInput): Promise<Brok
   const parsed: { file: ResolverFile; lines: string[] }[] = [];
   for (const path of wanted) {
     const text = await input.readHead(path);
-    const graph = text === null ? null : await fileGraphOf(path, text);
+    // The run's parse of the file when the broken callers read it too (the same graph), else its own.
+    const graph = text === null ? null : ((await input.parse?.(path, text, new Set())) ?? (await fileGraphOf(path, text)));
     if (!graph || graph.graph.imports.length === 0) continue;
     parsed.push({ file: { path, language: graph.language, package: graph.graph.package, imports: splitImports(graph.language, graph.graph.imports) }, lines: graph.lines });
   }

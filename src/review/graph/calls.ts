@@ -59,6 +59,27 @@ export async function parseForCalls(path: string, content: string, names: Readon
   );
 }
 
+/** Parses a file's version for the broken-callers finding (`parseForCalls`, or one review run's `ParseCache`). */
+export type ParseFile = (path: string, content: string, names: ReadonlySet<string> | null) => Promise<ParsedFile | null>;
+
+/**
+ * Parses for one review run, each version of a file once, with every call: the calls of some names
+ * are picked from it (the same calls, in the same order, as a parse asking for those names), and a
+ * question about its graph only gets it without calls. A file read for the calls of each of many
+ * changed definitions, or by several checks, is parsed once instead of once per name and check
+ * (reading every call of a file costs little beside parsing it). What it hands out is shared: callers
+ * read it and never change it.
+ */
+export function createParseCache(): ParseFile {
+  const parses = new Map<string, Promise<ParsedFile | null>>();
+  return async (path, content, names) => {
+    const key = `${path}\0${content}`;
+    if (!parses.has(key)) parses.set(key, parseForCalls(path, content, null));
+    const parsed = await parses.get(key)!;
+    return parsed && names !== null ? { ...parsed, calls: names.size === 0 ? [] : parsed.calls.filter((c) => names.has(c.name)) } : parsed;
+  };
+}
+
 const isComment = (n: Node) => n.type === "comment" || n.type.endsWith("_comment");
 
 function callee(fn: Node | null): { name: string; receiver: string | null; nameNode: Node } | null {

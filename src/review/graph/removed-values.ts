@@ -13,7 +13,7 @@
  */
 import type { DiffFile } from "../diff.ts";
 import type { GraphDefinition, GraphImport } from "../../codeindex/port.ts";
-import { callLanguageOf, parseForCalls, type ParsedFile } from "./calls.ts";
+import { callLanguageOf, parseForCalls, type ParseFile, type ParsedFile } from "./calls.ts";
 import { moduleImportOf } from "./module-imports.ts";
 import { STRING_LITERAL } from "./similarity.ts";
 import type { SignatureChange } from "./signature-changes.ts";
@@ -120,6 +120,8 @@ export type RemovedValuesInput = {
   /** Files on the branch that import `path` (bare uses of an imported name are not references). */
   importersOf(path: string): Promise<string[]>;
   limits?: { definitions?: number; filesPerDefinition?: number };
+  /** Parses a file's version (one review run's cache, ./calls.ts); parseForCalls when absent. */
+  parse?: ParseFile;
 };
 
 export type RemovedValue = { change: SignatureChange; file: DiffFile; sites: ValueUse[] };
@@ -130,9 +132,10 @@ export async function findRemovedValueUses(input: RemovedValuesInput): Promise<R
   const maxFiles = input.limits?.filesPerDefinition ?? 300;
   const removed: { value: TopLevelValue; file: DiffFile; language: string; package: string | null }[] = [];
   const written = input.files.filter((f) => f.newPath && f.status !== "deleted" && !f.binary).map((f) => f.newPath!);
+  const parse = input.parse ?? parseForCalls;
   const headParsed = new Map<string, Promise<ParsedFile | null>>();
   const parseHead = (path: string) => {
-    if (!headParsed.has(path)) headParsed.set(path, input.readHead(path).then((t) => (t === null ? null : parseForCalls(path, t, new Set()))));
+    if (!headParsed.has(path)) headParsed.set(path, input.readHead(path).then((t) => (t === null ? null : parse(path, t, new Set()))));
     return headParsed.get(path)!;
   };
   for (const file of input.files) {
@@ -141,7 +144,7 @@ export async function findRemovedValueUses(input: RemovedValuesInput): Promise<R
     // A deleted file: only Go's (a package's files use each other without an import; other deletions are broken imports).
     if (!language || (file.status === "deleted" && language !== "go")) continue;
     const before = await input.readBase(file.oldPath);
-    const b = before === null ? null : await parseForCalls(file.oldPath, before, new Set());
+    const b = before === null ? null : await parse(file.oldPath, before, new Set());
     if (!b) continue;
     const a = file.status === "deleted" || !file.newPath ? null : await parseHead(file.newPath);
     const headValues = a ? topLevelValuesOf(language, a.lines) : [];

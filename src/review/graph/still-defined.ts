@@ -13,7 +13,7 @@
  */
 import type { DiffFile } from "../diff.ts";
 import type { GraphDefinition } from "../../codeindex/port.ts";
-import { callLanguageOf, parseForCalls, type ParsedFile } from "./calls.ts";
+import { callLanguageOf, parseForCalls, type ParseFile, type ParsedFile } from "./calls.ts";
 import type { SignatureChange } from "./signature-changes.ts";
 
 /** What the check reads: the change's files, the head, and the branch's definitions of a name. */
@@ -88,10 +88,11 @@ function reExports(head: ParsedFile, name: string, family: string): boolean {
 }
 
 /** The files a pull request writes, read and parsed at the head once per review run (and other files read at the head). */
-export function headFilesOf(input: Pick<StillDefinedInput, "files" | "readHead">) {
+export function headFilesOf(input: Pick<StillDefinedInput, "files" | "readHead"> & { parse?: ParseFile }) {
+  const parseFile = input.parse ?? parseForCalls;
   const parsed = new Map<string, Promise<ParsedFile | null>>();
   const parse = (path: string) => {
-    if (!parsed.has(path)) parsed.set(path, input.readHead(path).then((text) => (text === null ? null : parseForCalls(path, text, new Set()))).catch(() => null));
+    if (!parsed.has(path)) parsed.set(path, input.readHead(path).then((text) => (text === null ? null : parseFile(path, text, new Set()))).catch(() => null));
     return parsed.get(path)!;
   };
   const paths = input.files
