@@ -14,13 +14,13 @@ import type { ReadStore } from "../../readstore/port.ts";
 import type { ProjectionRunner } from "../../../projections/runner.ts";
 import type { Config } from "../../config.ts";
 import type { Logger } from "../../logging.ts";
-import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
-import { strictnessOf, type RepoRuleSet } from "../../review/repo-rules.ts";
+import type { GitMirrors } from "../../git/mirrors.ts";
+import { strictnessOf } from "../../review/repo-rules.ts";
 import type { Hosts } from "../../hosts/index.ts";
 import type { ChatModel } from "../../models/chat.ts";
 import { newEvent, type CommandContext } from "../../eventstore/new-event.ts";
 import { foldStream } from "../../eventstore/decider.ts";
-import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
+import type { DiffFile } from "../../review/diff.ts";
 import { codeFingerprint, fingerprintFindings, dedupeFindings } from "../../review/dedupe.ts";
 import { renderInlineComment, renderSummary } from "../../review/summary.ts";
 import { isWholeFile, type Finding } from "../../review/findings.ts";
@@ -34,6 +34,7 @@ import { reviewFile } from "./reviewer.ts";
 import type { CodeIndex } from "../../codeindex/port.ts";
 import { relatedCodeFor } from "./related-code.ts";
 import { createReviewGit } from "./review-git.ts";
+import { createRunFiles } from "./run-files.ts";
 import { createReviewPoster } from "./posting.ts";
 import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
@@ -84,7 +85,7 @@ export function createReviewEngine(deps: EngineDeps) {
   const botName = config.reviews.botName;
   const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
   const git = createReviewGit({ config, hosts, mirrors });
-  const { openMirror, hasCommit, resolveHead, resolveTarget, repoRules } = git;
+  const { openMirror, hasCommit, resolveHead, resolveTarget } = git;
 
   const lastCompletedReview = (orgId: string, key: string, exceptId: string) =>
     reviewQueries
@@ -162,50 +163,9 @@ export function createReviewEngine(deps: EngineDeps) {
       const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
       // The run's file reads go through one git process (closed when the run ends).
       const reviewBlobs = (blobs = git.openReviewBlobs(dir));
-      // Each commit's tree is listed once per run (rules, file reads, test lookups), and its rules read once.
-      const trees = new Map<string, Map<string, string>>();
-      const listings = new Map<string, Promise<TreeEntry[]>>();
-      const listing = (sha: string) => {
-        if (!listings.has(sha)) {
-          listings.set(sha, mirrors.listTree(dir, sha).then((entries) => {
-            if (!trees.has(sha)) trees.set(sha, new Map(entries.map((e) => [e.path, e.blobId])));
-            return entries;
-          }));
-        }
-        return listings.get(sha)!;
-      };
-      const ruleSets = new Map<string, Promise<RepoRuleSet>>();
-      const rulesAt = (sha: string) => {
-        if (!ruleSets.has(sha)) ruleSets.set(sha, listing(sha).then((entries) => repoRules(dir, sha, entries, reviewBlobs.read)));
-        return ruleSets.get(sha)!;
-      };
-      const diffCache = new Map<string, DiffFile[]>();
-      const diffOf = async (base: string, head: string, incremental: boolean) => {
-        const k = `${base}..${head}`;
-        if (!diffCache.has(k)) diffCache.set(k, parseGitDiff(await mirrors.diff(dir, base, head, { range: incremental ? "two-dot" : "three-dot" })));
-        return diffCache.get(k)!;
-      };
-
-      // Files read once per review: the changed files before and after (read together up front), and
-      // whatever the findings look up, kept for the summary that reads them again.
-      const contents = new Map<string, Promise<string | null>>();
-      const readAt = (sha: string, path: string) => {
-        const k = `${sha}\0${path}`;
-        // After the commit's listing (once per run), which the read then looks the file up in.
-        if (!contents.has(k)) contents.set(k, listing(sha).catch(() => undefined).then(() => git.readFileAt(dir, sha, path, trees, reviewBlobs.read)));
-        return contents.get(k)!;
-      };
-      const prefetch = async (sha: string, paths: string[]) => {
-        const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
-        if (wanted.length === 0) return;
-        // Should the batch fail, each file is read on its own when asked for.
-        const read = git.readFilesAt(dir, sha, wanted, trees, reviewBlobs.read).catch(() => null);
-        for (const p of wanted) contents.set(`${sha}\0${p}`, read.then((m) => (m ? (m.get(p) ?? null) : git.readFileAt(dir, sha, p, trees, reviewBlobs.read))));
-        await read;
-      };
+      const { listing, rulesAt, diffOf, readAt, prefetch, pathsAt, knownPaths } = createRunFiles(mirrors, git, dir, reviewBlobs);
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
       const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
-      const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
       const parses = createParseCache(); // the run's parses (graph and calls), for the graph findings and the outline
       // Findings from the target branch's code graph (broken callers and imports), once per run and diff.
       const graphRuns = new Map<string, ReturnType<typeof graphFindingsFor>>();
@@ -286,7 +246,7 @@ export function createReviewEngine(deps: EngineDeps) {
         target,
         read: readAt,
         prefetch,
-        paths: async (sha) => [...(trees.get(sha)?.keys() ?? (await mirrors.listTree(dir, sha)).map((e) => e.path))],
+        paths: knownPaths,
         touched: new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p))),
         base: started.diffBase,
         head: started.headSha,
