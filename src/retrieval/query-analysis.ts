@@ -23,7 +23,7 @@
  * project paths are kept whole. Match them against indexed paths by path-segment suffix in either
  * direction. Identifiers are not split into sub-words here; the ranker's tokenizer does that.
  */
-import { QUERY_WEIGHTS, type QueryAnalysis, type ReportLanguage, type StackFrame } from "./query/types.ts";
+import { QUERY_WEIGHTS, type FrameOrigin, type QueryAnalysis, type QueryTerm, type QueryTermKind, type ReportLanguage, type StackFrame } from "./query/types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isProduct } from "./query/lexicon.ts";
 import { type Ctx, createTermBag } from "./query/terms.ts";
 import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
@@ -99,7 +99,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
 
   const ctx: Ctx = { bag: createTermBag(), errors: new Map(), locations: [], language, long };
 
-  addFrames(ctx, frameLines);
+  const traced = addFrames(ctx, frameLines);
   // Names quoted in the messages printed after a location (compiler errors, test failures).
   for (const message of messages) addQuotedNames(ctx, message);
 
@@ -129,16 +129,25 @@ export function analyzeQuery(text: string): QueryAnalysis {
     let words = 0;
     terms = terms.filter((t) => t.kind !== "word" || ++words <= LIMITS.wordsInReport);
   }
-  terms = terms.slice(0, LIMITS.terms);
+  // The trace's frames and the errors printed are kept however many other terms come before them: a long
+  // log brings hundreds of names of its own (loggers, keys), and a library frame (1.2) or an error's message
+  // weighs less than each of them.
+  for (const [type, message] of ctx.errors) {
+    traced.add(type);
+    if (message) traced.add(message);
+  }
+  terms = withinCap(terms, LIMITS.terms, traced, LIMITS.tracedTerms);
   const paths = terms.filter((t) => t.kind === "path").map((t) => t.text);
-  const symbols = terms
-    .filter(
+  const symbols = withinCap(
+    terms.filter(
       (t) =>
         IDENT.test(t.text) &&
         (t.kind === "identifier" || t.kind === "symbolFromTrace" || (t.kind === "error" && !BUILTIN_ERRORS.has(t.text))),
-    )
-    .map((t) => t.text)
-    .slice(0, LIMITS.symbols);
+    ),
+    LIMITS.symbols,
+    traced,
+    LIMITS.tracedTerms,
+  ).map((t) => t.text);
 
   return {
     terms,
@@ -223,7 +232,20 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
   return best;
 }
 
-function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
+/** The first `cap` terms, and after them up to `extra` more of those in `kept` (in their order). */
+function withinCap(terms: QueryTerm[], cap: number, kept: ReadonlySet<string>, extra: number): QueryTerm[] {
+  let more = 0;
+  return terms.filter((t, i) => i < cap || (kept.has(t.text) && ++more <= extra));
+}
+
+/** Adds the frames' paths and functions to the terms; returns the texts it added. */
+function addFrames(ctx: Ctx, frameLines: FrameLine[]): Set<string> {
+  // The runtime's frames (the JDK's reflection, an event loop) say little and are not kept past the cap.
+  const added = new Set<string>();
+  const add = (text: string, kind: QueryTermKind, weight: number, origin: FrameOrigin) => {
+    ctx.bag.add(text, kind, weight);
+    if (origin !== "runtime") added.add(text);
+  };
   // Project frames of each stack from the innermost out (last printed in Python, first printed in
   // the other languages). The innermost weighs a little more; in the deep stacks of compiled programs
   // (Go, Rust, JVM, native), each frame further out a little less: dispatchers, event loops and
@@ -257,17 +279,18 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): void {
         : frame.origin === "library"
           ? [W.libraryFramePath, W.libraryFrameSymbol]
           : [W.runtimeFramePath, W.runtimeFrameSymbol];
-    if (frame.path !== null) ctx.bag.add(frame.path, "path", pathW);
+    if (frame.path !== null) add(frame.path, "path", pathW, frame.origin);
     if (frame.symbol !== null && !(frame.origin === "runtime" && frame.path === null)) {
       const parts = frame.symbol.split(".").filter((p) => IDENT.test(p));
       const name = parts[parts.length - 1];
       // `main` is every compiled program's entry point: its frame says nothing about where the fault is.
       const entry = name === "main" && frame.language !== "python" && frame.language !== "javascript";
-      if (name !== undefined && !CODE_KEYWORDS.has(name) && !entry) ctx.bag.add(name, "symbolFromTrace", symW);
+      if (name !== undefined && !CODE_KEYWORDS.has(name) && !entry) add(name, "symbolFromTrace", symW, frame.origin);
       const owner = parts[parts.length - 2];
       if (owner !== undefined && !JS_FRAME_RECEIVERS.has(owner) && !CODE_KEYWORDS.has(owner)) {
-        ctx.bag.add(owner, "symbolFromTrace", symW * 0.6);
+        add(owner, "symbolFromTrace", symW * 0.6, frame.origin);
       }
     }
   }
+  return added;
 }

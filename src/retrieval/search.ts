@@ -18,7 +18,7 @@ import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { namesAFile } from "./path-mentions.ts";
 import { normalized } from "./quoted-messages.ts";
-import { classifyPath, distances, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { classifyPath, distances, mentionsWord, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
@@ -74,7 +74,15 @@ export type Searcher = {
   search(request: SearchRequest): Promise<SearchOutcome>;
 };
 
-const MAX_QUERY_CHARS = 20_000;
+/**
+ * A query is read whole up to the longest the faces accept (HTTP /v2: 100,000 characters): a pasted log
+ * puts its exception and frames at its end, after however many lines of output, and they are a report's
+ * strongest evidence. (Cut at 20,000, a 21,000-character log lost its whole trace.) Reading 100,000
+ * characters costs the query analysis about 10 ms.
+ */
+const MAX_QUERY_CHARS = 100_000;
+/** The session's earlier questions: they only nudge the order (the "context" list), so less of them is read. */
+const MAX_CONTEXT_CHARS = 10_000;
 
 /**
  * Names a question or a search mentions strongly enough that a span narrows to their definition
@@ -85,10 +93,23 @@ const spanNames = (analysis: QueryAnalysis): string[] =>
   analysis.isLongReport
     ? []
     : [...queryNames(analysis)]
-    .filter(([name, weight]) => weight >= 1.4 && name.length >= 3)
+    // Not a name whose uses are asked for: its definition is what the answer is not about, and a span
+    // narrowed to it would hide the calls around it.
+    .filter(([name, weight]) => weight >= 1.4 && name.length >= 3 && !(analysis.usages ?? []).includes(name))
     .sort((a, b) => b[1] - a[1])
     .slice(0, 8)
     .map(([name]) => name);
+
+/**
+ * For a question about where a name is used, a file's chunks that use it, when it has any: its references
+ * are its uses. A short function whose name holds the name's words (`redisFreeCommand` for `redisFree`)
+ * can outscore a long caller on words alone and take the caller's place among the file's references.
+ */
+function usesOnly<T extends { doc: ChunkDocument }>(chunks: readonly T[], usages: readonly string[]): readonly T[] {
+  if (usages.length === 0) return chunks;
+  const using = chunks.filter((c) => usages.some((name) => c.doc.symbol !== name && mentionsWord(c.doc.text, name)));
+  return using.length > 0 ? using : chunks;
+}
 
 /** The weight of a path mention that names no file: a plain word's. */
 const UNKNOWN_PATH_WEIGHT = 0.6;
@@ -99,9 +120,30 @@ function weighted(text: string, weight: number): string {
   return Array.from({ length: times }, () => text).join(" ");
 }
 
+/**
+ * The `n` strongest names of a query, strongest first, with the function of its trace's innermost frame
+ * that is not the runtime's among them: a long log brings dozens of names of its own (loggers, keys,
+ * classes), each weighing more than a library frame's function (1.0), which would not be looked up at all.
+ * That function (and its class) takes the place of the weakest other names. (Every frame's function so:
+ * an outer `__init__` pushed out a report's better names, Python span@1 -4.6 on the dev sets.)
+ */
+export function strongestNames(analysis: QueryAnalysis, n: number): [string, number][] {
+  const all = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]);
+  if (all.length <= n) return all;
+  const frames = analysis.frames.filter((f) => f.origin !== "runtime" && f.symbol !== null);
+  // Python prints the innermost call last; the other runtimes first.
+  const innermost = frames[0]?.language === "python" ? frames[frames.length - 1] : frames[0];
+  if (innermost === undefined) return all.slice(0, n);
+  const traced = new Set(innermost.symbol!.split(".").slice(-2));
+  const top = all.slice(0, n);
+  const left = all.slice(n).filter(([name]) => traced.has(name));
+  for (let i = top.length - 1; i >= 0 && left.length > 0; i--) if (!traced.has(top[i]![0])) top.splice(i, 1, left.shift()!);
+  return top.sort((a, b) => b[1] - a[1]);
+}
+
 /** The lexical queries for an analysis. */
 export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: (path: string) => boolean = () => true): { name: string; weight: number; text: string }[] {
-  const names = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]).slice(0, 14);
+  const names = strongestNames(analysis, 14);
   const paths = analysis.terms.filter((t) => t.kind === "path").slice(0, 6);
   const featureText = [
     ...names.map(([n, w]) => weighted(n, w)),
@@ -130,18 +172,26 @@ const REFERS_BACK = /\b(?:it|its|this|that|these|those|them|they)\b/i;
 /** A follow-up is short: a longer question says what it is about. */
 const FOLLOW_UP_MAX_WORDS = 12;
 
+/** A short question that names nothing of its own and points back ("and where is it tested?", "what calls it?"). */
+function pointsBack(question: string, analysis: () => QueryAnalysis): boolean {
+  if (!REFERS_BACK.test(question) || question.trim().split(/\s+/).length > FOLLOW_UP_MAX_WORDS) return false;
+  const own = analysis();
+  return !own.isLongReport && own.terms.every((t) => t.kind === "word");
+}
+
 /**
- * A short follow-up that names nothing of its own and points back ("and where is it tested?", "what
- * calls it?") is about the subject of the question before it: it is read together with that question
- * (whose names then lead). Any other question or report is read alone; the session's earlier questions
- * still nudge it (the "context" list).
+ * A short follow-up that names nothing of its own and points back is about the subject the conversation
+ * established: it is read together with the latest earlier question that is not such a follow-up itself
+ * (whose names then lead), so "where is it called?" asked twice keeps the subject of the question before
+ * both. Any other question or report is read alone; the session's earlier questions still nudge it (the
+ * "context" list).
  */
 export function followUpAnalysis(query: string, context: readonly string[]): QueryAnalysis {
   const own = analyzeQuery(query);
-  const previous = context[context.length - 1];
-  if (previous === undefined || !previous.trim() || own.isLongReport || own.terms.some((t) => t.kind !== "word")) return own;
-  if (!REFERS_BACK.test(query) || query.trim().split(/\s+/).length > FOLLOW_UP_MAX_WORDS) return own;
-  return analyzeQuery(`${previous.slice(0, MAX_QUERY_CHARS / 2)}\n${query}`);
+  if (!pointsBack(query, () => own)) return own;
+  const subject = [...context].reverse().find((q) => q.trim() !== "" && !pointsBack(q, () => analyzeQuery(q)));
+  if (subject === undefined) return own;
+  return analyzeQuery(`${subject.slice(0, MAX_CONTEXT_CHARS)}\n${query}`);
 }
 
 export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder | null; logger?: Logger }): Searcher {
@@ -164,7 +214,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
   return {
     async search(request) {
       const query = request.query.slice(0, MAX_QUERY_CHARS);
-      const contextText = (request.context ?? []).join("\n").slice(0, MAX_QUERY_CHARS / 2);
+      const contextText = (request.context ?? []).join("\n").slice(0, MAX_CONTEXT_CHARS);
       const analysis = withSourcesOfTests(withExtraPaths(followUpAnalysis(query, request.context ?? []), query));
       const report = normalized(query);
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
@@ -197,7 +247,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       // (names dominate it); otherwise a query of the names alone, run in the same pass as the lists
       // (it shares their terms, so the index decodes them once).
       const nameWeights = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]);
-      const names = nameWeights.slice(0, deep ? 24 : 12).map(([n]) => n);
+      const names = strongestNames(analysis, deep ? 24 : 12).map(([n]) => n);
       const definitions: { doc: ChunkDocument; branch: string; weight: number }[] = [];
       const wanted = new Set(names.map((n) => n.toLowerCase()));
       // A strong name also finds a C function under its library prefix (ranking.ts, cUnprefixed).
@@ -286,13 +336,16 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       return { files, analysis, vector };
 
       async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
-        let chunks = f.chunks.map((c) => c.doc);
+        // A question about where a name is used: the chunks that use it (./ranking.ts ranks them; a file's
+        // references and returned chunks are those).
+        const own = analysis.isLongReport ? f.chunks : usesOnly(f.chunks, analysis.usages ?? []);
+        let chunks = own.map((c) => c.doc);
         // The file's chunks, read once when a step needs them all.
         let all: ChunkDocument[] | undefined;
         const allChunks = async () => (all ??= await codeIndex.getFileChunks(f.repoId, f.branch, f.path));
         const perFile = rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile;
         // A report's references follow each chunk's own evidence (./references.ts, byOwnEvidence).
-        let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : f.chunks, named, analysis.isLongReport, perFile);
+        let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : own, named, analysis.isLongReport, perFile);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const local = bestLocalChunks(await allChunks(), analysis);

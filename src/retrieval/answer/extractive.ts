@@ -121,16 +121,34 @@ function quote(span: AnswerSpan, part: NamedLines | null, label = part ? `(\`${p
   return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n${fence}${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n${fence}`;
 }
 
-/** Lines around a span's first use of `name` (USE_CONTEXT before, twice that after), or null. A line that defines a name of its own so called (`const name = (`, `function name(`) is no use. */
+/**
+ * Lines around a span's first use of `name` (USE_CONTEXT before, twice that after), or null. A line that
+ * defines a name of its own so called (`const name = (`, `function name(`) is no use, nor a C or C++
+ * declaration of it (`void name(ctx *c);`, a header's prototype).
+ */
 function useLines(span: AnswerSpan, name: string): NamedLines | null {
   const n = name.replace(/[$]/g, "\\$");
-  const defines = new RegExp(`\\b(?:const|let|var|function|def|fn|func)\\s+${n}\\b|^\\s*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\()`);
+  const defines = new RegExp(
+    `\\b(?:const|let|var|function|def|fn|func)\\s+${n}\\b|^\\s*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\()` +
+      `|^\\s*(?!(?:return|else|case|do|goto|throw|await|yield|new|delete)\\b)[A-Za-z_]\\w*(?:[\\s*&]+[A-Za-z_]\\w*)*[\\s*&]+${n}\\s*\\([^;{}]*\\)\\s*;`,
+  );
   const at = span.code.split("\n").findIndex((l) => mentionsWord(l, name) && !defines.test(l));
   if (at < 0) return null;
   const line = span.linestart + at;
   return { name, linestart: Math.max(span.linestart, line - USE_CONTEXT), lineend: Math.min(span.lineend, line + 2 * USE_CONTEXT) };
 }
 const USE_CONTEXT = 3;
+
+/**
+ * The places listed for "where is X used?": the spans whose code uses X (not X's own definition, nor a
+ * name that only starts like it: `redisFreeCommand` is no use of `redisFree`), in their order; the
+ * places as they are when none does.
+ */
+function usingSpans(name: string, ordered: readonly AnswerSpan[], listed: Listed[]): Listed[] {
+  const own = (span: AnswerSpan) => span.name?.split(/\.|::/).pop() === name;
+  const using = ordered.filter((span) => !own(span) && useLines(span, name) !== null);
+  return using.length > 0 ? distinctSpans(using, ANSWER_SHAPE.listed) : listed;
+}
 
 /** The answer to "where is X used?": the spans that use it, best first, and the lines of the first two uses. */
 function usesAnswer(name: string, listed: readonly Listed[], withRepository: boolean): string[] {
@@ -246,7 +264,8 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   if (notes.length) out.push("");
   const terms = questionTerms(question);
   // More spans than are listed: repeats of one definition across a folder's files are folded.
-  const listed = distinctSpans(askedDefinitionFirst(question, filesInTurn(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3)))), ANSWER_SHAPE.listed);
+  const ordered = askedDefinitionFirst(question, filesInTurn(codeFirst(answerSpans(terms, sources, ANSWER_SHAPE.listed * 3))));
+  const listed = distinctSpans(ordered, ANSWER_SHAPE.listed);
   const spans = listed.map((l) => l.span);
   if (spans.length === 0) {
     out.push("I found no indexed code that matches this question. Try naming a function, class, file or error message.");
@@ -256,7 +275,7 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   const [best, ...others] = spans as [AnswerSpan, ...AnswerSpan[]];
   // A question about where a name is used (the search's reason `uses <name>`): its uses, and their lines.
   const used = /^uses (.+)$/.exec(sources[0]?.reasons.find((r) => r.startsWith("uses ")) ?? "")?.[1];
-  if (used) return [...out, ...usesAnswer(used, listed, withRepository)].join("\n");
+  if (used) return [...out, ...usesAnswer(used, usingSpans(used, ordered, listed), withRepository)].join("\n");
   // A pasted trace whose frame names the best place's file or function: that is the match, however few
   // of the log's words its code holds; the line the frame gives is quoted when it is in the definition.
   const traced = tracedFrame(question, best);

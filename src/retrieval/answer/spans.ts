@@ -5,7 +5,7 @@
  */
 import type { ChunkDocument } from "../../codeindex/port.ts";
 import { definitionsIn } from "../definition-span.ts";
-import { CONTAINER_KINDS } from "../references.ts";
+import { CONTAINER_KINDS, REFERENCES } from "../references.ts";
 import type { SearchHitFile } from "../search.ts";
 import { citedLines, containerText, membersAfterHeader, type Lines } from "./cited.ts";
 import { coverage, stemsOf, type QuestionTerm } from "./terms.ts";
@@ -56,7 +56,11 @@ export function chunkOf(chunks: readonly ChunkDocument[], start: number, end: nu
   );
 }
 
-/** Chunks covering `start`-`end` without a gap of more than a blank line, joined into one; undefined when they do not. */
+/**
+ * Chunks covering `start`-`end` without a gap of more lines than a report's joined references leave between
+ * two definitions (REFERENCES.adjacentGap: the two blank lines between Python's top-level definitions),
+ * joined into one; undefined when they do not.
+ */
 function joinedChunk(chunks: readonly ChunkDocument[], start: number, end: number): ChunkDocument | undefined {
   const parts = chunks.filter((c) => c.endLine >= start && c.startLine <= end).sort((a, b) => a.startLine - b.startLine);
   const first = parts[0];
@@ -64,9 +68,9 @@ function joinedChunk(chunks: readonly ChunkDocument[], start: number, end: numbe
   const lines: string[] = [];
   let next = first.startLine;
   for (const part of parts) {
-    if (part.startLine > next + 1) return undefined;
-    if (part.startLine === next + 1) {
-      lines.push(""); // the blank line between two chunks
+    if (part.startLine > next + REFERENCES.adjacentGap) return undefined;
+    while (part.startLine > next) {
+      lines.push(""); // the blank lines between two chunks
       next++;
     }
     const text = part.text.split("\n");
@@ -122,7 +126,8 @@ export function answerSpans(terms: readonly QuestionTerm[], sources: readonly An
     const refs = source.references.length > 0 ? [...source.references].sort((a, b) => b.score - a.score) : source.linestart !== null ? [{ linestart: source.linestart, lineend: source.lineend ?? source.linestart, score: source.score }] : [];
     for (let ref of refs) {
       if (out.length >= limit) return out;
-      const found0 = chunkOf(source.chunks, ref.linestart, ref.lineend);
+      // A result carries its best chunks only; a reference to another is read from the file's chunks.
+      const found0 = chunkOf(source.chunks, ref.linestart, ref.lineend) ?? (source.fileChunks ? chunkOf(source.fileChunks, ref.linestart, ref.lineend) : undefined);
       if (!found0) continue;
       // A long container's header chunk (its members are chunks of their own) stands for the container:
       // its header, doc comment and the start of its body, not its one line (./cited.ts).

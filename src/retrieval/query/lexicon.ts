@@ -1,6 +1,7 @@
 /** Word lists and token shapes the query analysis uses to tell code from prose (../query-analysis.ts). */
 
-export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, messageChars: 200, tokenChars: 300, frameLineChars: 2000, locations: 20 } as const;
+/** tracedTerms: the terms of a report's frames and errors kept past `terms` and `symbols` (../query-analysis.ts). */
+export const LIMITS = { wordsInReport: 40, terms: 120, symbols: 40, tracedTerms: 40, messageChars: 200, tokenChars: 300, frameLineChars: 2000, locations: 20 } as const;
 
 // ---------------------------------------------------------------------------------------------
 // Vocabularies.
