@@ -3,7 +3,7 @@
  * classes and the like it adds, changes and removes, from the tree-sitter parse of the file's base and
  * head versions (the chunker's syntax walk, src/indexing/chunking/definitions.ts). A definition is
  * matched across versions by its parent, kind and name (of equal keys, such as overloads, those with the
- * same text first, then those with the same signature, then the rest in order); it is
+ * same text first, then those with the same signature, then the most alike); it is
  * changed when its text (whitespace normalised) differs, and `signatureChanged` says whether its
  * header did. Containers (classes, interfaces, impls) are listed as changed only when their header
  * changed: their members are listed on their own.
@@ -257,11 +257,18 @@ function grouped(defs: readonly OutlineDefinition[]): Map<string, OutlineDefinit
   return out;
 }
 
+/** The share of two definitions' lines they have in common. */
+function alike(x: OutlineDefinition, y: OutlineDefinition): number {
+  const lines = new Set(x.bodyLines);
+  const common = y.bodyLines.filter((l) => lines.has(l)).length;
+  return common / Math.max(1, lines.size + y.bodyLines.length - common);
+}
+
 /**
  * The definitions of one parent, kind and name (overloads, a getter and its setter) paired across the
  * versions: first those whose text is the same (an overload inserted before them, or moved, is not
- * them changed), then those with the same signature, then the rest in order. Unpaired ones are added
- * or removed.
+ * them changed), then those with the same signature, then the most alike (the share of lines they have in common),
+ * then the rest in order. Unpaired ones are added or removed.
  */
 function pairOverloads(before: readonly OutlineDefinition[], after: readonly OutlineDefinition[]): { pairs: [OutlineDefinition, OutlineDefinition][]; added: OutlineDefinition[]; removed: OutlineDefinition[] } {
   const pairs: [OutlineDefinition, OutlineDefinition][] = [];
@@ -279,6 +286,18 @@ function pairOverloads(before: readonly OutlineDefinition[], after: readonly Out
   if (before.length > 1 || after.length > 1) {
     pass((b, a) => b.textHash === a.textHash);
     pass((b, a) => normalSignature(b.signature) === normalSignature(a.signature));
+    // Then the most alike (a stub with a stub, not with the implementation), ties in order.
+    while (left.size > 0 && right.size > 0) {
+      let best: [OutlineDefinition, OutlineDefinition, number] | null = null;
+      for (const a of right) for (const b of left) {
+        const score = alike(b, a);
+        if (!best || score > best[2]) best = [b, a, score];
+      }
+      const [b, a] = best!;
+      pairs.push([b, a]);
+      left.delete(b);
+      right.delete(a);
+    }
   }
   pass(() => true);
   return { pairs, added: [...right], removed: [...left] };

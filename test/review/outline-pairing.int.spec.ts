@@ -54,11 +54,19 @@ describe("overloads are paired by text, then signature, then order", () => {
   });
 
   it("an overload inserted before the others: the shifted one is not changed (click 4ffa1ef3 edit)", async () => {
-    // The old AnyStr stub pairs with the first new stub (order); the `str` stub is new; the `None` stub and
-    // the implementation are the same text.
+    // The `None` stub and the implementation are the same text; the old AnyStr stub pairs with the new stub
+    // most like it (the `str` one, `require_save` kept); the `bytes` stub is new.
     expect(await changed("src/click/termui.py", CLICK_BEFORE, CLICK_AFTER)).toEqual([
-      ["changed", "edit", 1, 1],
-      ["added", "edit", 9, null],
+      ["added", "edit", 1, null],
+      ["changed", "edit", 9, 1],
+    ]);
+    // With the implementation's annotations changed too (as in the commit), it still pairs with the old
+    // implementation, not with a stub.
+    const impl = (a: string) => lines(`def edit(text: ${a} = None, editor=None, require_save=True):`, "    ed = Editor(editor)", "    return ed.edit(text)");
+    expect(await changed("src/click/termui.py", CLICK_BEFORE.replace(/def edit\(text=None[^]*$/, impl("t.AnyStr | None")), CLICK_AFTER.replace(/def edit\(text=None[^]*$/, impl("str | bytes | None")))).toEqual([
+      ["added", "edit", 1, null],
+      ["changed", "edit", 9, 1],
+      ["changed", "edit", 25, 17],
     ]);
   });
 
