@@ -2,7 +2,8 @@
  * What a change does to a repository's definitions: for each changed file, the functions, methods,
  * classes and the like it adds, changes and removes, from the tree-sitter parse of the file's base and
  * head versions (the chunker's syntax walk, src/indexing/chunking/definitions.ts). A definition is
- * matched across versions by its parent, kind and name (the n-th of equal keys with the n-th); it is
+ * matched across versions by its parent, kind and name (of equal keys, such as overloads, those with the
+ * same text first, then those with the same signature, then the most alike); it is
  * changed when its text (whitespace normalised) differs, and `signatureChanged` says whether its
  * header did. Containers (classes, interfaces, impls) are listed as changed only when their header
  * changed: their members are listed on their own.
@@ -47,6 +48,8 @@ export type DefinitionChange = {
   parent: string | null;
   /** Head-version line for added and changed definitions, base-version line for removed ones. */
   line: number;
+  /** A changed definition's line in the base version (overloads are paired by text, then signature, then order). */
+  baseLine?: number;
   signatureBefore: string | null;
   signatureAfter: string | null;
   /** A variable's or constant's new value is not a new signature: false for them. */
@@ -151,9 +154,11 @@ async function parseDefinitions(path: string, content: string): Promise<OutlineD
           addSpecs(specs, u.def.parent, /^\s*export\b/.test(lines[u.start] ?? ""));
           continue;
         }
+        const recovered = recoveredHeader(u.def.node, u.def.kind, ctx.content, ctx.rowOffsets);
+        const start = recovered?.row ?? u.start;
         add(
-          { name: u.def.name, kind: u.def.kind, parent: u.def.parent, signature: u.def.signature, startLine: u.start + 1, endLine: u.end + 1, container: u.def.members.length > 0 },
-          textOf(u.start, u.end),
+          { name: u.def.name, kind: u.def.kind, parent: u.def.parent, signature: recovered?.signature ?? u.def.signature, startLine: start + 1, endLine: u.end + 1, container: u.def.members.length > 0 },
+          textOf(start, u.end),
         );
         walk(u.def.members);
       }
@@ -198,6 +203,26 @@ async function parseDefinitions(path: string, content: string): Promise<OutlineD
   });
 }
 
+/** Rows a function's header may take before its name (a template line, a return type, attributes). */
+const HEADER_ROWS = 8;
+
+/**
+ * A function the grammar's error recovery gave the code before it as its return type: a class whose body
+ * swallowed the rest of its namespace (a brace left open under a preprocessor conditional), read as the
+ * type of the function that follows. Its own header is the row that names it; the code above is not its
+ * text. Null when the node parsed cleanly or its name is within its first rows.
+ */
+function recoveredHeader(node: Node, kind: string, content: string, rowOffsets: readonly number[]): { row: number; signature: string | null } | null {
+  if ((kind !== "function" && kind !== "method") || !node.hasError) return null;
+  const named = node.childForFieldName("declarator") ?? node.childForFieldName("name");
+  if (!named || named.startPosition.row - node.startPosition.row <= HEADER_ROWS) return null;
+  const row = named.startPosition.row;
+  const body = node.childForFieldName("body");
+  const from = rowOffsets[row] ?? named.startIndex;
+  const signature = content.slice(from, body && body.startIndex > from ? body.startIndex : named.endIndex).replace(/\s+/g, " ").trim();
+  return { row, signature: signature === "" ? null : signature.slice(0, 200) };
+}
+
 const firstLineOf = (text: string) => (text.split("\n")[0] ?? "").replace(/\s+/g, " ").trim() || null;
 
 /** The names each spec of a grouped declaration declares; empty when it is not one. */
@@ -221,25 +246,70 @@ function typeKindOf(spec: Node): string {
 
 const keyOf = (d: OutlineDefinition) => `${d.parent ?? ""}\0${d.kind}\0${d.name}`;
 
-/** Definitions keyed by parent, kind and name; repeated keys (overloads) get their order appended. */
-function keyed(defs: readonly OutlineDefinition[]): Map<string, OutlineDefinition> {
-  const seen = new Map<string, number>();
-  const out = new Map<string, OutlineDefinition>();
+/** Definitions grouped by parent, kind and name, in line order. */
+function grouped(defs: readonly OutlineDefinition[]): Map<string, OutlineDefinition[]> {
+  const out = new Map<string, OutlineDefinition[]>();
   for (const d of defs) {
     const k = keyOf(d);
-    const n = (seen.get(k) ?? 0) + 1;
-    seen.set(k, n);
-    out.set(n === 1 ? k : `${k}\0${n}`, d);
+    const list = out.get(k);
+    if (list) list.push(d);
+    else out.set(k, [d]);
   }
   return out;
 }
 
+/** The share of two definitions' lines they have in common. */
+function alike(x: OutlineDefinition, y: OutlineDefinition): number {
+  const lines = new Set(x.bodyLines);
+  const common = y.bodyLines.filter((l) => lines.has(l)).length;
+  return common / Math.max(1, lines.size + y.bodyLines.length - common);
+}
+
+/**
+ * The definitions of one parent, kind and name (overloads, a getter and its setter) paired across the
+ * versions: first those whose text is the same (an overload inserted before them, or moved, is not
+ * them changed), then those with the same signature, then the most alike (the share of lines they have in common),
+ * then the rest in order. Unpaired ones are added or removed.
+ */
+function pairOverloads(before: readonly OutlineDefinition[], after: readonly OutlineDefinition[]): { pairs: [OutlineDefinition, OutlineDefinition][]; added: OutlineDefinition[]; removed: OutlineDefinition[] } {
+  const pairs: [OutlineDefinition, OutlineDefinition][] = [];
+  const left = new Set(before);
+  const right = new Set(after);
+  const pass = (same: (b: OutlineDefinition, a: OutlineDefinition) => boolean) => {
+    for (const a of [...right]) {
+      const b = [...left].find((x) => same(x, a));
+      if (!b) continue;
+      pairs.push([b, a]);
+      left.delete(b);
+      right.delete(a);
+    }
+  };
+  if (before.length > 1 || after.length > 1) {
+    pass((b, a) => b.textHash === a.textHash);
+    pass((b, a) => normalSignature(b.signature) === normalSignature(a.signature));
+    // Then the most alike (a stub with a stub, not with the implementation), ties in order.
+    while (left.size > 0 && right.size > 0) {
+      let best: [OutlineDefinition, OutlineDefinition, number] | null = null;
+      for (const a of right) for (const b of left) {
+        const score = alike(b, a);
+        if (!best || score > best[2]) best = [b, a, score];
+      }
+      const [b, a] = best!;
+      pairs.push([b, a]);
+      left.delete(b);
+      right.delete(a);
+    }
+  }
+  pass(() => true);
+  return { pairs, added: [...right], removed: [...left] };
+}
 
 /** Added, changed and removed definitions between two versions' definitions, in line order. */
 export function compareDefinitions(path: string, before: readonly OutlineDefinition[], after: readonly OutlineDefinition[]): DefinitionChange[] {
-  const old = keyed(before);
-  const now = keyed(after);
+  const old = grouped(before);
+  const now = grouped(after);
   const changes: DefinitionChange[] = [];
+  const removed: DefinitionChange[] = [];
   const change = (kind: DefinitionChange["change"], d: OutlineDefinition, b: OutlineDefinition | null, a: OutlineDefinition | null): DefinitionChange => ({
     change: kind,
     path,
@@ -247,16 +317,20 @@ export function compareDefinitions(path: string, before: readonly OutlineDefinit
     kind: d.kind,
     parent: d.parent,
     line: d.startLine,
+    ...(kind === "changed" && b ? { baseLine: b.startLine } : {}),
     signatureBefore: b?.signature ?? null,
     signatureAfter: a?.signature ?? null,
     signatureChanged: b !== null && a !== null && d.kind !== "variable" && normalSignature(b.signature) !== normalSignature(a.signature),
   });
-  for (const [k, a] of now) {
-    const b = old.get(k);
-    if (!b) changes.push(change("added", a, null, a));
-    else if (a.container ? normalSignature(a.signature) !== normalSignature(b.signature) : a.textHash !== b.textHash) changes.push(change("changed", a, b, a));
+  for (const [k, list] of now) {
+    const { pairs, added, removed: gone } = pairOverloads(old.get(k) ?? [], list);
+    for (const a of added) changes.push(change("added", a, null, a));
+    for (const [b, a] of pairs) {
+      if (a.container ? normalSignature(a.signature) !== normalSignature(b.signature) : a.textHash !== b.textHash) changes.push(change("changed", a, b, a));
+    }
+    for (const b of gone) removed.push(change("removed", b, b, null));
   }
-  const removed = [...old].filter(([k]) => !now.has(k)).map(([, b]) => change("removed", b, b, null));
+  for (const [k, list] of old) if (!now.has(k)) for (const b of list) removed.push(change("removed", b, b, null));
   return [...changes.sort((x, y) => x.line - y.line), ...removed.sort((x, y) => x.line - y.line)];
 }
 

@@ -5,6 +5,7 @@
 import type { Tree } from "web-tree-sitter";
 import { detectLanguageOf, type LanguageInfo } from "../indexing/chunking/languages.ts";
 import { parserFor } from "../indexing/chunking/parsers.ts";
+import { parseAsChunked } from "../indexing/chunking/syntax-chunker.ts";
 import type { FileContext } from "../indexing/chunking/definitions.ts";
 import { splitLines } from "../indexing/chunking/line-windows.ts";
 
@@ -42,7 +43,8 @@ export async function readParsed<T>(
   try {
     const parser = await parserFor(language);
     const deadline = performance.now() + PARSE_TIMEOUT_MS;
-    tree = parser.parse(content, null, { progressCallback: () => performance.now() > deadline });
+    // As the chunker reads it (C and C++ macros and conditionals the grammar cannot place read as blank).
+    tree = parseAsChunked(parser, language.id, content, () => performance.now() > deadline);
     if (!tree) {
       parser.reset();
       return null;

@@ -507,6 +507,51 @@ static YY_BUFFER_STATE yy_copy_buffer (YY_BUFFER_STATE from) {
     expect(file.chunks.some((c) => c.text.includes("# ifdef HW_NCPUONLINE"))).toBe(true);
   });
 
+  it("C++: a conditional opening a constructor's member initializer list leaves the class whole (leveldb util/env_windows.cc)", async () => {
+    // Without reading these directives as blank, the grammar lost the constructor (and in the whole file
+    // read Limiter and the rest of the namespace as the return type of the function after them).
+    const file = await chunk(
+      "util/env_windows.cc",
+      `namespace {
+
+class Limiter {
+ public:
+  Limiter(int max_acquires)
+      :
+#if !defined(NDEBUG)
+        max_acquires_(max_acquires),
+#endif  // !defined(NDEBUG)
+        acquires_allowed_(max_acquires) {
+    assert(max_acquires >= 0);
+  }
+
+  bool Acquire() { return acquires_allowed_-- > 0; }
+
+ private:
+  int acquires_allowed_;
+};
+
+class Other {
+ public:
+  Other(int n) : n_(n) {}
+  int n_;
+};
+
+}  // namespace
+
+void EnvWindowsTestHelper::SetReadOnlyMMapLimit(int limit) {
+  g_mmap_limit = limit;
+}
+`,
+    );
+    expect(symbolOf(file, "Limiter")).toMatchObject({ kind: "class", startLine: 3, endLine: 18 });
+    // The constructor, its initializer list's conditional read as blank.
+    expect(file.symbols.find((s) => s.name === "Limiter" && s.parent === "Limiter")).toMatchObject({ startLine: 5, endLine: 12 });
+    expect(symbolOf(file, "Acquire")).toMatchObject({ parent: "Limiter", startLine: 14 });
+    expect(symbolOf(file, "Other")).toMatchObject({ kind: "class", startLine: 20, endLine: 24 });
+    expect(symbolOf(file, "SetReadOnlyMMapLimit")).toMatchObject({ startLine: 28, endLine: 30 });
+  });
+
   it("C and C++: a macro alone on a line does not swallow what follows", async () => {
     // A library's namespace opened by a macro on its own line, then a namespace: the grammar reads the
     // macro as a return type and the rest of the file as one function named `namespace detail`.

@@ -194,10 +194,10 @@ export function createGraphReview(deps: GraphReviewDeps) {
         for (const c of changes) {
           if (c.change === "removed") removedDefinitions.add(c.name);
           if (c.change !== "changed" || (c.kind !== "function" && c.kind !== "method")) continue;
-          // The n-th definition of this parent, kind and name in each version (overloads), as compareDefinitions pairs them.
+          // The base definition compareDefinitions paired it with (overloads: by text, then signature, then order).
           const same = (d: OutlineDefinition) => d.name === c.name && d.parent === c.parent && d.kind === c.kind;
           const a = after.defs.find((d) => d.startLine === c.line && same(d));
-          const b = a ? before.defs.filter(same)[after.defs.filter(same).indexOf(a)] : undefined;
+          const b = before.defs.find((d) => d.startLine === c.baseLine && same(d));
           if (!a || !b) continue;
           // Comments, whitespace, line wrapping and type annotations aside; then locals renamed or statements
           // moved into a helper the change adds (../../review/graph/same-behaviour.ts).

@@ -24,7 +24,10 @@
  * A conditional inside a list (`static int mib[][2] = {` then `# ifdef HW_NCPUONLINE`, an entry, `# endif`;
  * a parameter list whose parameters depend on the platform) is no statement the grammar can place: it
  * read the rest of libuv's `src/unix/core.c` as one error, and the file was cut into line windows. Such a
- * conditional's directive lines read as blank, so the list holds every branch's entries.
+ * conditional's directive lines read as blank, so the list holds every branch's entries. A constructor's
+ * member initializer list is such a list from its colon on (`Limiter(int n)` / `    :` / `#if
+ * !defined(NDEBUG)`: leveldb's `util/env_windows.cc`, whose class and the rest of its namespace were read
+ * as the return type of the function after them).
  *
  * `blankForGrammar` reads a file these three ways in that order, over one split of its lines.
  */
@@ -133,8 +136,12 @@ const DECLARATION_MACROS: LinePass = {
 
 /** A conditional directive: its keyword (`if`, `ifdef`, `ifndef`, `elif`, `elifdef`, `elifndef`, `else`, `endif`). */
 const CONDITIONAL = /^\s*#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b/;
-/** The end of a code line that leaves a list open: an entry's comma, or an initializer's opening brace. */
-const INSIDE_LIST = /(?:,|=\s*\{)\s*$/;
+/**
+ * The end of a code line that leaves a list open: an entry's comma, an initializer's opening brace, or
+ * the colon that opens a constructor's member initializer list (alone on its line or after the
+ * parameters' `)`: not a label's or an access specifier's).
+ */
+const INSIDE_LIST = /(?:,|=\s*\{|(?:^|\))\s*:)\s*$/;
 
 /** The directive lines of conditionals that sit inside a list turned to spaces. */
 const LIST_CONDITIONALS: LinePass = {

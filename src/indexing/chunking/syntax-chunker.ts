@@ -64,6 +64,15 @@ function parseC(parser: Parser, content: string, progressCallback: () => boolean
   return first;
 }
 
+/**
+ * A file's tree as the chunker reads it: C and C++ through `parseC` (their macros and conditionals the
+ * grammar cannot place read as blank), other languages as written. The review's own parses
+ * (src/review/parse-bounds.ts) read files the same way, so a definition has the same span in both.
+ */
+export function parseAsChunked(parser: Parser, languageId: string, content: string, progressCallback: () => boolean): Tree | null {
+  return C_FAMILY.has(languageId) ? parseC(parser, content, progressCallback) : parser.parse(content, null, { progressCallback });
+}
+
 export type SyntaxChunker = { chunk(path: string, content: string, language: LanguageInfo): Promise<ChunkedFile> };
 
 export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxChunker => {
@@ -83,7 +92,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         try {
           // C and C++ macros the grammar cannot place are read as blank (./c-preprocessor.ts); the chunks keep `content`.
           // The grammar's error recovery can still do worse without them: then the file as written is read.
-          tree = C_FAMILY.has(language.id) ? parseC(parser, content, progressCallback) : parser.parse(content, null, { progressCallback });
+          tree = parseAsChunked(parser, language.id, content, progressCallback);
         } catch (error) {
           parser.reset();
           return lineFallback(path, content, language, `parser failed: ${error instanceof Error ? error.message : String(error)}`);

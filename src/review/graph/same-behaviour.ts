@@ -16,14 +16,15 @@
  *     or back: the rewrite linters make on their own (ruff's UP028, pyupgrade), read as one form.
  * Anything else (a statement more or less, another order, a literal, a one-line body) is not shown.
  */
-import { languageOf } from "../analysers/context.ts";
+import { languageOf, type Language } from "../analysers/context.ts";
+import { braceBodyForm, headerForm, isDeclarationOnly, pythonBodyForm, withoutNewLiteralWraps } from "./behaviour-form.ts";
 import { sameButDiagnostics } from "./diagnostics-only.ts";
 import { codeLines, codeWithoutAnnotations, type CodeLine } from "./similarity.ts";
 
 /** A function the same change adds to the file, by its name and text. */
 export type AddedHelper = { name: string; text: string };
 
-type Split = { header: string; body: CodeLine[] };
+type Split = { header: string; headerTokens: string[]; body: CodeLine[] };
 
 const OPENERS = new Set(["(", "[", "{"]);
 const CLOSERS = new Set([")", "]", "}"]);
@@ -66,7 +67,8 @@ function split(text: string, path: string): Split | null {
     .slice(0, headerEnd + 1)
     .map((l) => l.tokens.join(" "))
     .join("\n");
-  return { header, body: body.map((l) => ({ indent: l.indent - base, tokens: l.tokens })) };
+  const headerTokens = lines.slice(0, headerEnd + 1).flatMap((l) => l.tokens);
+  return { header, headerTokens, body: body.map((l) => ({ indent: l.indent - base, tokens: l.tokens })) };
 }
 
 /** Names the body binds: assignment targets at bracket depth 0, `let/const/var x`, `for x, y in/of`, `as x`, `except E as x`. */
@@ -95,11 +97,14 @@ function boundNames(body: readonly CodeLine[]): Set<string> {
   return out;
 }
 
-/** The two bodies are equal but for locals renamed one to one (bound in each body at the same places). */
-function equalButLocals(a: readonly CodeLine[], b: readonly CodeLine[]): boolean {
+/**
+ * The two bodies are equal but for locals renamed one to one (bound in each body at the same places);
+ * `params`: names bound outside the lines (parameters) that may be renamed too.
+ */
+function equalButLocals(a: readonly CodeLine[], b: readonly CodeLine[], params: readonly [ReadonlySet<string>, ReadonlySet<string>] = [new Set(), new Set()]): boolean {
   if (a.length !== b.length) return false;
-  const boundA = boundNames(a);
-  const boundB = boundNames(b);
+  const boundA = new Set([...boundNames(a), ...params[0]]);
+  const boundB = new Set([...boundNames(b), ...params[1]]);
   const forward = new Map<string, string>();
   const backward = new Map<string, string>();
   for (let i = 0; i < a.length; i++) {
@@ -268,12 +273,24 @@ export function withYieldFrom(body: readonly CodeLine[]): CodeLine[] {
  */
 export function sameBehaviour(before: string, after: string, path: string, helpers: readonly AddedHelper[]): boolean {
   if (sameButDiagnostics(before, after, path)) return true;
+  const language = languageOf(path);
+  // Declarations never run (overload stubs, unimplemented or body-less ones): none behaves (./behaviour-form.ts).
+  if (isDeclarationOnly(before, path, language) && isDeclarationOnly(after, path, language)) return true;
   const a = split(before, path);
   const b = split(after, path);
   if (!a || !b) return false;
-  if (codeWithoutAnnotations(a.header, path) !== codeWithoutAnnotations(b.header, path)) return false;
-  if (equalButLocals(a.body, b.body)) return true;
-  if (languageOf(path) === "python" && equalButLocals(withYieldFrom(a.body), withYieldFrom(b.body))) return true;
+  const x = formOf(a, path, language);
+  const formB = formOf(b, path, language);
+  const y = { ...formB, body: withoutNewLiteralWraps(x.body, formB.body) };
+  if (x.header.length !== y.header.length) return false;
+  // Parameters may be renamed with the body where callers cannot name them (no keyword arguments).
+  const params = RENAMABLE_PARAMETERS.has(language ?? "config") ? ([x.params, y.params] as const) : undefined;
+  const headersMatch = (p: typeof params) => equalButLocals([{ indent: 0, tokens: x.header }], [{ indent: 0, tokens: y.header }], p ?? [new Set(), new Set()]);
+  if (!headersMatch(params)) return false;
+  // The header and the body renamed together: the header's renames must hold in the body.
+  const whole = (body: CodeLine[], form: Form) => [{ indent: -1, tokens: form.header }, ...body];
+  if (equalButLocals(whole(x.body, x), whole(y.body, y), params)) return true;
+  if (language === "python" && equalButLocals(whole(withYieldFrom(x.body), x), whole(withYieldFrom(y.body), y), params)) return true;
   const parsed = new Map<string, { params: string[]; body: CodeLine[] }>();
   for (const h of helpers) {
     const p = helperOf(h, path);
@@ -281,5 +298,62 @@ export function sameBehaviour(before: string, after: string, path: string, helpe
   }
   if (parsed.size === 0) return false;
   const body = inlined(b.body, parsed);
-  return body !== null && equalButLocals(a.body, body);
+  return body !== null && codeWithoutAnnotations(a.header, path) === codeWithoutAnnotations(b.header, path) && equalButLocals(a.body, body);
+}
+
+/** Languages where a call cannot name a parameter, so renaming one is the function's own affair. */
+const RENAMABLE_PARAMETERS = new Set(["c", "cpp", "java", "go", "rust", "javascript", "typescript"]);
+
+/** A split function in its behaviour form (./behaviour-form.ts): header tokens, parameter names, body lines. */
+type Form = { header: string[]; params: Set<string>; body: CodeLine[] };
+
+function formOf(s: Split, path: string, language: Language | null): Form {
+  const header = headerForm(codeWithoutAnnotations(s.header, path).split(" "), language);
+  const params = parameterNames(header);
+  if (language === "python") return { header, params, body: pythonBodyForm(s.body) };
+  const tokens = braceBodyForm(
+    s.body,
+    language,
+    returnsNothing(s.headerTokens, language),
+  );
+  // One pseudo-line per statement and brace: line breaks are no code in these languages.
+  const body: CodeLine[] = [];
+  let line: string[] = [];
+  for (const t of tokens) {
+    line.push(t);
+    if (t === ";" || t === "{" || t === "}") {
+      body.push({ indent: 0, tokens: line });
+      line = [];
+    }
+  }
+  if (line.length > 0) body.push({ indent: 0, tokens: line });
+  return { header, params, body };
+}
+
+/** The names of a header's first parameter list (a name followed by `,`, `)`, `=` or `:`). */
+function parameterNames(header: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  const open = header.indexOf("(");
+  if (open < 0) return out;
+  let depth = 0;
+  for (let i = open; i < header.length; i++) {
+    const t = header[i]!;
+    if (OPENERS.has(t)) depth++;
+    else if (CLOSERS.has(t) && --depth === 0) break;
+    if (depth === 1 && IDENT.test(t) && header[i - 1] !== "." && [",", ")", "=", ":"].includes(header[i + 1] ?? "") && header[i + 2] !== ":") out.add(t);
+  }
+  out.delete("self");
+  out.delete("this");
+  return out;
+}
+
+/** A C-family, Java or C# function declared `void`, or a TypeScript one declared `: void`. */
+function returnsNothing(header: readonly string[], language: Language | null): boolean {
+  const open = header.indexOf("(");
+  if (open < 0) return false;
+  if (language === "typescript") {
+    const close = header.lastIndexOf(")");
+    return header[close + 1] === ":" && header[close + 2] === "void" && header[close + 3] === "{";
+  }
+  return (language === "c" || language === "cpp" || language === "java" || language === "csharp") && header.slice(0, open).includes("void");
 }
