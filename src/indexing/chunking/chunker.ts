@@ -22,9 +22,11 @@ import { chunkText } from "./text-chunker.ts";
  * declaration's line are read as blank (`class LIB_API logger`, `void LIB_INLINE pool::post(`). 16: a C or
  * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank (17 also
  * read a conditional of alternative function headers as one branch: measured and not kept). 18: a
- * template's parameter list keeps its capitalised names (`template <bool IS_SIGNED>`).
+ * template's parameter list keeps its capitalised names (`template <bool IS_SIGNED>`). 19: an object of
+ * methods given through chained assignments (`const proto = module.exports = { ... }`) is a container
+ * too, and its `key: name` members (`assert: httpAssert`) are definitions of their keys.
  */
-export const CHUNKER_VERSION = "18";
+export const CHUNKER_VERSION = "19";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
