@@ -11,6 +11,16 @@
 
 const INDENTED_LANGUAGES = new Set(["python"]);
 
+const JS_LANGUAGES = new Set(["javascript", "typescript", "tsx"]);
+
+/**
+ * A JavaScript/TypeScript method named by a keyword (`throw (...args) {`, `delete (key) {`, `new () {`
+ * of an object or a class): a keyword that heads no block, then a parameter list and the body's brace,
+ * which no statement of the language is.
+ */
+const isKeywordMethod = (line: string, language: string): boolean =>
+  JS_LANGUAGES.has(language) && /^\s*(?:(?:static|async|get|set)\s+)*(?:throw|new|delete|return|await|typeof|void|case|default|in|of|this|super)\s*\([^;{}]*\)\s*\{\s*$/.test(line);
+
 const escape = (name: string) => name.replace(/[$]/g, "\\$");
 
 /** Patterns of a definition of `name` at the start of a line (after indentation and modifiers). */
@@ -74,7 +84,7 @@ export function definitionSpan(text: string, startLine: number, name: string, la
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!line.includes(name) || !patterns.some((p) => p.test(line))) continue;
-    if (/^\s*(?:return|if|else|while|for|switch|case|new|throw|await)\b/.test(line)) continue; // calls, not definitions
+    if (/^\s*(?:return|if|else|while|for|switch|case|new|throw|await)\b/.test(line) && !isKeywordMethod(line, language)) continue; // calls, not definitions
     // Decorators and annotations just above belong to the definition.
     let first = i;
     while (first > 0 && /^\s*(?:@|#\[)/.test(lines[first - 1]!)) first--;
@@ -160,7 +170,7 @@ export function definitionsIn(text: string, startLine: number, language: string)
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
     if (C_LANGUAGES.has(language)) name = cDefinitionName(name, lines, i);
-    if (!name || NOT_NAMES.has(name) || seen.has(name)) continue;
+    if (!name || (NOT_NAMES.has(name) && !isKeywordMethod(line, language)) || seen.has(name)) continue;
     const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
     if (last === null) continue;
     let first = i;

@@ -28,7 +28,7 @@ import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isPro
 import { type Ctx, createTermBag } from "./query/terms.ts";
 import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
 import { type Line, splitLines } from "./query/markdown.ts";
-import { usageNames } from "./query/usages.ts";
+import { USAGE_SHAPE_WORDS, capitalisedNames, isUsageQuestion, usageNames } from "./query/usages.ts";
 import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
@@ -123,6 +123,9 @@ export function analyzeQuery(text: string): QueryAnalysis {
     extractFromProseLine(ctx, line.text, isTitle);
   }
 
+  // A usage question asks about a code name: a word capitalised inside its sentence is one (`Next`).
+  if (!long && isUsageQuestion(text)) for (const name of capitalisedNames(text)) ctx.bag.add(name, "identifier", QUERY_WEIGHTS.identifierInProse);
+
   // 5. Assemble.
   let terms = ctx.bag.list();
   if (long) {
@@ -148,6 +151,8 @@ export function analyzeQuery(text: string): QueryAnalysis {
     traced,
     LIMITS.tracedTerms,
   ).map((t) => t.text);
+  const usages = long ? [] : usageNames(text, symbols);
+  if (usages.length > 0) terms = terms.filter((t) => t.kind !== "word" || !USAGE_SHAPE_WORDS.has(t.text));
 
   return {
     terms,
@@ -158,7 +163,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
     locations: ctx.locations,
     language,
     isLongReport: long,
-    usages: long ? [] : usageNames(text, symbols),
+    usages,
   };
 }
 

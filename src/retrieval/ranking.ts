@@ -85,6 +85,8 @@ export const RANKING = {
   usageBonus: 0.9,
   /** ...and the name's own definition keeps this share of its score (./query/usages.ts). */
   usageDefinerFactor: 0.3,
+  /** ...and a chunk not writing the name only matches its words (`next` for `Next`): this share of its score. */
+  usageWordFactor: 0.5,
   /** Multiplier for files that are not source code at all (text, data, config) in a code query. */
   nonCodeFactor: 0.6,
   /** A chunk whose string literal the report quotes (the output it prints; ./quoted-messages.ts). */
@@ -280,7 +282,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
   };
   for (const a of chunks) {
     const f = fileAcc(a.doc.repoId, a.branch, a.doc.path);
-    a.score = (a.retrieval + a.bonus) * (a.usedName ? RANKING.usageDefinerFactor : 1);
+    a.score = (a.retrieval + a.bonus) * (a.usedName ? RANKING.usageDefinerFactor : usages.length > 0 && a.uses === null ? RANKING.usageWordFactor : 1);
     // Tests inside a source file weigh like a test file's, unless the query asks for tests.
     if (!wants.tests && isInlineTest(a.doc)) a.score *= RANKING.auxiliaryFactor;
     f.chunks.push(a);

@@ -22,6 +22,7 @@ import { classifyPath, distances, mentionsWord, queryNames, withExtraPaths, rank
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
+import { withoutUsageShapeWords } from "./query/usages.ts";
 import { linesIn, specificLocations, withLocatedSpans } from "./located.ts";
 import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
 import { WHOLE_DEFINITION_FILES, windowAt, windowsOfWidened, withWholeDefinitions } from "./whole-definitions.ts";
@@ -161,7 +162,9 @@ export function lexicalQueries(analysis: QueryAnalysis, raw: string, namesFile: 
     // A short query: ONE lexical query carrying both the names/paths (weighted by repetition) and the
     // raw text, instead of one each (they retrieve nearly the same chunks; the index's BM25F sums the
     // per-term contributions, so a chunk matching both still ranks first). Weight 2 = the two lists' sum.
-    const text = withVerbForms(raw.slice(0, 2000));
+    // A usage question's own words ("called", "callers") say what is asked, not what the uses hold.
+    const question = (analysis.usages ?? []).length > 0 ? withoutUsageShapeWords(raw.slice(0, 2000)) : raw.slice(0, 2000);
+    const text = withVerbForms(question);
     queries.push({ name: "combined", weight: featureText.trim() ? 2 : 1, text: featureText.trim() ? `${featureText} ${text}` : text });
   }
   return queries;

@@ -23,9 +23,11 @@ import { chunkText } from "./text-chunker.ts";
  * C++ conditional inside a list (an initializer's entries, a parameter list) reads as blank (17 also
  * read a conditional of alternative function headers as one branch: measured and not kept). 18: a
  * template's parameter list keeps its capitalised names (`template <bool IS_SIGNED>`). 19: a conditional
- * opening a constructor's member initializer list (after its colon) reads as blank too.
+ * opening a constructor's member initializer list (after its colon) reads as blank too. 20: an object of
+ * methods given through chained assignments (`const proto = module.exports = { ... }`) is a container
+ * too, and its `key: name` members (`assert: httpAssert`) are definitions of their keys.
  */
-export const CHUNKER_VERSION = "19";
+export const CHUNKER_VERSION = "20";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

@@ -1,6 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import type { ChunkKind } from "../chunk.ts";
 import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
+import { assignedFunction, assignedObject, declaredValue, FUNCTION_VALUE_TYPES, isAliasPair, isFunctionPair, isMethodObject } from "./js-objects.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -117,7 +118,6 @@ export const BODY_TYPES = new Set([
   "contract_body",
 ]);
 
-const FUNCTION_VALUE_TYPES = new Set(["arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"]);
 
 const NAME_TYPES = new Set([
   "identifier",
@@ -190,13 +190,14 @@ const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null =
 };
 
 const VARIABLE_DECLARATOR = new Set(["variable_declarator"]);
+
 const TYPE_SPECS = new Set(["type_spec", "type_alias"]);
 
 /** The body node of a definition (class body, function block...), or null. */
 export const bodyOf = (node: Node): Node | null => {
   const type = node.type;
   if (type === "lexical_declaration" || type === "variable_declaration") {
-    const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
+    const value = declaredValue(node);
     if (value && isMethodObject(value)) return value;
     return value && FUNCTION_VALUE_TYPES.has(value.type) ? (value.childForFieldName("body") ?? null) : null;
   }
@@ -221,50 +222,6 @@ const pythonAssignmentTarget = (node: Node): Node | null => {
   return left && left.type === "identifier" ? left : null;
 };
 
-/**
- * JavaScript/TypeScript: a function or class assigned to a name or property (`res.send = function`,
- * `Foo.prototype.bar = (x) => ...`, `exports.parse = function`), the way much JavaScript defines methods.
- */
-const assignedFunction = (node: Node): { left: Node; right: Node } | null => assignmentOf(node, (right) => FUNCTION_VALUE_TYPES.has(right.type));
-
-/** An expression statement that only assigns a value `isValue` accepts to a name or property. */
-const assignmentOf = (node: Node, isValue: (right: Node) => boolean): { left: Node; right: Node } | null => {
-  const inner = node.namedChild(0);
-  if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
-  const left = inner.childForFieldName("left");
-  const right = inner.childForFieldName("right");
-  if (!left || !right || !isValue(right)) return null;
-  return left.type === "member_expression" || left.type === "identifier" ? { left, right } : null;
-};
-
-/**
- * JavaScript/TypeScript: an object literal whose members are functions at least half (`get body() {}`,
- * `parse(text) {}`, `send: function () {}`, `close: () => {}`): a container of methods, the way
- * CommonJS modules (`module.exports = { ... }`), prototypes and option objects define them. Without it a
- * large one was cut into line windows and its methods were no definitions.
- */
-const isMethodObject = (node: Node | null | undefined): boolean => {
-  if (!node || node.type !== "object") return false;
-  let members = 0;
-  let functions = 0;
-  for (const c of namedChildrenOf(node)) {
-    if (isCommentType(c.type)) continue;
-    members++;
-    if (c.type === "method_definition" || isFunctionPair(c)) functions++;
-  }
-  // Data that carries a helper or two (a locale's months, formats and its `ordinal` function) stays data.
-  return functions > 0 && functions * 2 >= members;
-};
-
-/** `key: function () {}` or `key: () => {}` inside an object literal. */
-const isFunctionPair = (node: Node): boolean => {
-  if (node.type !== "pair") return false;
-  const value = node.childForFieldName("value");
-  return value !== null && FUNCTION_VALUE_TYPES.has(value.type);
-};
-
-/** `module.exports = { ... }`, `Foo.prototype = { ... }`, `api = { ... }` with methods in the object. */
-const assignedObject = (node: Node): { left: Node; right: Node } | null => assignmentOf(node, isMethodObject);
 
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
 export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
@@ -281,7 +238,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
     if (nodeType === "export_statement" && inner && innerType !== undefined && (FUNCTION_VALUE_TYPES.has(innerType) || isMethodObject(inner))) return inner;
     return null;
   }
-  if (nodeType === "pair") return isFunctionPair(node) ? node : null;
+  if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
@@ -298,7 +255,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
 export const definitionTypeOf = (node: Node, nodeType: string = node.type): DefinitionType => {
   if (FUNCTION_VALUE_TYPES.has(nodeType)) return nodeType.includes("class") ? cls() : fn();
   if (nodeType === "object") return cls("object");
-  if (nodeType === "pair") return fn();
+  if (nodeType === "pair") return isFunctionPair(node) ? fn() : { kind: "variable", label: "property" };
   if (nodeType === "expression_statement") {
     const assigned = assignedFunction(node);
     if (assigned) return assigned.right.type.includes("class") ? cls() : fn();
@@ -316,7 +273,7 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
     }
     case "lexical_declaration":
     case "variable_declaration": {
-      const value = firstNamedOfType(node, VARIABLE_DECLARATOR)?.childForFieldName("value");
+      const value = declaredValue(node);
       if (value && FUNCTION_VALUE_TYPES.has(value.type)) return value.type.includes("class") ? cls() : fn();
       if (isMethodObject(value)) return cls("object");
       return base;

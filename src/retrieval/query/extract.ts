@@ -79,9 +79,23 @@ export function addQuotedNames(ctx: Ctx, message: string): void {
 
 // ----- dotted names
 
+/**
+ * A member written after a dot in prose or a code span (`ctx.throw`, `c.Next()`, `this.assert`) is a
+ * name whatever else the word is: languages let keywords and English words name members. In a code
+ * block the keyword check stays (`promise.then`, `app.get` of a reproduction are the library's calls).
+ */
+const isMemberName = (name: string, inCode: boolean, alias: boolean): boolean =>
+  name.length > 1 && (!CODE_KEYWORDS.has(name) || (!inCode && !alias)) && !/^\d/.test(name);
+
 function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): void {
   let parts = name.split(".");
-  if (parts.length > 1 && /^(?:self|this|cls|super)$/.test(parts[0] ?? "")) parts = parts.slice(1);
+  if (parts.length > 1 && /^(?:self|this|cls|super)$/.test(parts[0] ?? "")) {
+    parts = parts.slice(1);
+    if (parts.length === 1 && !inCode && CODE_KEYWORDS.has(parts[0]!) && isMemberName(parts[0]!, inCode, false)) {
+      ctx.bag.add(parts[0]!, "identifier", weight * 0.8);
+      return;
+    }
+  }
   if (parts.length === 1) {
     addIdentifier(ctx, parts[0] ?? "", weight * 0.8, inCode);
     return;
@@ -92,7 +106,7 @@ function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): voi
   const w = alias ? weight * 0.4 : weight;
   ctx.bag.add(joined, "dotted", w);
   const last = parts[parts.length - 1] ?? "";
-  if (!CODE_KEYWORDS.has(last) && last.length > 1) ctx.bag.add(last, "identifier", w * 0.75);
+  if (isMemberName(last, inCode, alias)) ctx.bag.add(last, "identifier", w * 0.75);
   for (const p of parts.slice(alias ? 1 : 0, -1)) {
     if (p.length > 1 && !CODE_KEYWORDS.has(p) && !LIBRARY_ALIASES.has(p)) ctx.bag.add(p, "identifier", w * 0.5);
   }
@@ -233,6 +247,15 @@ export function withoutCodeSpans(raw: string, onSpan: (inner: string) => void): 
   return out;
 }
 
+/** A lower-case word that is no stop-word (its own punctuation aside): the sentence goes on after a mark. */
+const continuesSentence = (next: string | undefined): boolean => {
+  const word = /^([a-z]+)[,;:.?]*$/.exec(next ?? "")?.[1];
+  return word !== undefined && !STOP_WORDS.has(word);
+};
+
+/** `name!` then a bracket's arguments or nothing: Rust's macro call form. */
+const MACRO_CALL = /^([A-Za-z_][\w]*)!([([{].*)?$/;
+
 export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): void {
   const W = QUERY_WEIGHTS;
   // Inline code spans first.
@@ -240,8 +263,18 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
   const wordWeight = !ctx.long ? W.wordInShortQuery : isTitle ? W.wordInTitle : W.wordInReport;
   const words: string[] = [];
   // A closing bracket glued to a name ends a token: "[Bug]customParseFormat", "(core)Parser".
-  for (const rawToken of line.split(/\s+|(?<=[\])])(?=[A-Za-z_$])/)) {
+  const tokens = line.split(/\s+|(?<=[\])])(?=[A-Za-z_$])/);
+  for (let k = 0; k < tokens.length; k++) {
+    const rawToken = tokens[k]!;
     if (rawToken === "" || rawToken.length > LIMITS.tokenChars) continue;
+    // A short question's macro call form (`json!(...)`, `vec![]`, "the json! macro": the sentence going
+    // on after the mark with a word that is no stop-word) names the macro, whatever the word means in
+    // English. A report's macros are the library API it uses (tracing's `event!`, `info!`): read as before.
+    const macro = ctx.long ? null : MACRO_CALL.exec(rawToken);
+    if (macro && (macro[2] !== undefined || continuesSentence(tokens[k + 1]))) {
+      addIdentifier(ctx, macro[1]!, W.identifierInProse, true);
+      continue;
+    }
     // A plain word (most of a report's prose), with at most trailing punctuation: every check below
     // would keep it as a word, so it is kept without them.
     const plain = PLAIN_WORD.exec(rawToken);
@@ -278,7 +311,11 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
       const parts = name.split(".");
       const last = parts[parts.length - 1] ?? "";
       const domain = DOMAIN_SUFFIXES.has(last.toLowerCase()) && parts.every((p) => /^[a-z0-9-]+$/i.test(p) && !isCodeShaped(p));
-      const sentence = parts.length === 2 && /^[A-Z][a-z]+$/.test(last) && !isCodeShaped(parts[0] ?? "");
+      // "It failed.Then I..." in a report is two sentences; a call (`c.Next()`), a one-letter receiver
+      // (`c.Next`), a name that ends its clause (`c.Next?`) and any such token of a short question are code.
+      const first = parts[0] ?? "";
+      const sentence =
+        ctx.long && call === null && parts.length === 2 && first.length > 1 && /^[A-Z][a-z]+$/.test(last) && !isCodeShaped(first) && !/[?!,;:.]$/.test(rawToken);
       if (!domain && !sentence) {
         addDotted(ctx, name, W.dottedInText, false);
         continue;
@@ -301,7 +338,9 @@ function extractFromSpan(ctx: Ctx, inner: string): void {
     addPath(ctx, path, W.pathInText);
     return;
   }
-  const name = inner.replace(/\(.*\)$/, "");
+  // A call (`x()`), and in a short question a macro's call (`json!`, `vec![1]`), names its function or macro.
+  const call = inner.replace(/\(.*\)$/, "");
+  const name = ctx.long ? call : call.replace(/^([A-Za-z_]\w*)!(?:[([{].*)?$/, "$1");
   if (DOTTED.test(name)) return addDotted(ctx, name, W.dottedInText, false);
   if (IDENT.test(name)) {
     if (name.length >= 2 && !CODE_KEYWORDS.has(name) && !isErrorClassName(name)) {

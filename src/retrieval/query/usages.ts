@@ -29,6 +29,40 @@ const PURPOSE = /\bused\s+(?:to|for|as)\b/i;
  * none. Only names written in the question count.
  */
 export function usageNames(question: string, symbols: readonly string[]): string[] {
-  if (symbols.length === 0 || !USAGE_QUESTIONS.some((q) => q.test(question)) || CALLEES.test(question) || PURPOSE.test(question)) return [];
+  if (symbols.length === 0 || !isUsageQuestion(question)) return [];
   return symbols.filter((s) => question.includes(s)).slice(0, 3);
+}
+
+/**
+ * The words of the usage shapes themselves: they say what is asked (the uses), not what the uses hold.
+ * Kept as words, "called" found the comments that say "is called" ahead of the calls.
+ */
+export const USAGE_SHAPE_WORDS: ReadonlySet<string> = new Set(
+  "call calls called caller callers invoke invokes invoked use uses used usage usages reference references referenced function functions".split(" "),
+);
+
+const SHAPE_WORD = new RegExp(`\\b(?:${[...USAGE_SHAPE_WORDS].join("|")})\\b`, "gi");
+
+/** A usage question's text without the words of its shape, for the lexical query. */
+export const withoutUsageShapeWords = (question: string): string => question.replace(SHAPE_WORD, " ");
+
+/** A dot inside a code name (`c.Next()`, `ctx.throw`) ends no sentence: the shapes read across it. */
+const withoutMemberDots = (question: string): string => question.replace(/(?<=[\w$)\]])\.(?=[A-Za-z_$])/g, "_");
+
+/** Whether a short question asks where something is used (its shape, whatever it names). */
+export function isUsageQuestion(question: string): boolean {
+  const text = withoutMemberDots(question);
+  return USAGE_QUESTIONS.some((q) => q.test(text)) && !CALLEES.test(text) && !PURPOSE.test(text);
+}
+
+/**
+ * The capitalised words inside a sentence of a usage question ("Where is Next called?", "Which
+ * functions call Render?"): such a question asks about a code name, and a word capitalised where a
+ * sentence does not start is that name (Go's exported `Next`, a class), whatever it means in English.
+ * A word at a sentence's start, `I`, and words in capitals (`HTTP`) are not taken.
+ */
+export function capitalisedNames(question: string): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(/(?<=[\p{Ll}\d,)'’]\s+)[A-Z][a-z\d]+(?![\w$.])/gu)) if (!out.includes(m[0])) out.push(m[0]);
+  return out;
 }
