@@ -377,6 +377,10 @@ describe("untested change: which tests cover a changed function (judged notes of
     expect(isTypeTest("tests/typing/typing_confirmation_option.py")).toBe(true);
     expect(isTypeTest("tests/test_typing.py")).toBe(false);
     expect(await untestedChanges({ changed: [changeOf("src/click/decorators.py", "confirmation_option", null)], touched: new Set(["src/click/decorators.py"]), lookup: lookupOf(typing) })).toEqual([]);
+    // A type test the pull request touches that names the function still covers it: a typing change's test (click 2cabbe31).
+    const progress = { "src/click/termui.py": "def progressbar(length): ...", "tests/test_termui.py": "with click.progressbar(length=3) as bar: pass", "tests/typing/typing_progressbar.py": "with click.progressbar(length=5) as bar:\n    assert_type(bar, ProgressBar[int])" };
+    const bar = changeOf("src/click/termui.py", "progressbar", null);
+    expect(await untestedChanges({ changed: [bar], touched: new Set(["src/click/termui.py", "tests/typing/typing_progressbar.py"]), lookup: lookupOf(progress) })).toEqual([]);
   });
 
   it("a method's test names its class, a superclass or an obvious instance (leveldb e0d5f83a, flask a411a243, koa 2f6e8147)", async () => {

@@ -254,7 +254,8 @@ export async function untestedChanges(input: {
     const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && !isTypeTest(p) && !isBenchmarkPath(p) && p !== change.path);
     // Tests the pull request touches first: one of them naming the function is enough (any test file it
     // touches, found or not: the graph's references of a common name may be cut short).
-    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])].filter((p) => !isTypeTest(p) && !isBenchmarkPath(p));
+    // (A touched type test that names the function counts: a typing change's test is a type test.)
+    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])].filter((p) => !isBenchmarkPath(p));
     // By convention, then named after the function, then named as a test by its own file name, then the rest.
     const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : namedAsTest(p) ? 2 : 3);
     const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
@@ -263,7 +264,7 @@ export async function untestedChanges(input: {
     // change's test may drive the function through its callers. In Go, any test file of its package does
     // (they share the package's unexported helpers: cobra's completions_test.go runs Execute through them).
     const go = change.path.endsWith(".go");
-    let covered = touchedTests.some((p) => namedForModuleOf(p, change.path) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(change.path)));
+    let covered = touchedTests.some((p) => !isTypeTest(p) && (namedForModuleOf(p, change.path) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(change.path))));
     for (const p of covered ? [] : touchedTests) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) covered = true;
