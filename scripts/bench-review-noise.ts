@@ -106,12 +106,18 @@ type Comment = { repo: string; commit: string; file: string; line: number; text:
 /** One function named in a "Tests not updated" note: a finding of its own, judged by (repository, commit, function). */
 type NoteFinding = { repo: string; commit: string; function: string; path: string; line: number; tests: string };
 
-/** The functions a review's note names, one per line of the note. */
+/** A function's name with its whitespace collapsed (an older note printed a C++ template parent over several lines). */
+const oneLine = (label: string) => label.replace(/\s+/g, " ").replace(/([<([]) /g, "$1").replace(/ ([>)\]])/g, "$1");
+
+/**
+ * The functions a review's note names: one per entry and line number (`path:12, 40` names a repeated name
+ * once with each of its lines: two findings), an entry read to the next one even when its name spans lines.
+ */
 function noteFindings(rows: readonly { repo: string; commit: string; untestedNote: string | null }[]): NoteFinding[] {
   return rows.flatMap((r) =>
-    (r.untestedNote ?? "").split("\n").flatMap((l) => {
-      const m = /^- `(.+)` \(`(.+):(\d+)`\): tested in (.*)$/.exec(l);
-      return m ? [{ repo: r.repo, commit: r.commit, function: m[1]!, path: m[2]!, line: Number(m[3]), tests: m[4]! }] : [];
+    (r.untestedNote ?? "").split(/\n(?=- |\n|###)/).flatMap((entry) => {
+      const m = /^- `([^`]+)` \(`(.+):(\d+(?:, \d+)*)`\): tested in (.*)$/s.exec(entry.trim());
+      return m ? m[3]!.split(", ").map((line) => ({ repo: r.repo, commit: r.commit, function: oneLine(m[1]!), path: m[2]!, line: Number(line), tests: m[4]! })) : [];
     }),
   );
 }
@@ -131,7 +137,7 @@ function judgementsOf(all: readonly Comment[], rows: readonly { repo: string; co
     const j = byKey.get(key(c));
     return j ? [{ ...j, text: c.text }] : [];
   });
-  const noteKey = (n: { repo: string; commit: string; function: string }) => `${n.repo}|${n.commit}|${n.function}`;
+  const noteKey = (n: { repo: string; commit: string; function: string }) => `${n.repo}|${n.commit}|${oneLine(n.function)}`;
   const byNote = new Map((judgementsFile.notes ?? []).map((n) => [noteKey(n), n]));
   const findings = noteFindings(rows);
   const judgedNotes = findings.flatMap((f) => {

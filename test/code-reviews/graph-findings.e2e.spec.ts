@@ -163,6 +163,9 @@ function seed(h: ReturnType<typeof createHostRepo>) {
   h.write("app/units.py", UNITS);
   h.write("tests/test_units.py", 'from app.units import to_cents, to_grams, to_metres\n\n\ndef test_units():\n    assert (to_cents(1), to_grams(1), to_metres(150)) == (100, 1000, 1.5)\n');
   h.write("tests/test_other.py", 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("x") == "hello x"\n');
+  // Reaches place_order only through app/shop.py, without naming it.
+  h.write("app/shop.py", 'from app.orders import place_order\n\n\ndef buy(cart):\n    return place_order(cart, "me")\n');
+  h.write("tests/test_shop.py", 'from app.shop import buy\n\n\ndef test_buy():\n    assert buy(["a"])["customer"] == "me"\n');
   return h.commit("initial");
 }
 
@@ -352,6 +355,19 @@ describe("untested change", () => {
     await openPullRequest(server, host, 16, "untested-other-test", { "app/units.py": rounded, "tests/test_other.py": 'from app.other import greet\n\n\ndef test_greet():\n    assert greet("y") == "hello y"\n' });
     const other = server.loupe.services.reviews.record(orgId, await review(server, 16))!.body;
     expect(other).toContain("- `to_cents()` (`app/units.py:1`): tested in `tests/test_units.py`");
+  });
+
+  it("counts a rewritten assertion of a test importing the function's file through another module, for a function with no test file of its own (httpx d293374b)", async () => {
+    const orders = ORDERS.replace('return {"customer": customer, "lines": list(cart)}', 'return {"customer": customer.strip(), "lines": list(cart)}');
+    const shopTest = 'from app.shop import buy\n\n\ndef test_buy():\n    assert buy(["a"])["lines"] == ["a"]\n';
+    await openPullRequest(server, host, 18, "untested-rewritten-user", { "app/orders.py": orders, "tests/test_shop.py": shopTest });
+    const body = server.loupe.services.reviews.record(orgId, await review(server, 18))!.body;
+    expect(body).toContain("app/orders.py");
+    expect(body).not.toContain("### Tests not updated");
+    // Only added to, not rewritten: the note stays.
+    await openPullRequest(server, host, 19, "untested-added-user", { "app/orders.py": orders, "tests/test_shop.py": `${shopTest.replace('["lines"] == ["a"]', '["customer"] == "me"')}\n\ndef test_more():\n    assert buy([])\n` });
+    const added = server.loupe.services.reviews.record(orgId, await review(server, 19))!.body;
+    expect(added).toContain("- `place_order()` (`app/orders.py:1`): tested in `tests/test_checkout.py`");
   });
 
   it("is left out when the title declares a change that keeps behaviour (refactor:, perf:, chore: ...), and says so; not for a breaking one", async () => {

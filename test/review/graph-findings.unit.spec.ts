@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, variantsOfOneRole, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { conventionTestsOf, exercises, declaredSameBehaviour, isPublicDefinition, isTestSupportPath, isTypeTest, mentions, namedForModuleOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { classNamesOf, conventionTestsOf, exercises, declaredSameBehaviour, isBenchmarkPath, isPublicDefinition, isTestSupportPath, isTypeTest, labelOf, mentions, namedAsTest, namedForModuleOf, namesClass, rewrittenTestsOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import type { DiffFile } from "../../src/review/diff.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
 
@@ -333,5 +334,107 @@ describe("untested change", () => {
   it("renders one note, nothing when the list is empty", () => {
     expect(untestedSection([])).toEqual([]);
     expect(untestedSection([{ path: "a.py", name: "f", parent: "C", line: 3, tests: ["tests/test_a.py"] }]).join("\n")).toContain("- `C.f()` (`a.py:3`): tested in `tests/test_a.py`");
+  });
+});
+
+describe("untested change: which tests cover a changed function (judged notes of unseen repositories)", () => {
+  const changeOf = (path: string, name: string, parent: string | null, kind = "function") => ({ change: "changed" as const, path, name, kind, parent, line: 10, signatureBefore: null, signatureAfter: null, signatureChanged: false });
+  const lookupOf = (files: Record<string, string>, graph: string[] = Object.keys(files).filter((p) => p.includes("test"))) => ({ headPaths: Object.keys(files), readHead: async (p: string) => files[p] ?? null, graphTests: async () => graph });
+
+  it("Go: a touched test file of the function's package covers it, naming it or not (cobra 24ada7fe: completions_test.go runs ExecuteC through Execute)", async () => {
+    const files = { "command.go": "type Command struct{}\nfunc (c *Command) ExecuteC() {}", "command_test.go": "func executeCommand(root *Command) { root.ExecuteC() }", "completions_test.go": "rootCmd := &Command{}\nrootCmd.Execute()" };
+    const executeC = changeOf("command.go", "ExecuteC", "Command", "method");
+    expect(await untestedChanges({ changed: [executeC], touched: new Set(["command.go", "completions_test.go"]), lookup: lookupOf(files) })).toEqual([]);
+    // A test of another package does not.
+    const other = { ...files, "doc/doc_test.go": "cmd.Execute()" };
+    const [u] = await untestedChanges({ changed: [executeC], touched: new Set(["command.go", "doc/doc_test.go"]), lookup: lookupOf(other) });
+    expect(u!.tests).toEqual(["command_test.go"]);
+  });
+
+  it("a pull request that rewrites assertions of a test importing the function's file covers a function whose tests are other modules' (httpx d293374b), not one with a test file of its own (flask 7a444c5d)", async () => {
+    const files = { "httpx/_urlparse.py": "def urlparse(url): ...", "tests/models/test_whatwg.py": "from httpx._urlparse import urlparse\nurlparse(x)", "tests/models/test_url.py": "assert httpx.URL('https://u%40:p@h').userinfo == b'u%40:p'", "src/flask/testing.py": "class FlaskClient(Client):\n    def open(self): ...", "tests/test_testing.py": "client.open('/', environ_base={})", "tests/test_json.py": "rv = client.get('/', query_string={'foo': 'x'})" };
+    const urlparse = changeOf("httpx/_urlparse.py", "urlparse", null);
+    const rewritten = new Set(["tests/models/test_url.py"]);
+    const [before] = await untestedChanges({ changed: [urlparse], touched: new Set(["httpx/_urlparse.py", "tests/models/test_url.py"]), lookup: lookupOf(files) });
+    expect(before!.tests).toEqual(["tests/models/test_whatwg.py"]);
+    // test_url.py imports httpx, whose __init__.py imports _urls.py, which imports _urlparse.py.
+    const imports: Record<string, string[]> = { "tests/models/test_url.py": ["httpx/__init__.py"], "httpx/__init__.py": ["httpx/_urls.py", "httpx/_client.py"], "httpx/_urls.py": ["httpx/_urlparse.py"], "tests/test_json.py": ["src/flask/__init__.py"], "src/flask/__init__.py": ["src/flask/testing.py"] };
+    const reaches = async (test: string, source: string) => {
+      const seen = new Set<string>();
+      const walk = (p: string): boolean => (imports[p] ?? []).some((i) => i === source || (!seen.has(i) && (seen.add(i), walk(i))));
+      return walk(test);
+    };
+    expect(await untestedChanges({ changed: [urlparse], touched: new Set(["httpx/_urlparse.py", "tests/models/test_url.py"]), rewrittenTests: rewritten, lookup: { ...lookupOf(files), reaches } })).toEqual([]);
+    // A rewritten test that imports none of it (another module's test updated beside the change) does not cover it.
+    const [v] = await untestedChanges({ changed: [urlparse], touched: new Set(["httpx/_urlparse.py", "tests/test_json.py"]), rewrittenTests: new Set(["tests/test_json.py"]), lookup: { ...lookupOf(files), reaches } });
+    expect(v!.tests).toEqual(["tests/models/test_whatwg.py"]);
+    const open = changeOf("src/flask/testing.py", "open", "FlaskClient", "method");
+    const [u] = await untestedChanges({ changed: [open], touched: new Set(["src/flask/testing.py", "tests/test_json.py"]), rewrittenTests: new Set(["tests/test_json.py"]), lookup: { ...lookupOf(files), reaches } });
+    expect(u!.tests).toEqual(["tests/test_testing.py"]);
+  });
+
+  it("rewritten tests are test files with a hunk that removes lines and adds others; not tests only added or deleted (express 694869d2), nor type tests", () => {
+    const line = (kind: "add" | "del" | "context", text: string) => ({ kind, text, oldLine: kind === "add" ? null : 1, newLine: kind === "del" ? null : 1 });
+    const file = (path: string, lines: ReturnType<typeof line>[], status: DiffFile["status"] = "modified"): DiffFile => ({ oldPath: path, newPath: path, path, status, binary: false, similarity: null, hunks: [{ oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, section: "", lines }], additions: 1, deletions: 1 });
+    const rewritten = rewrittenTestsOf([
+      file("tests/models/test_url.py", [line("del", "assert url.userinfo == b'u@:p'"), line("add", "assert url.userinfo == b'u%40:p'")]),
+      file("test/utils.js", [line("context", "})"), line("del", "describe('utils.isAbsolute()', function(){")]),
+      file("tests/test_basic.py", [line("add", "def test_help(runner): ...")]),
+      file("tests/typing/typing_route.py", [line("del", "x"), line("add", "y")]),
+      file("src/flask/app.py", [line("del", "x"), line("add", "y")]),
+      file("tests/jq.test", [line("del", "\"jq: error: cannot be parsed\""), line("add", "\"jq: error: cannot be parsed as a number\"")]),
+    ]);
+    expect([...rewritten]).toEqual(["tests/models/test_url.py", "tests/jq.test"]);
+  });
+
+  it("benchmarks and type-check folders are no function's tests; files named as tests come before files that are tests by folder only (libuv 5098fa2a, 6179e7af; click 5b9630f5)", async () => {
+    const files = { "src/uv-common.c": "int uv_read_start(uv_stream_t* s) {}", "test/benchmark-pound.c": "uv_read_start(s, alloc, read)", "test/echo-server.c": "uv_read_start(s, alloc, read)", "test/test-tcp-read-stop.c": "uv_read_start(s, alloc, read)" };
+    const [u] = await untestedChanges({ changed: [changeOf("src/uv-common.c", "uv_read_start", null)], touched: new Set(["src/uv-common.c"]), lookup: lookupOf(files, ["test/benchmark-pound.c", "test/echo-server.c", "test/test-tcp-read-stop.c"]) });
+    expect(u!.tests).toEqual(["test/test-tcp-read-stop.c", "test/echo-server.c"]);
+    for (const p of ["test/benchmark-pound.c", "benches/parse.rs", "benchmarks/test_speed.py", "pkg/bench_test.go", "src/test/java/a/FooBenchmark.java"]) expect(isBenchmarkPath(p)).toBe(true);
+    for (const p of ["test/test-tty.c", "tests/test_config.py", "src/benchling/x.py", "test/workbench.js"]) expect(isBenchmarkPath(p)).toBe(false);
+    for (const p of ["test/test-tty.c", "tests/test_url.py", "command_test.go", "test/res.send.test.js", "src/test/java/a/FooTest.java", "__tests__/request/ips.test.js", "spec/foo_spec.rb"]) expect(namedAsTest(p)).toBe(true);
+    for (const p of ["test/echo-server.c", "tests/conftest.py", "test/Router.js", "tests/contest.py"]) expect(namedAsTest(p)).toBe(false);
+    const typing = { "src/click/decorators.py": "def confirmation_option(*d): ...", "tests/typing/typing_confirmation_option.py": "@click.confirmation_option()\ndef cli(): ..." };
+    expect(isTypeTest("tests/typing/typing_confirmation_option.py")).toBe(true);
+    expect(isTypeTest("tests/test_typing.py")).toBe(false);
+    expect(await untestedChanges({ changed: [changeOf("src/click/decorators.py", "confirmation_option", null)], touched: new Set(["src/click/decorators.py"]), lookup: lookupOf(typing) })).toEqual([]);
+    // A type test the pull request touches that names the function still covers it: a typing change's test (click 2cabbe31).
+    const progress = { "src/click/termui.py": "def progressbar(length): ...", "tests/test_termui.py": "with click.progressbar(length=3) as bar: pass", "tests/typing/typing_progressbar.py": "with click.progressbar(length=5) as bar:\n    assert_type(bar, ProgressBar[int])" };
+    const bar = changeOf("src/click/termui.py", "progressbar", null);
+    expect(await untestedChanges({ changed: [bar], touched: new Set(["src/click/termui.py", "tests/typing/typing_progressbar.py"]), lookup: lookupOf(progress) })).toEqual([]);
+  });
+
+  it("a method's test names its class, a superclass or an obvious instance (leveldb e0d5f83a, flask a411a243, koa 2f6e8147)", async () => {
+    const env = "class WindowsSequentialFile : public SequentialFile {\n Status Read(size_t n) {}\n};\nclass WindowsEnv : public Env {\n Status NewRandomAccessFile(const std::string& f) {}\n};";
+    const files = {
+      "util/env_windows.cc": env,
+      "util/env_windows_test.cc": "Env* env_ = Env::Default();\nRandomAccessFile* file = nullptr;\nenv_->NewRandomAccessFile(name, &file);\nfile->Read(0, 1, &result, scratch);",
+      "src/flask/ctx.py": "class AppContext:\n    def push(self): ...",
+      "tests/test_reqctx.py": "with app.app_context():\n    ctx.push()",
+      "lib/application.js": "module.exports = class Application extends Emitter {\n  use (fn) {}\n}",
+      "__tests__/application/use.test.js": "const app = new Koa()\napp.use((ctx, next) => next())",
+    };
+    const found = await untestedChanges({
+      changed: [changeOf("util/env_windows.cc", "Read", "WindowsSequentialFile", "method"), changeOf("util/env_windows.cc", "NewRandomAccessFile", "WindowsEnv", "method"), changeOf("src/flask/ctx.py", "push", "AppContext", "method"), changeOf("lib/application.js", "use", "Application", "method")],
+      touched: new Set(["util/env_windows.cc", "src/flask/ctx.py", "lib/application.js"]),
+      lookup: lookupOf(files),
+    });
+    expect(found.map((u) => `${u.parent}.${u.name}`)).toEqual(["WindowsEnv.NewRandomAccessFile", "AppContext.push"]);
+    expect(classNamesOf("FlaskClient", "class FlaskClient(Client):\n    pass")).toEqual(["FlaskClient", "Client"]);
+    expect(classNamesOf("JsonGenerator", "public abstract class JsonGenerator\n    implements Closeable, Flushable, Versioned\n{")).toEqual(["JsonGenerator", "Closeable", "Flushable", "Versioned"]);
+    expect(classNamesOf("formatter<T, char>", null)).toEqual(["formatter"]);
+    expect(classNamesOf("module.exports", "module.exports = {}")).toEqual([]);
+    expect(namesClass("const d = dayjs()", ["Dayjs"])).toBe(true);
+  });
+
+  it("names a repeated name once with all its lines, and a multi-line parent on one line (click 4ffa1ef3, fmt a823ba06)", () => {
+    const u = (name: string, parent: string | null, line: number, tests: string[]) => ({ path: "src/click/termui.py", name, parent, line, tests });
+    const note = untestedSection([u("edit", null, 707, ["tests/test_termui.py"]), u("edit", null, 687, ["tests/test_termui.py"]), u("edit", null, 697, ["tests/test_termui.py"]), u("echo", null, 222, ["tests/test_utils.py"])]).join("\n");
+    expect(note).toContain("these 2 functions");
+    expect(note).toContain("- `edit()` (`src/click/termui.py:687, 697, 707`): tested in `tests/test_termui.py`");
+    const parent = "formatter<\n    T, char,\n    typename std::enable_if<std::is_base_of<std::exception, T>::value>::type>";
+    expect(labelOf({ parent, name: "format" })).toBe("formatter<T, char, typename std::enable_if<std::is_base_of<std::exception, T>::value>::type>.format()");
+    expect(untestedSection([{ path: "include/fmt/std.h", name: "format", parent, line: 637, tests: ["test/std-test.cc"] }]).join("\n")).toContain("- `formatter<T, char, typename std::enable_if<std::is_base_of<std::exception, T>::value>::type>.format()` (`include/fmt/std.h:637`)");
   });
 });

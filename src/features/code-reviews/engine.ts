@@ -40,6 +40,7 @@ import { createPullRequestRefresh } from "./refresh.ts";
 import { checksAndHumanChecks, outlineOf } from "./summary-input.ts";
 import { graphFindingsFor, indexTargetOf, type IndexTarget } from "./graph-findings.ts";
 import { createGraphReview, untestedNotesFor } from "./graph-review.ts";
+import { rewrittenTestsOf } from "../../review/graph/untested-change.ts";
 import { isShownAt } from "../../review/strictness.ts";
 import { createParseCache } from "../../review/graph/calls.ts";
 import { mayAddOutput } from "../../review/analysers/debug-leftovers.ts";
@@ -248,6 +249,7 @@ export function createReviewEngine(deps: EngineDeps) {
         prefetch,
         paths: knownPaths,
         touched: new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p))),
+        rewrittenTests: rewrittenTestsOf(files),
         base: started.diffBase,
         head: started.headSha,
         logger,

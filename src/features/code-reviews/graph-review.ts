@@ -29,12 +29,17 @@ export type GraphReviewDeps = {
   paths(sha: string): Promise<string[]>;
   /** Paths the pull request touches (old and new). */
   touched: ReadonlySet<string>;
+  /** Test files whose existing lines the pull request rewrites (../../review/graph/untested-change.ts rewrittenTestsOf). */
+  rewrittenTests?: ReadonlySet<string>;
   base: string;
   head: string;
   logger: Logger;
 };
 
 const CANDIDATES = 15;
+/** Import steps, and files at most, followed from a rewritten test to a changed function's file. */
+const REACH_DEPTH = 3;
+const REACH_FILES = 400;
 
 const NOTHING_UNTESTED: UntestedReport = { listed: [], mechanical: null };
 /** A changed definition's identity within one review: its file, parent, name and line at head. */
@@ -167,6 +172,26 @@ export function createGraphReview(deps: GraphReviewDeps) {
       for (const t of tests.slice(0, 100)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
       return out;
     },
+    async reaches(testPath, sourcePath) {
+      if (!codeIndex || !target) return false;
+      // Breadth first over the indexed branch's imports: the test, the modules it imports (a package's
+      // `__init__.py`), theirs, and one step more.
+      let frontier = [testPath];
+      const seen = new Set(frontier);
+      for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0; depth++) {
+        const next: string[] = [];
+        for (const p of frontier) {
+          for (const i of await codeIndex.importsOf(target.repoId, target.branch, p)) {
+            if (i === sourcePath) return true;
+            if (seen.has(i) || seen.size >= REACH_FILES) continue;
+            seen.add(i);
+            next.push(i);
+          }
+        }
+        frontier = next;
+      }
+      return false;
+    },
   };
 
   /**
@@ -209,7 +234,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
       }
       if (changed.length === 0) return NOTHING_UNTESTED;
       headPaths ??= deps.paths(head);
-      const found = await untestedChanges({ changed, touched: deps.touched, lookup: { ...testLookup, headPaths: await headPaths } });
+      const found = await untestedChanges({ changed, touched: deps.touched, ...(deps.rewrittenTests ? { rewrittenTests: deps.rewrittenTests } : {}), lookup: { ...testLookup, headPaths: await headPaths } });
       const repeated = repeatedEdits(edits, removedDefinitions);
       const mechanical = found.filter((u) => repeated.has(keyOf(u)));
       return {

@@ -9,12 +9,16 @@
  *   - test files the code graph shows using the name (indexed target branch), when they import the
  *     function's file or the name is defined nowhere else in the repository.
  * A test helper (a mock, a fake, a test utility: isTestSupportPath) has only its own tests by convention:
- * the test files that use it are its users.
+ * the test files that use it are its users. Type tests and benchmarks are no function's tests; a method's
+ * tests name its class, a superclass or an obvious instance (namesClass).
+ * Covered (no note): a touched test naming the function or named for its module, in Go any touched test of
+ * its package, and for a function without a test file of its own, a rewritten test importing its file.
  * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
  * Rust (not `pub(crate)` and the like). A change to comments or whitespace only is not a change here.
  */
 import { isTestPath, languageOf } from "../analysers/context.ts";
 import type { DefinitionChange } from "../change-outline.ts";
+import type { DiffFile } from "../diff.ts";
 import { sourcesOfTest } from "../../retrieval/test-sources.ts";
 
 export const RULE_UNTESTED_CHANGE = "graph/untested-change";
@@ -63,7 +67,46 @@ export function isTestSupportPath(path: string): boolean {
  * their types; nothing they run checks what a function does, so they are no function's tests here.
  */
 export function isTypeTest(path: string): boolean {
-  return /\.d\.test\.[cm]?tsx?$|\.test-d\.[cm]?tsx?$/.test(path) || /(^|\/)(test-d|type-tests|types-tests|dtslint)\//.test(path);
+  return (
+    /\.d\.test\.[cm]?tsx?$|\.test-d\.[cm]?tsx?$/.test(path) ||
+    /(^|\/)(test-d|type-tests|types-tests|dtslint)\//.test(path) ||
+    // A `typing/` folder of a test folder: files a type checker reads (`tests/typing/typing_route.py`), which pytest never runs.
+    /(^|\/)(tests?|__tests__)\/(.+\/)?typing\//.test(path)
+  );
+}
+
+/**
+ * Benchmarks: files whose name or folder says they measure speed (`test/benchmark-pound.c`, `benches/`,
+ * `bench_parse_test.go`). They run the code to time it and check nothing it returns: no function's tests.
+ */
+export function isBenchmarkPath(path: string): boolean {
+  const parts = path.split("/");
+  if (parts.slice(0, -1).some((d) => /^(benches|benchmarks?|bench)$/i.test(d))) return true;
+  return wordsOf(parts[parts.length - 1]!.replace(/\.[A-Za-z0-9+]+$/, "")).some((w) => /^bench(mark)?(s|es)?$/.test(w));
+}
+
+/**
+ * Whether a test file's own name marks it as a test (`test_foo.py`, `foo_test.go`, `foo.test.js`,
+ * `test-tty.c`, `FooTest.java`), not only the folder it is in (`test/echo-server.c`, a helper the
+ * tests link in).
+ */
+export function namedAsTest(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1).replace(/\.[A-Za-z0-9+]+$/, "");
+  return /^(tests?|specs?)([-_.A-Z0-9]|$)/.test(base) || /[-_.](tests?|specs?)$/.test(base) || /[a-z0-9](Tests?|Specs?|IT)$/.test(base);
+}
+
+/**
+ * Test files whose existing lines the pull request rewrites (a hunk that removes lines and adds others),
+ * not only adds to or deletes from: tests that ran before and were changed to expect something else. Type
+ * tests, test helpers and benchmarks are not counted: they check nothing a function does.
+ */
+export function rewrittenTestsOf(files: readonly DiffFile[]): Set<string> {
+  return new Set(
+    files
+      .filter((f) => f.status !== "added" && f.status !== "deleted" && isTestPath(f.path) && !isTypeTest(f.path) && !isTestSupportPath(f.path) && !isBenchmarkPath(f.path))
+      .filter((f) => f.hunks.some((h) => h.lines.some((l) => l.kind === "del") && h.lines.some((l) => l.kind === "add")))
+      .map((f) => f.path),
+  );
 }
 
 /** True when `sourcePath` is (by suffix) one of the sources a test path tests by convention. */
@@ -126,6 +169,43 @@ export function exercises(content: string, name: string): boolean {
   return new RegExp(`(^|[^\\w$])${literal}\\s*\\(`).test(content);
 }
 
+/** An identifier as a test may spell it: `AppContext`, `app_context` and `appcontext` alike. */
+const spelling = (word: string) => word.replace(/_/g, "").toLowerCase();
+
+const NOT_A_CLASS = new Set(["exports", "module", "prototype"]);
+
+/**
+ * The names a test of a method would use: its class (template arguments aside) and the direct superclasses
+ * the source file declares for it (Python `class Option(Parameter):`, C++ `class WindowsEnv : public Env`,
+ * `extends`/`implements`). Empty when the parent is no class (`module.exports`).
+ */
+export function classNamesOf(parent: string, source: string | null): string[] {
+  const own = parent.replace(/<[\s\S]*$/, "").split(/\.|::/).pop()!.trim();
+  if (!/^[A-Za-z_$][\w$]*$/.test(own) || NOT_A_CLASS.has(own)) return [];
+  const names = [own];
+  const e = escaped(own);
+  const python = source === null ? null : new RegExp(`^[ \\t]*class\\s+${e}\\s*\\(([^)]*)\\)\\s*:`, "m").exec(source);
+  const braced = source === null || python ? null : new RegExp(`\\b(?:class|struct|interface)\\s+${e}\\b([^{;]*)\\{`).exec(source);
+  let header = python ? python[1]!.split(",").filter((b) => !b.includes("=")).join(",") : (braced?.[1] ?? "");
+  // Template and generic arguments aside (`Base<T>`, `Generic[V]`), innermost first.
+  for (let before = ""; before !== header; ) [before, header] = [header, header.replace(/<[^<>]*>|\[[^[\]]*\]/g, " ")];
+  const KEYWORDS = /^(public|private|protected|virtual|final|extends|implements|sealed|abstract|open|internal)$/;
+  for (const w of header.match(/[A-Za-z_$][\w$]*/g) ?? []) if (!KEYWORDS.test(w) && !names.includes(w)) names.push(w);
+  return names;
+}
+
+/**
+ * Whether a test names one of `classNames` (a class and its superclasses), or an obvious instance of one:
+ * an identifier spelled the same but for case and underscores (`app_context` for AppContext, `dayjs()`
+ * for Dayjs, `client` for a FlaskClient whose superclass is Client). A test that calls `read()` and
+ * names none of them calls another class's method of that name.
+ */
+export function namesClass(content: string, classNames: readonly string[]): boolean {
+  if (classNames.length === 0) return true;
+  const wanted = new Set(classNames.map(spelling));
+  return (content.match(/[A-Za-z_$][\w$]*/g) ?? []).some((w) => wanted.has(spelling(w)));
+}
+
 export type TestLookup = {
   /** The repository's paths at the pull request's head. */
   headPaths: readonly string[];
@@ -135,6 +215,8 @@ export type TestLookup = {
   prefetchHead?(paths: readonly string[]): Promise<void>;
   /** Test files that use `name` per the code graph and import `sourcePath` or use a name defined only there; [] without an index. */
   graphTests(name: string, sourcePath: string): Promise<string[]>;
+  /** Optional: whether `testPath` imports `sourcePath`, directly or through the files it imports (a few steps); false without an index. */
+  reaches?(testPath: string, sourcePath: string): Promise<boolean>;
 };
 
 export async function untestedChanges(input: {
@@ -142,6 +224,8 @@ export async function untestedChanges(input: {
   changed: readonly DefinitionChange[];
   /** Paths the pull request touches (old and new). */
   touched: ReadonlySet<string>;
+  /** Test files whose existing lines the pull request rewrites (rewrittenTestsOf). */
+  rewrittenTests?: ReadonlySet<string>;
   lookup: TestLookup;
 }): Promise<UntestedChange[]> {
   const out: UntestedChange[] = [];
@@ -150,35 +234,58 @@ export async function untestedChanges(input: {
     if (!contents.has(p)) contents.set(p, input.lookup.readHead(p));
     return contents.get(p)!;
   };
+  const reached = new Map<string, Promise<boolean>>();
+  const reachedByRewrittenTest = (sourcePath: string): Promise<boolean> => {
+    const reaches = input.lookup.reaches;
+    if (!reaches || !input.rewrittenTests?.size) return Promise.resolve(false);
+    if (!reached.has(sourcePath)) {
+      reached.set(sourcePath, (async () => {
+        for (const t of input.rewrittenTests!) if (await reaches(t, sourcePath)) return true;
+        return false;
+      })());
+    }
+    return reached.get(sourcePath)!;
+  };
   for (const change of input.changed.slice(0, MAX_FUNCTIONS)) {
     if (isTestPath(change.path)) continue;
     const convention = conventionTestsOf(change.path, input.lookup.headPaths);
     // Tests that use a test helper (a mock, a fake, a test utility) are its users, not its tests.
     const users = isTestSupportPath(change.path) ? [] : await input.lookup.graphTests(change.name, change.path);
-    const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && !isTypeTest(p) && p !== change.path);
+    const candidates = [...new Set([...convention, ...users])].filter((p) => isTestPath(p) && !isTypeTest(p) && !isBenchmarkPath(p) && p !== change.path);
     // Tests the pull request touches first: one of them naming the function is enough (any test file it
     // touches, found or not: the graph's references of a common name may be cut short).
-    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])];
-    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : 2);
+    // (A touched type test that names the function counts: a typing change's test is a type test.)
+    const touchedTests = [...new Set([...candidates.filter((c) => input.touched.has(c)), ...[...input.touched].filter(isTestPath)])].filter((p) => !isBenchmarkPath(p));
+    // By convention, then named after the function, then named as a test by its own file name, then the rest.
+    const rank = (p: string) => (convention.includes(p) ? 0 : p.toLowerCase().includes(change.name.toLowerCase()) ? 1 : namedAsTest(p) ? 2 : 3);
     const ordered = candidates.map((p, i) => ({ p, i })).sort((x, y) => rank(x.p) - rank(y.p) || x.i - y.i).map((x) => x.p);
     await input.lookup.prefetchHead?.([...touchedTests, ...ordered.slice(0, MAX_READ)]);
     // A test file of the function's module that the pull request touches counts without naming it: the
-    // change's test may drive the function through its callers.
-    let covered = touchedTests.some((p) => !isTypeTest(p) && namedForModuleOf(p, change.path));
+    // change's test may drive the function through its callers. In Go, any test file of its package does
+    // (they share the package's unexported helpers: cobra's completions_test.go runs Execute through them).
+    const go = change.path.endsWith(".go");
+    let covered = touchedTests.some((p) => !isTypeTest(p) && (namedForModuleOf(p, change.path) || (go && p.endsWith("_test.go") && dirOf(p) === dirOf(change.path))));
     for (const p of covered ? [] : touchedTests) {
       const content = await read(p);
       if (content !== null && mentions(content, change.name)) covered = true;
       if (covered) break;
     }
     if (covered) continue;
+    // A method's test names its class, a superclass or an obvious instance of one.
+    const classNames = change.kind === "method" && change.parent ? classNamesOf(change.parent, await read(change.path)) : [];
     // Then the best-named: by convention, then a file named after the function, then the rest.
     const tests: string[] = [];
     for (const p of ordered.slice(0, MAX_READ)) {
       const content = await read(p);
-      if (content !== null && exercises(content, change.name)) tests.push(p);
+      if (content !== null && exercises(content, change.name) && namesClass(content, classNames)) tests.push(p);
       if (tests.length >= MAX_TESTS) break;
     }
     if (tests.length === 0) continue;
+    // A function without a test file of its own (its tests are other modules' tests that use it) is
+    // reached through its callers: when the pull request rewrites the assertions of a test that imports
+    // its file (directly or through the modules it imports), it has updated a test that sees the change,
+    // though which of the test's calls reaches the function cannot be told from the names.
+    if (!tests.some((p) => testsSource(p, change.path)) && (await reachedByRewrittenTest(change.path))) continue;
     out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests });
   }
   return out;
@@ -197,14 +304,43 @@ export function declaredSameBehaviour(title: string | undefined): string | null 
   return /^refactor(s|ed|ing)?\b/i.test(t) && !/^[^:]*!:/.test(t) ? "refactor" : null;
 }
 
+/**
+ * A changed function as the note names it: `Parent.name()`, on one line (a C++ template parent such as
+ * `formatter<\n    T, char, ...>` spans several in the source).
+ */
+export function labelOf(u: Pick<UntestedChange, "parent" | "name">): string {
+  return `${u.parent ? `${u.parent}.` : ""}${u.name}()`
+    .replace(/\s+/g, " ")
+    .replace(/([<([]) /g, "$1")
+    .replace(/ ([>)\]])/g, "$1");
+}
+
+/**
+ * The note's entries: a name repeated in one file (overloads, a property's getter and setter) once, with
+ * each of its lines and the test files of all of them.
+ */
+export function noteEntries(list: readonly UntestedChange[]): { label: string; path: string; lines: number[]; tests: string[] }[] {
+  const entries = new Map<string, { label: string; path: string; lines: number[]; tests: string[] }>();
+  for (const u of list) {
+    const label = labelOf(u);
+    const key = `${u.path}\0${label}`;
+    const entry = entries.get(key) ?? { label, path: u.path, lines: [], tests: [] };
+    entries.set(key, entry);
+    if (!entry.lines.includes(u.line)) entry.lines.push(u.line);
+    for (const t of u.tests) if (!entry.tests.includes(t)) entry.tests.push(t);
+  }
+  return [...entries.values()].map((e) => ({ ...e, lines: [...e.lines].sort((a, b) => a - b), tests: e.tests.slice(0, MAX_TESTS) }));
+}
+
 /** The summary's note: the changed functions and their tests that the pull request leaves as they were. */
 export function untestedSection(list: readonly UntestedChange[]): string[] {
   if (list.length === 0) return [];
   const code = (t: string) => `\`${t.replace(/`/g, "'")}\``;
-  const out = ["", "### Tests not updated", "", `The pull request changes ${list.length === 1 ? "this function, whose tests it does" : `these ${list.length} functions, whose tests it does`} not touch:`];
-  for (const u of list.slice(0, 15)) {
-    out.push(`- ${code(`${u.parent ? `${u.parent}.` : ""}${u.name}()`)} (${code(`${u.path}:${u.line}`)}): tested in ${u.tests.map(code).join(", ")}`);
+  const entries = noteEntries(list);
+  const out = ["", "### Tests not updated", "", `The pull request changes ${entries.length === 1 ? "this function, whose tests it does" : `these ${entries.length} functions, whose tests it does`} not touch:`];
+  for (const e of entries.slice(0, 15)) {
+    out.push(`- ${code(e.label)} (${code(`${e.path}:${e.lines.join(", ")}`)}): tested in ${e.tests.map(code).join(", ")}`);
   }
-  if (list.length > 15) out.push(`- …and ${list.length - 15} more`);
+  if (entries.length > 15) out.push(`- …and ${entries.length - 15} more`);
   return out;
 }
