@@ -14,6 +14,7 @@ import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/p
 import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
 import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
+import { innermostFirst } from "./query/frames/index.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { namesAFile } from "./path-mentions.ts";
@@ -128,12 +129,11 @@ function weighted(text: string, weight: number): string {
  * That function (and its class) takes the place of the weakest other names. (Every frame's function so:
  * an outer `__init__` pushed out a report's better names, Python span@1 -4.6 on the dev sets.)
  */
-export function strongestNames(analysis: QueryAnalysis, n: number): [string, number][] {
+function strongestNames(analysis: QueryAnalysis, n: number): [string, number][] {
   const all = [...queryNames(analysis)].sort((a, b) => b[1] - a[1]);
   if (all.length <= n) return all;
   const frames = analysis.frames.filter((f) => f.origin !== "runtime" && f.symbol !== null);
-  // Python prints the innermost call last; the other runtimes first.
-  const innermost = frames[0]?.language === "python" ? frames[frames.length - 1] : frames[0];
+  const innermost = innermostFirst(frames)[0];
   if (innermost === undefined) return all.slice(0, n);
   const traced = new Set(innermost.symbol!.split(".").slice(-2));
   const top = all.slice(0, n);

@@ -20,10 +20,10 @@ export const MAX_REPOSITORIES = 20;
 export const MAX_SEARCH_LIMIT = 100;
 
 /** The remotes a repository reference may name: the four hosts, and `local` for repositories indexed by path. */
-export const REFERENCE_REMOTES = ["github", "gitlab", "bitbucket", "azure", LOCAL_ALIAS] as const;
+const REFERENCE_REMOTES = ["github", "gitlab", "bitbucket", "azure", LOCAL_ALIAS] as const;
 export type ReferenceRemote = (typeof REFERENCE_REMOTES)[number];
 
-export const REMOTE_MESSAGE = `must be one of ${REFERENCE_REMOTES.join(", ")}`;
+const REMOTE_MESSAGE = `must be one of ${REFERENCE_REMOTES.join(", ")}`;
 
 /** A search query or question: not blank, at most MAX_QUERY_CHARS characters. */
 export const queryText = z

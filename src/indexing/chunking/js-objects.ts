@@ -15,7 +15,7 @@ const firstDeclarator = (node: Node): Node | null => namedChildren(node).find((c
  * The value a declaration or assignment gives, through chained assignments: `const proto =
  * module.exports = { ... }` and `exports = module.exports = { ... }` give the object.
  */
-export const assignedValue = (node: Node | null | undefined): Node | null => {
+const assignedValue = (node: Node | null | undefined): Node | null => {
   let value = node ?? null;
   for (let depth = 0; value?.type === "assignment_expression" && depth < 4; depth++) value = value.childForFieldName("right");
   return value;
@@ -31,7 +31,7 @@ export const declaredValue = (node: Node): Node | null => assignedValue(firstDec
 export const assignedFunction = (node: Node): { left: Node; right: Node } | null => assignmentOf(node, (right) => FUNCTION_VALUE_TYPES.has(right.type));
 
 /** An expression statement that only assigns a value `isValue` accepts to a name or property. */
-export const assignmentOf = (node: Node, isValue: (right: Node) => boolean): { left: Node; right: Node } | null => {
+const assignmentOf = (node: Node, isValue: (right: Node) => boolean): { left: Node; right: Node } | null => {
   const inner = node.namedChild(0);
   if (node.namedChildCount !== 1 || inner?.type !== "assignment_expression") return null;
   const left = inner.childForFieldName("left");

@@ -106,7 +106,7 @@ const sentence = (s: string) => (/[.!?…]$/.test(s) ? s : `${s}.`);
  * The fence of a code block quoting `code` as it is: longer than any run of backticks inside it
  * (CommonMark: a block ends only at a fence at least as long as its opening one), at least three.
  */
-export function codeFence(code: string): string {
+function codeFence(code: string): string {
   let longest = 0;
   for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   return "`".repeat(Math.max(3, longest + 1));
@@ -235,7 +235,7 @@ const DEFINITION_WORDS = "class|struct|enum|trait|interface|type|union|record|pr
 const ASKED_NAME = new RegExp(`\`([A-Za-z_$][\\w$]*)\`|\\b([A-Za-z_$][\\w$]*)\\s+(?:${DEFINITION_WORDS})\\b`, "g");
 
 /** The names a question asks about as definitions: in backticks, or followed by a word for a definition. */
-export function askedNames(question: string): Set<string> {
+function askedNames(question: string): Set<string> {
   const names = new Set<string>();
   for (const m of question.matchAll(ASKED_NAME)) {
     const name = m[1] ?? m[2]!;

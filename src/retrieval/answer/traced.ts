@@ -5,25 +5,25 @@
  * words the best place holds says nothing about it; a frame naming it does.
  */
 import { analyzeQuery, type StackFrame } from "../query-analysis.ts";
+import { innermostFirst } from "../query/frames/index.ts";
 import type { AnswerSpan } from "./spans.ts";
 
 const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 
 /** A frame's path and a repository path are one file: same name, one the other's tail by whole folders. */
-export function samePath(framePath: string, path: string): boolean {
+function samePath(framePath: string, path: string): boolean {
   if (baseName(framePath) !== baseName(path)) return false;
   const [shorter, longer] = framePath.length <= path.length ? [framePath, path] : [path, framePath];
   return longer === shorter || longer.endsWith(`/${shorter}`);
 }
 
-/** A frame's function and a span's definition are one: the same qualified name (`Context.Next`), or the same name in the same file. */
-function sameFunction(frame: StackFrame, span: AnswerSpan, inFile: boolean): boolean {
+/** A frame's function and a span's definition are one: the same qualified name (`Context.Next`). */
+function sameFunction(frame: StackFrame, span: AnswerSpan): boolean {
   if (!frame.symbol || !span.name) return false;
   const frameParts = frame.symbol.split(/\.|::/);
   const spanParts = span.name.split(/\.|::/);
   if (frameParts.at(-1) !== spanParts.at(-1)) return false;
-  if (inFile) return true;
-  // Elsewhere a bare name (`main`, `run`) names too many things: the type must say the same too.
+  // A bare name (`main`, `run`) names too many things: the type must say the same too.
   return frameParts.length > 1 && spanParts.length > 1 && frameParts.at(-2) === spanParts.at(-2);
 }
 
@@ -36,12 +36,10 @@ export type Traced = { frame: StackFrame; line: number | null };
 export function tracedFrame(question: string, span: AnswerSpan): Traced | null {
   const frames = analyzeQuery(question).frames;
   if (frames.length === 0) return null;
-  // Python prints the outermost call first; the other runtimes the innermost.
-  const innermostFirst = frames[0]!.language === "python" ? [...frames].reverse() : frames;
   let named: Traced | null = null;
-  for (const frame of innermostFirst) {
+  for (const frame of innermostFirst(frames)) {
     const inFile = frame.path !== null && samePath(frame.path, span.source.path);
-    if (!inFile && !sameFunction(frame, span, false)) continue;
+    if (!inFile && !sameFunction(frame, span)) continue;
     const line = inFile && frame.line !== null && frame.line >= span.cited.linestart && frame.line <= span.cited.lineend ? frame.line : null;
     if (line !== null) return { frame, line };
     named ??= { frame, line: null };

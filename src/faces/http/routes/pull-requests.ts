@@ -94,8 +94,7 @@ export function pullRequestRoutes(app: Hono<AppEnv>, services: Services) {
 
   app.post("/v2/code-reviews", async (c) => {
     const body = await readJson(c, triggerBody);
-    const hostToken = hostTokenFor((n) => c.req.header(n), body.remote);
-    return c.json(await withHostToken(() => services.reviews.trigger(c.get("principal").orgId, body, commandContext(c.var), { hostToken })), 202);
+    return c.json(await withHostToken(() => services.reviews.trigger(c.get("principal").orgId, body, commandContext(c.var), { hostToken: hostToken(c, body.remote) })), 202);
   });
 
   app.get("/v2/code-reviews/:id", (c) => c.json(services.reviews.get(c.get("principal").orgId, c.req.param("id"))));

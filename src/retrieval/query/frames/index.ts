@@ -5,7 +5,7 @@
  * parenthesis) before V8 (`at fn (file:1:2)`), Go and Rust (two-line frames), native stacks, then
  * compiler-style `file:line:col: message` lines.
  */
-import type { FrameMatch } from "../types.ts";
+import type { FrameMatch, StackFrame } from "../types.ts";
 import { LIMITS } from "../lexicon.ts";
 import { pythonFrame } from "./python.ts";
 import { jvmFrame } from "./jvm.ts";
@@ -42,3 +42,6 @@ export function stackHeader(line: string): "skip" | "keep" | null {
 export function isStackNoise(line: string): boolean {
   return /^\s*(?:\.\.\. \d+ (?:more|common frames omitted)|note: Some details are omitted|\[signal \w|exit status \d+$)/.test(line);
 }
+
+/** A report's frames innermost first: Python prints the outermost call first, the other runtimes the innermost. */
+export const innermostFirst = (frames: readonly StackFrame[]): StackFrame[] => (frames[0]?.language === "python" ? [...frames].reverse() : [...frames]);
