@@ -164,7 +164,7 @@ export function createReviewEngine(deps: EngineDeps) {
       const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
       // The run's file reads go through one git process (closed when the run ends).
       const reviewBlobs = (blobs = git.openReviewBlobs(dir));
-      const { listing, rulesAt, diffOf, readAt, prefetch, pathsAt, knownPaths } = createRunFiles(mirrors, git, dir, reviewBlobs);
+      const { listing, rulesAt, diffOf, readAt, prefetch, pathsAt } = createRunFiles(mirrors, git, dir, reviewBlobs);
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
       const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
       const parses = createParseCache(); // the run's parses (graph and calls), for the graph findings and the outline
@@ -247,7 +247,7 @@ export function createReviewEngine(deps: EngineDeps) {
         target,
         read: readAt,
         prefetch,
-        paths: knownPaths,
+        paths: pathsAt,
         touched: new Set(files.flatMap((f) => [f.path, f.oldPath, f.newPath].filter((p): p is string => !!p))),
         rewrittenTests: rewrittenTestsOf(files),
         base: started.diffBase,

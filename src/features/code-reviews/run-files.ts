@@ -6,9 +6,8 @@
 import type { GitMirrors, TreeEntry } from "../../git/mirrors.ts";
 import type { RepoRuleSet } from "../../review/repo-rules.ts";
 import { parseGitDiff, type DiffFile } from "../../review/diff.ts";
-import type { createReviewGit } from "./review-git.ts";
+import type { ReviewGit } from "./review-git.ts";
 
-type ReviewGit = ReturnType<typeof createReviewGit>;
 type Blobs = ReturnType<ReviewGit["openReviewBlobs"]>;
 
 export function createRunFiles(mirrors: GitMirrors, git: ReviewGit, dir: string, blobs: Blobs) {
@@ -52,7 +51,5 @@ export function createRunFiles(mirrors: GitMirrors, git: ReviewGit, dir: string,
     await read;
   };
   const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
-  /** The paths of a commit, from its listing when the run made one. */
-  const knownPaths = async (sha: string) => [...(trees.get(sha)?.keys() ?? (await mirrors.listTree(dir, sha)).map((e) => e.path))];
-  return { listing, rulesAt, diffOf, readAt, prefetch, pathsAt, knownPaths };
+  return { listing, rulesAt, diffOf, readAt, prefetch, pathsAt };
 }
