@@ -12,7 +12,7 @@
  */
 import type { Hosts, Remote } from "../../hosts/index.ts";
 import { codeIndexRepoId, displayRepositoryId, fromLocalAlias, LOCAL_ALIAS, repositoryId, shownRef } from "../../indexing/repo-id.ts";
-import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
+import { fileSummaryOf, type SearchHitFile, type SearchOutcome, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
 import { sourceLines } from "../../retrieval/answer/cited.ts";
@@ -199,10 +199,11 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       return { repos, notes };
     },
 
-    /** Searches the resolved repositories. */
-    search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<SearchHitFile[]> {
+    /** Searches the resolved repositories: the result files, and the query's trace frames (for an answer). */
+    async search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<Pick<SearchOutcome, "files" | "frames">> {
       deps.onSearch?.();
-      return searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request }).then((outcome) => outcome.files);
+      const { files, frames } = await searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request });
+      return { files, frames };
     },
 
     /**

@@ -244,7 +244,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     if (resolution instanceof Response) return resolution;
     const turnId = given(c.req.query("turn"));
     const kept = turnId && TURN_ID.test(turnId) && form.sessionId ? shownResults.find(turnId, { orgId, sessionId: form.sessionId, query: form.query, repoIds: form.repoIds }) : undefined;
-    const references = kept ?? codeSearch.toCodeReferences(await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true }), resolution.repos).slice(0, 50);
+    const references = kept ?? codeSearch.toCodeReferences((await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true })).files, resolution.repos).slice(0, 50);
     return page(c, { form, errors: resolution.notes, results: { sessionId: form.sessionId, references }, continued });
   });
 
