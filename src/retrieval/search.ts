@@ -67,6 +67,12 @@ export type SearchHitFile = {
   references: { linestart: number; lineend: number; score: number }[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
   chunks: ChunkDocument[];
+  /**
+   * All of the file's chunks when the search read them (a file ranked by its path, a widened definition,
+   * lines the query points at), so an answer does not read them again; absent when it did not, or
+   * when the request asked for no chunks.
+   */
+  fileChunks?: readonly ChunkDocument[];
   reasons: string[];
 };
 
@@ -384,6 +390,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           score: f.score,
           references,
           chunks: request.withChunks === false ? [] : withWindows(chunks.slice(0, 4), windows),
+          ...(all && request.withChunks !== false ? { fileChunks: all } : {}),
           reasons: f.reasons,
         };
       }

@@ -210,15 +210,16 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
      * Result files with the repository they belong to (for answers). The first ANSWER_FILES files carry
      * all of their chunks, so an answer cites each place as the definition it is (a long function's
      * windows as the function, a long class's header as the class: ../../retrieval/answer/cited.ts), and
-     * each file's `linestart`-`lineend` is the lines the answer cites for its best place.
+     * each file's `linestart`-`lineend` is the lines the answer cites for its best place. A file whose
+     * chunks the search already read carries them (`fileChunks`): they are not read again.
      */
     async answerSources(files: SearchHitFile[], repos: ResolvedRepository[]): Promise<AnswerSource[]> {
       return Promise.all(
-        files.map(async (f, i) => {
+        files.map(async ({ fileChunks: read, ...f }, i) => {
           const record = recordOf(f, repos);
           const source: AnswerSource = { ...f, repository: record.repository, remote: record.remote };
           if (i >= ANSWER_FILES || f.chunks.length === 0) return source;
-          source.fileChunks = await deps.codeIndex.getFileChunks(f.repoId, f.branch, f.path);
+          source.fileChunks = read ?? (await deps.codeIndex.getFileChunks(f.repoId, f.branch, f.path));
           const lines = sourceLines(source);
           return lines ? { ...source, ...lines } : source;
         }),
