@@ -12,6 +12,7 @@ import {
   deliveryIdFrom,
   ignored,
   iso,
+  isRateLimited,
   nextLink,
   num,
   numOrNull,
@@ -22,7 +23,6 @@ import {
   str,
   trimSlash,
   verifySha256Signature,
-  type HttpResponse,
   type Json,
 } from "./shared.ts";
 import { defineHost } from "./define-host.ts";
@@ -47,17 +47,6 @@ const PR_ACTIONS: Record<string, PullRequestAction> = {
 };
 
 const COMMENT_ACTIONS = { created: "created", edited: "edited", deleted: "deleted" } as const;
-
-/**
- * GitHub answers a rate limit with 403 (or 429), not with an answer about the repository: the primary
- * limit with `x-ratelimit-remaining: 0`, a secondary limit with `retry-after` or a message naming it.
- */
-export function isGitHubRateLimit(res: Pick<HttpResponse, "status" | "headers" | "json">): boolean {
-  if (res.status !== 403 && res.status !== 429) return false;
-  if (res.headers.get("x-ratelimit-remaining") === "0" || res.headers.has("retry-after")) return true;
-  const message = obj(res.json)["message"];
-  return typeof message === "string" && /rate limit/i.test(message);
-}
 
 /** The fields each handled delivery needs (checked before it is read: a missing one is a 400 naming it). */
 const repository = z.object({ full_name: shapes.repository("two") });
@@ -229,7 +218,8 @@ export const createGitHubHost = defineHost({
     async function checkReadAccess(repo: string, token: string | undefined): Promise<boolean> {
       const url = repoPath(repo, "checkReadAccess");
       const res = await http.request({ operation: "checkReadAccess", url, authorization: auth(token), accept: [401, 403, 404] });
-      if (isGitHubRateLimit(res)) throw new HostRateLimitError(remote, "checkReadAccess", `GET ${new URL(url).pathname} rate limited (HTTP ${res.status})`, res.status);
+      // A 403 it accepted may be a rate limit (./shared.ts, isRateLimited): no answer about the repository.
+      if (isRateLimited(res)) throw new HostRateLimitError(remote, "checkReadAccess", `GET ${new URL(url).pathname} rate limited (HTTP ${res.status})`, res.status);
       if (res.status !== 200) return false;
       const body = obj(res.json);
       const permissions = body["permissions"];

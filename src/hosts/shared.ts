@@ -239,6 +239,20 @@ export type HttpResponse = {
   json: unknown;
 };
 
+/**
+ * Whether the host refused a call for its rate limit, not with an answer about the repository: 429, or a
+ * 403 that names the limit as GitHub does: the primary limit with `x-ratelimit-remaining: 0`, a
+ * secondary limit with `retry-after` or a message naming it. Every call is read with this one test (a
+ * secondary limit on a pull request listing is no "not found").
+ */
+export function isRateLimited(res: HttpResponse): boolean {
+  if (res.status === 429) return true;
+  if (res.status !== 403) return false;
+  if (res.headers.get("x-ratelimit-remaining") === "0" || res.headers.has("retry-after")) return true;
+  const message = obj(res.json)["message"];
+  return typeof message === "string" && /rate limit/i.test(message);
+}
+
 const MAX_REDIRECTS = 3;
 /** Answers after which a GET is tried again: rate limited, or a gateway or the host briefly down. */
 const RETRIED_GET_STATUSES = new Set([429, 502, 503, 504]);
@@ -349,10 +363,8 @@ export function createHttpClient(options: HttpClientOptions): HttpClient {
       if ((res.status >= 200 && res.status < 300) || req.accept?.includes(res.status)) {
         return { status: res.status, headers: res.headers, json };
       }
-      // 429, or a 403 that says the quota is spent (GitHub's primary limit): a rate limit, not a refusal.
-      const rateLimited = res.status === 429 || (res.status === 403 && res.headers.get("x-ratelimit-remaining") === "0");
       return {
-        failure: rateLimited
+        failure: isRateLimited({ status: res.status, headers: res.headers, json })
           ? new HostRateLimitError(remote, req.operation, `${method} ${url.pathname} rate limited (HTTP ${res.status})`, res.status)
           : new HostError(remote, req.operation, `${method} ${url.pathname} failed with HTTP ${res.status}`, res.status),
         retryAfter: res.headers.get("retry-after"),

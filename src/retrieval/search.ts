@@ -13,7 +13,7 @@
 import type { CodeIndex, ChunkDocument, FileHit, IndexHit } from "../codeindex/port.ts";
 import type { Embedder } from "../models/embedder.ts";
 import type { Logger } from "../logging.ts";
-import { analyzeQuery, type QueryAnalysis } from "./query-analysis.ts";
+import { analyzeQuery, type QueryAnalysis, type StackFrame } from "./query-analysis.ts";
 import { innermostFirst } from "./query/frames/index.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
@@ -67,10 +67,21 @@ export type SearchHitFile = {
   references: { linestart: number; lineend: number; score: number }[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
   chunks: ChunkDocument[];
+  /**
+   * All of the file's chunks when the search read them (a file ranked by its path, a widened definition,
+   * lines the query points at), so an answer does not read them again; absent when it did not, or
+   * when the request asked for no chunks.
+   */
+  fileChunks?: readonly ChunkDocument[];
   reasons: string[];
 };
 
-export type SearchOutcome = { files: SearchHitFile[]; analysis: QueryAnalysis; vector: boolean };
+/**
+ * `frames`: the trace frames of the query itself (an answer quotes the line a frame points at); a
+ * follow-up read together with an earlier question has none of its own (a question with frames never
+ * points back), whatever frames `analysis` holds of that question.
+ */
+export type SearchOutcome = { files: SearchHitFile[]; analysis: QueryAnalysis; frames: StackFrame[]; vector: boolean };
 
 export type Searcher = {
   search(request: SearchRequest): Promise<SearchOutcome>;
@@ -189,8 +200,7 @@ function pointsBack(question: string, analysis: () => QueryAnalysis): boolean {
  * both. Any other question or report is read alone; the session's earlier questions still nudge it (the
  * "context" list).
  */
-export function followUpAnalysis(query: string, context: readonly string[]): QueryAnalysis {
-  const own = analyzeQuery(query);
+export function followUpAnalysis(query: string, context: readonly string[], own: QueryAnalysis = analyzeQuery(query)): QueryAnalysis {
   if (!pointsBack(query, () => own)) return own;
   const subject = [...context].reverse().find((q) => q.trim() !== "" && !pointsBack(q, () => analyzeQuery(q)));
   if (subject === undefined) return own;
@@ -218,7 +228,8 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
     async search(request) {
       const query = request.query.slice(0, MAX_QUERY_CHARS);
       const contextText = (request.context ?? []).join("\n").slice(0, MAX_CONTEXT_CHARS);
-      const analysis = withSourcesOfTests(withExtraPaths(followUpAnalysis(query, request.context ?? []), query));
+      const queryAlone = analyzeQuery(query);
+      const analysis = withSourcesOfTests(withExtraPaths(followUpAnalysis(query, request.context ?? [], queryAlone), query));
       const report = normalized(query);
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
       const deep = request.genius === true;
@@ -336,7 +347,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));
       const ds = distances(ranked);
       files.forEach((f, i) => (f.distance = ds[i]!));
-      return { files, analysis, vector };
+      return { files, analysis, frames: queryAlone.frames, vector };
 
       async function toResult(f: RankedFile, rank: number): Promise<SearchHitFile> {
         // A question about where a name is used: the chunks that use it (./ranking.ts ranks them; a file's
@@ -379,6 +390,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           score: f.score,
           references,
           chunks: request.withChunks === false ? [] : withWindows(chunks.slice(0, 4), windows),
+          ...(all && request.withChunks !== false ? { fileChunks: all } : {}),
           reasons: f.reasons,
         };
       }

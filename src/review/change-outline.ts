@@ -14,7 +14,8 @@
 import { createHash } from "node:crypto";
 import type { Node } from "web-tree-sitter";
 import { endRowOf, unitsOf, type Unit } from "../indexing/chunking/definitions.ts";
-import { childrenOf, namedChildrenOf, unwrapDefinition } from "../indexing/chunking/syntax-rules.ts";
+import { unwrapDefinition } from "../indexing/chunking/syntax-rules.ts";
+import { childrenOf, namedChildrenOf } from "../indexing/chunking/syntax-nodes.ts";
 import { readParsed } from "./parse-bounds.ts";
 import { normalSignature, withRenames, wordPattern } from "./outline-renames.ts";
 import { privateCallersChecked } from "./in-file-callers.ts";

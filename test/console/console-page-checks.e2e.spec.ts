@@ -1,7 +1,7 @@
 /**
  * Small checks of console pages, in a real Chromium against the real server: the code view past the
- * end of its file or with a line number that is not one, and the read-models page asked for a
- * projection that does not exist.
+ * end of its file or with a line number that is not one, the read-models page asked for a
+ * projection that does not exist, and a query session opened by a malformed id.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
@@ -69,5 +69,17 @@ describe.skipIf(!chromiumAvailable())("console page checks", () => {
     await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Show" }).click()]);
     expect(await page.getByRole("alert").count()).toBe(0);
     expect(await page.locator("#snapshot-info").textContent()).toContain("As served now");
+  });
+
+  it("session by id: a malformed id is refused in the words the API and MCP use for it", async () => {
+    const refused: [string, string][] = [
+      ["a b", "may contain letters, digits and . _ : - only"],
+      ["a".repeat(129), "is too long (max 128 characters)"],
+    ];
+    for (const [id, message] of refused) {
+      const res = await page.goto(`${seed.server.baseUrl}/console/sessions?${new URLSearchParams({ sessionId: id })}`);
+      expect(res!.status()).toBe(400);
+      expect(await page.locator("body").textContent()).toContain(`sessionId: ${message}`);
+    }
   });
 });

@@ -106,6 +106,21 @@ describe("pull request backfill", () => {
     expect(await (await backfill()).json()).toEqual({ listed: 5, recorded: 0, unchanged: 5 });
   });
 
+  it("a secondary rate limit on the listing is a rate limit (429 host_rate_limited), not a repository not found", async () => {
+    for (const answer of ["retry-after", "message"] as const) {
+      gh.secondaryRateLimit = answer;
+      try {
+        const res = await backfill();
+        expect(res.status).toBe(429);
+        const body = (await res.json()) as { error: { code: string; message: string } };
+        expect(body.error.code).toBe("host_rate_limited");
+        expect(body.error.message).toMatch(/rate limit/);
+      } finally {
+        gh.secondaryRateLimit = null;
+      }
+    }
+  });
+
   it("needs the admin key, and the host token stays out of events and logs", async () => {
     const member = await server.api("/v2/repositories/pull-requests/backfill", { method: "POST", key: null, json: { remote: "github", repository: REPO } });
     expect(member.status).toBe(401);

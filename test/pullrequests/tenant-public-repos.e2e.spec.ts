@@ -154,4 +154,16 @@ describe("another organisation on a public repository, without a host token", ()
     expect(operator.status).toBe(200);
     expect(gh.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SERVICE_TOKEN}`);
   });
+
+  it("asks the host once per review whether the repository is public (an anonymous call of a small quota)", async () => {
+    const before = gh.requests.length;
+    const res = await server.api("/v2/code-reviews", { method: "POST", key: bMember, json: triggerArgs });
+    expect(res.status).toBe(202);
+    const { codeReviewId } = (await res.json()) as { codeReviewId: string };
+    await server.loupe.services.reviews.idle();
+    const review = (await (await server.api(`/v2/code-reviews/${codeReviewId}`, { key: bMember })).json()).codeReview;
+    expect(review.status, review.reason).toBe("COMPLETED");
+    const asked = gh.requests.slice(before).filter((r) => r.url === `/repos/${PUBLIC}`);
+    expect(asked.map((r) => r.headers.authorization)).toEqual([undefined]);
+  });
 });

@@ -31,6 +31,11 @@ export type FakeGitHub = HostServer & {
   /** When set, every anonymous call gets GitHub's rate limit answer (403, `x-ratelimit-remaining: 0`). */
   anonymousRateLimited: boolean;
   /**
+   * When set, every call gets GitHub's secondary rate limit answer: a 403 with `retry-after` and a
+   * message naming the limit ("retry-after"), or with the message alone ("message").
+   */
+  secondaryRateLimit: "retry-after" | "message" | null;
+  /**
    * When set, the next review POST is stored (as GitHub would) but its answer is held until
    * `release()` is called: the caller's side of a crash between posting and recording.
    */
@@ -49,6 +54,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     perPage: 100,
     repositories: {} as Record<string, { private: boolean }>,
     anonymousRateLimited: false,
+    secondaryRateLimit: null as FakeGitHub["secondaryRateLimit"],
     holdNextPost: false,
     heldPost: new Promise<void>((r) => (signalHeld = r)),
   };
@@ -63,6 +69,10 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     const anonymous = req.headers.authorization === undefined;
     if (anonymous && state.anonymousRateLimited) {
       return json(res, 403, { message: "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit.)" }, { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "0" });
+    }
+    if (state.secondaryRateLimit) {
+      const message = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.";
+      return json(res, 403, { message }, state.secondaryRateLimit === "retry-after" ? { "retry-after": "60" } : {});
     }
     if (repositoryOf && req.method === "GET") {
       const name = `${repositoryOf[1]}/${repositoryOf[2]}`;

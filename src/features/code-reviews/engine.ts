@@ -81,6 +81,9 @@ export class ReviewInterrupted extends Error {
   }
 }
 
+/** What a review was triggered with: its caller's host token, or the host's answer (at trigger) that the repository is public. */
+export type TriggerAccess = { callerToken?: string | undefined; public?: true };
+
 export function createReviewEngine(deps: EngineDeps) {
   const { config, logger, eventStore, readStore, runner, mirrors, hosts, queries, reviewQueries, customContext } = deps;
   const botName = config.reviews.botName;
@@ -104,10 +107,12 @@ export function createReviewEngine(deps: EngineDeps) {
   });
 
   /**
-   * Runs (or resumes) a code review until a terminal status, or throws ReviewInterrupted. `callerToken`:
-   * the host token the review was triggered with (in memory only; gone after a restart).
+   * Runs (or resumes) a code review until a terminal status, or throws ReviewInterrupted. `trigger`: what
+   * the review was triggered with (in memory only; gone after a restart): the caller's host token, or
+   * the host's answer that the repository is public (then it is not asked again).
    */
-  async function runReview(orgId: string, codeReviewId: string, shouldStop: () => boolean, callerToken?: string): Promise<void> {
+  async function runReview(orgId: string, codeReviewId: string, shouldStop: () => boolean, trigger: TriggerAccess = {}): Promise<void> {
+    const { callerToken } = trigger;
     const stream = codeReviewStream(codeReviewId);
     const read = await eventStore.readStream(stream);
     let state = foldStream(codeReviewDecider, read.events);
@@ -151,10 +156,14 @@ export function createReviewEngine(deps: EngineDeps) {
       // organisations; another organisation without one fetches a public repository anonymously (a host
       // that does not say fails a review not yet started, and a started one reads what it fetched).
       const token = callerToken ?? hostTokens.serviceToken(orgId, remote);
-      const anyone = () => hostTokens.isPublic(remote, pr.repository.name).catch((e: unknown) => {
-        if (state.status !== "PENDING") return false;
-        throw new Error(`could not tell whether ${pr.repository.name} is public (${e instanceof Error ? e.message : String(e)}); trigger the review again later, or with X-Host-Token`);
-      });
+      // Asked once per review: not again when its trigger asked (an anonymous call of a small quota).
+      const anyone = (): Promise<boolean> =>
+        trigger.public
+          ? Promise.resolve(true)
+          : hostTokens.isPublic(remote, pr.repository.name).catch((e: unknown) => {
+              if (state.status !== "PENDING") return false;
+              throw new Error(`could not tell whether ${pr.repository.name} is public (${e instanceof Error ? e.message : String(e)}); trigger the review again later, or with X-Host-Token`);
+            });
       const tokenless = !token && !hostTokens.isOperatorOrg(orgId) && hostTokens.gitNeedsToken(remote) && !(await anyone());
       if (tokenless && state.status === "PENDING") {
         return await finish("CodeReviewFailed", `no ${remote} token to fetch the pull request with, and ${remote} does not serve it without one: the host token the review was triggered with is kept in memory only (the service restarted since); trigger the review again with X-Host-Token`);

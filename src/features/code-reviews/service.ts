@@ -10,7 +10,7 @@ import { normalizeStrictness } from "../../review/strictness.ts";
 import { codeReviewDecider, codeReviewStream } from "./decider.ts";
 import type { Remote } from "../../hosts/types.ts";
 import { isRemote } from "../../hosts/index.ts";
-import { createReviewEngine, ReviewInterrupted, type EngineDeps } from "./engine.ts";
+import { createReviewEngine, ReviewInterrupted, type EngineDeps, type TriggerAccess } from "./engine.ts";
 
 export type TriggerReviewInput = {
   name: string;
@@ -32,8 +32,11 @@ const jobKey = (job: Job) => (job.kind === "review" ? `review:${job.id}` : `refr
 export function createReviewService(deps: EngineDeps) {
   const { eventStore, runner, queries, reviewQueries, logger, hostTokens } = deps;
   const engine = createReviewEngine(deps);
-  /** The host token each queued review was triggered with: in memory only, dropped when the review ends. */
-  const callerTokens = new Map<string, string>();
+  /**
+   * What each queued review was triggered with: its caller's host token, or the host's word that the
+   * repository is public (asked once, at trigger); in memory only, dropped when the review ends.
+   */
+  const triggeredWith = new Map<string, TriggerAccess>();
   const queue: Job[] = [];
   const queued = new Set<string>();
   let running = false;
@@ -64,12 +67,12 @@ export function createReviewService(deps: EngineDeps) {
       busy = true;
       try {
         if (job.kind === "review") {
-          await engine.runReview(job.orgId, job.id, () => stopping, callerTokens.get(job.id));
-          callerTokens.delete(job.id);
+          await engine.runReview(job.orgId, job.id, () => stopping, triggeredWith.get(job.id));
+          triggeredWith.delete(job.id);
         } else await engine.refresh(job.orgId, job.ref);
       } catch (error) {
         if (!(error instanceof ReviewInterrupted)) {
-          if (job.kind === "review") callerTokens.delete(job.id);
+          if (job.kind === "review") triggeredWith.delete(job.id);
           logger.warn({ job: jobKey(job), err: { message: error instanceof Error ? error.message : String(error) } }, "review worker job failed");
         }
       } finally {
@@ -100,7 +103,7 @@ export function createReviewService(deps: EngineDeps) {
       if (!pr) {
         throw new DomainError("not_found", `Merge request ${input.name}#${input.prNumber} (${remote}) not found: record it through a webhook or a backfill first`);
       }
-      await hostTokens.forRepository(orgId, remote, pr.repository.name, options.hostToken, "review a pull request", hostTokens.gitNeedsToken(remote));
+      const access = await hostTokens.access(orgId, remote, pr.repository.name, options.hostToken, "review a pull request", hostTokens.gitNeedsToken(remote));
       const codeReviewId = options.codeReviewId ?? randomUUID();
       const trigger = options.trigger ?? "manual";
       const { lastPosition } = await handleCommand(
@@ -123,7 +126,8 @@ export function createReviewService(deps: EngineDeps) {
         { ...context, orgId },
       );
       if (lastPosition !== null) await runner.waitForPosition(lastPosition, 10_000);
-      if (options.hostToken) callerTokens.set(codeReviewId, options.hostToken);
+      if (options.hostToken) triggeredWith.set(codeReviewId, { callerToken: options.hostToken });
+      else if (access.public) triggeredWith.set(codeReviewId, { public: true });
       if (running) enqueue({ kind: "review", orgId, id: codeReviewId });
       return {
         codeReviewId,
@@ -166,7 +170,7 @@ export function createReviewService(deps: EngineDeps) {
       loop = null;
       queue.length = 0;
       queued.clear();
-      callerTokens.clear(); // like a restart: a review resumed later has no caller token
+      triggeredWith.clear(); // like a restart: a review resumed later has no caller token, and asks again whether its repository is public
     },
 
     /** Resolves when the queue is empty and nothing runs (tests). */

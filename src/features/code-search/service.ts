@@ -12,7 +12,7 @@
  */
 import type { Hosts, Remote } from "../../hosts/index.ts";
 import { codeIndexRepoId, displayRepositoryId, fromLocalAlias, LOCAL_ALIAS, repositoryId, shownRef } from "../../indexing/repo-id.ts";
-import { fileSummaryOf, type SearchHitFile, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
+import { fileSummaryOf, type SearchHitFile, type SearchOutcome, type SearchRequest, type SearchTarget, type Searcher } from "../../retrieval/search.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
 import { sourceLines } from "../../retrieval/answer/cited.ts";
@@ -199,25 +199,27 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
       return { repos, notes };
     },
 
-    /** Searches the resolved repositories. */
-    search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<SearchHitFile[]> {
+    /** Searches the resolved repositories: the result files, and the query's trace frames (for an answer). */
+    async search(orgId: string, resolution: Resolution, request: Omit<SearchRequest, "orgId" | "targets">): Promise<Pick<SearchOutcome, "files" | "frames">> {
       deps.onSearch?.();
-      return searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request }).then((outcome) => outcome.files);
+      const { files, frames } = await searcher.search({ orgId, targets: resolution.repos.map((r) => r.target), ...request });
+      return { files, frames };
     },
 
     /**
      * Result files with the repository they belong to (for answers). The first ANSWER_FILES files carry
      * all of their chunks, so an answer cites each place as the definition it is (a long function's
      * windows as the function, a long class's header as the class: ../../retrieval/answer/cited.ts), and
-     * each file's `linestart`-`lineend` is the lines the answer cites for its best place.
+     * each file's `linestart`-`lineend` is the lines the answer cites for its best place. A file whose
+     * chunks the search already read carries them (`fileChunks`): they are not read again.
      */
     async answerSources(files: SearchHitFile[], repos: ResolvedRepository[]): Promise<AnswerSource[]> {
       return Promise.all(
-        files.map(async (f, i) => {
+        files.map(async ({ fileChunks: read, ...f }, i) => {
           const record = recordOf(f, repos);
           const source: AnswerSource = { ...f, repository: record.repository, remote: record.remote };
           if (i >= ANSWER_FILES || f.chunks.length === 0) return source;
-          source.fileChunks = await deps.codeIndex.getFileChunks(f.repoId, f.branch, f.path);
+          source.fileChunks = read ?? (await deps.codeIndex.getFileChunks(f.repoId, f.branch, f.path));
           const lines = sourceLines(source);
           return lines ? { ...source, ...lines } : source;
         }),

@@ -58,25 +58,30 @@ export function createHostTokens(deps: {
    */
   const isPublic = (remote: Remote, name: string): Promise<boolean> => deps.hosts.get(remote).checkReadAccess(name, undefined);
 
+  /**
+   * The token for work of `orgId` on the repository `name` of `remote`: the caller's own, else the
+   * service token when `orgId` is an operator organisation (which may also go without one: public
+   * repositories). Any other organisation without a token of its own works anonymously on a public
+   * repository (no token, and `public`: the host said so when asked), and is refused with
+   * HostTokenRequiredError for any other one, unless `needed` says the host is not asked at all (a
+   * `file://` clone base). The host's errors about the anonymous question (a rate limit, unreachable)
+   * are thrown as they are.
+   */
+  async function access(orgId: string, remote: Remote, name: string, callerToken: string | undefined, purpose: string, needed = true): Promise<{ token: string | undefined; public: boolean }> {
+    if (callerToken) return { token: callerToken, public: false };
+    if (isOperatorOrg(orgId)) return { token: deps.serviceTokens[remote], public: false };
+    if (!needed) return { token: undefined, public: false };
+    if (await isPublic(remote, name)) return { token: undefined, public: true };
+    throw new HostTokenRequiredError(remote, purpose);
+  }
+
   return {
     isOperatorOrg,
     serviceToken,
     gitNeedsToken,
     isPublic,
-    /**
-     * The token for work of `orgId` on the repository `name` of `remote`: the caller's own, else the
-     * service token when `orgId` is an operator organisation (which may also go without one: public
-     * repositories). Any other organisation without a token of its own works anonymously on a public
-     * repository (undefined: no token), and is refused with HostTokenRequiredError for any other one,
-     * unless `needed` says the host is not asked at all (a `file://` clone base). The host's errors
-     * about the anonymous question (a rate limit, unreachable) are thrown as they are.
-     */
-    async forRepository(orgId: string, remote: Remote, name: string, callerToken: string | undefined, purpose: string, needed = true): Promise<string | undefined> {
-      if (callerToken) return callerToken;
-      if (isOperatorOrg(orgId)) return deps.serviceTokens[remote];
-      if (!needed) return undefined;
-      if (await isPublic(remote, name)) return undefined;
-      throw new HostTokenRequiredError(remote, purpose);
-    },
+    access,
+    /** The token of `access` alone. */
+    forRepository: async (...args: Parameters<typeof access>): Promise<string | undefined> => (await access(...args)).token,
   };
 }

@@ -21,6 +21,7 @@ import { shownRef } from "../../indexing/repo-id.ts";
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import type { CodeSearchService, Resolution, SearchResult } from "../code-search/service.ts";
 import type { SearchHitFile } from "../../retrieval/search.ts";
+import type { StackFrame } from "../../retrieval/query-analysis.ts";
 import { querySessionDecider, type QuerySessionCommand, type QuerySessionState } from "./decider.ts";
 import { querySessionQueries, type QueryReference, type QueryTurn } from "./projection.ts";
 import { createTurnRecorder } from "./recorder.ts";
@@ -126,13 +127,13 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       let sources: SearchResult[];
       let files: SearchHitFile[];
       try {
-        files = await codeSearch.search(ctx.orgId, resolution, {
+        ({ files } = await codeSearch.search(ctx.orgId, resolution, {
           query: input.query,
           context: earlier.questions.slice(-3),
           genius: input.genius ?? false,
           ...(input.limit ? { limit: input.limit } : {}),
           withChunks: input.withCode === true,
-        });
+        }));
         sources = codeSearch.toWire(files, resolution.repos);
         const data = { sources: sources.slice(0, 100), ms: Math.round(performance.now() - started) };
         turn.answer = { message: "", sources: data.sources, model: null, notes: resolution.notes, ms: data.ms, answeredAt: new Date().toISOString() };
@@ -184,7 +185,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
         for (const n of notes) emit({ type: "status", message: n });
         emit({ type: "status", message: searching(resolution) });
       }
-      const files = await codeSearch.search(ctx.orgId, resolution, {
+      const { files, frames } = await codeSearch.search(ctx.orgId, resolution, {
         query: question,
         context: contextQuestions,
         genius: input.genius ?? false,
@@ -196,8 +197,8 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       const history: ChatMessage[] = [...earlier.history, ...input.messages.slice(0, -1).filter((m) => m.role !== "system").map((m) => ({ role: m.role as "user" | "assistant", content: m.content }))];
       const systemExtra = input.messages.filter((m) => m.role === "system").map((m) => m.content);
       const message = emit
-        ? await streamAnswer(emit, { history, systemExtra, question, sources: shown, notes, ...(input.signal ? { signal: input.signal } : {}) })
-        : await completeAnswer({ history, systemExtra, question, sources: shown, notes });
+        ? await streamAnswer(emit, { history, systemExtra, question, frames, sources: shown, notes, ...(input.signal ? { signal: input.signal } : {}) })
+        : await completeAnswer({ history, systemExtra, question, frames, sources: shown, notes });
       emit?.({ type: "sources", message: shown.map(wire) });
 
       const data = {
@@ -242,24 +243,25 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
     },
   };
 
-  type AnswerInput = { history: ChatMessage[]; systemExtra: string[]; question: string; sources: AnswerSource[]; notes: string[]; signal?: AbortSignal };
+  /** `frames`: the question's trace frames as its search read them (the extractive answer quotes where one points). */
+  type AnswerInput = { history: ChatMessage[]; systemExtra: string[]; question: string; frames: readonly StackFrame[]; sources: AnswerSource[]; notes: string[]; signal?: AbortSignal };
 
   async function completeAnswer(a: AnswerInput): Promise<string> {
-    if (!chat) return extractiveAnswer(a.question, a.sources, a.notes);
+    if (!chat) return extractiveAnswer(a.question, a.sources, a.notes, a.frames);
     try {
       let message = await chat.complete(chatRequest({ chat, ...a }));
       if (a.notes.length) message = a.notes.map((n) => `> **Note:** ${n}`).join("\n") + "\n\n" + message;
       return message;
     } catch (error) {
       logger.warn({ err: { message: (error as Error).message } }, "chat model failed; extractive answer");
-      return extractiveAnswer(a.question, a.sources, [...a.notes, "The language model could not be reached; this answer quotes the code instead."]);
+      return extractiveAnswer(a.question, a.sources, [...a.notes, "The language model could not be reached; this answer quotes the code instead."], a.frames);
     }
   }
 
   async function streamAnswer(emit: Emit, a: AnswerInput): Promise<string> {
     let message = "";
     if (!chat) {
-      message = extractiveAnswer(a.question, a.sources, a.notes);
+      message = extractiveAnswer(a.question, a.sources, a.notes, a.frames);
       // Paragraph-sized pieces, so clients render progressively as with a model.
       for (const piece of message.split(/(?<=\n\n)/)) emit({ type: "message", message: piece });
       return message;
@@ -277,7 +279,7 @@ export function createQuerySessionService(deps: QuerySessionDeps) {
       }
     } catch (error) {
       logger.warn({ err: { message: (error as Error).message } }, "chat model failed while streaming");
-      const fallback = "\n\n" + extractiveAnswer(a.question, a.sources, ["The language model failed; this answer quotes the code instead."]);
+      const fallback = "\n\n" + extractiveAnswer(a.question, a.sources, ["The language model failed; this answer quotes the code instead."], a.frames);
       message += fallback;
       emit({ type: "message", message: fallback });
     }

@@ -6,7 +6,8 @@ import { type Node } from "web-tree-sitter";
 import type { Chunk, ChunkedFile } from "../chunk.ts";
 import { summarizeChunk, type ChunkSummaryInput } from "../summary.ts";
 import { isBlank, lineWindows, trimBlankRows, type RowRange } from "./line-windows.ts";
-import { childrenOf, CONDITIONAL_TYPES, isComment, namedChildrenOf, unwrapDefinition } from "./syntax-rules.ts";
+import { CONDITIONAL_TYPES, unwrapDefinition } from "./syntax-rules.ts";
+import { childrenOf, isComment, namedChildrenOf } from "./syntax-nodes.ts";
 import { BLOCK_MAX_CHARS, BLOCK_MAX_LINES, FUNCTION_WINDOW, MAX_DEFINITION_CHARS, MAX_DEFINITION_LINES, SCOPE_NAMESPACE_SHARE, SMALL_DEFINITION_LINES } from "./chunk-bounds.ts";
 import { type Definition, type FileContext, type Unit, cleanComment, docstringOf, endRowOf } from "./definitions.ts";
 

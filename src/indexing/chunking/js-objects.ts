@@ -3,13 +3,12 @@
  * assigned to names or properties, and objects of methods (CommonJS modules, prototypes, option objects).
  */
 import type { Node } from "web-tree-sitter";
+import { isCommentType, namedChildrenOf } from "./syntax-nodes.ts";
 
 export const FUNCTION_VALUE_TYPES = new Set(["arrow_function", "function_expression", "function", "generator_function", "class", "class_expression"]);
 
-const namedChildren = (node: Node): Node[] => node.namedChildren.filter((c): c is Node => c !== null);
-
 /** The first declarator of a `const`/`let`/`var` declaration. */
-const firstDeclarator = (node: Node): Node | null => namedChildren(node).find((c) => c.type === "variable_declarator") ?? null;
+const firstDeclarator = (node: Node): Node | null => namedChildrenOf(node).find((c) => c.type === "variable_declarator") ?? null;
 
 /**
  * The value a declaration or assignment gives, through chained assignments: `const proto =
@@ -50,8 +49,8 @@ export const isMethodObject = (node: Node | null | undefined): boolean => {
   if (!node || node.type !== "object") return false;
   let members = 0;
   let functions = 0;
-  for (const c of namedChildren(node)) {
-    if (c.type.includes("comment")) continue;
+  for (const c of namedChildrenOf(node)) {
+    if (isCommentType(c.type)) continue;
     members++;
     if (c.type === "method_definition" || isFunctionPair(c)) functions++;
   }

@@ -4,7 +4,7 @@ import type { ChunkedFile } from "../chunk.ts";
 import { summarizeFile } from "../summary.ts";
 import { type LanguageInfo } from "./languages.ts";
 import { splitLines } from "./line-windows.ts";
-import { childrenOf } from "./syntax-rules.ts";
+import { childrenOf } from "./syntax-nodes.ts";
 import { chunkByLines } from "./text-chunker.ts";
 import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";

@@ -2,6 +2,7 @@ import type { Node } from "web-tree-sitter";
 import type { ChunkKind } from "../chunk.ts";
 import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
 import { assignedFunction, assignedObject, declaredValue, FUNCTION_VALUE_TYPES, isAliasPair, isFunctionPair, isMethodObject } from "./js-objects.ts";
+import { childrenOf, namedChildrenOf } from "./syntax-nodes.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -93,10 +94,6 @@ export const WRAPPER_TYPES = new Set(["export_statement", "decorated_definition"
 /** Nodes that precede a definition and belong to it (doc comments, decorators, attributes). */
 export const PREFIX_TYPES = new Set(["decorator", "attribute_item", "attribute_list", "annotation", "file_annotation"]);
 
-export const isComment = (node: Node): boolean => isCommentType(node.type);
-/** For callers that already hold the node's type (each `node.type` read is a call into the wasm module). */
-export const isCommentType = (type: string): boolean => type.includes("comment");
-
 export const BODY_TYPES = new Set([
   "class_body",
   "declaration_list",
@@ -148,9 +145,6 @@ const CLASS_KEYWORDS: Record<string, DefinitionType> = {
 
 const stripQuotes = (text: string): string => text.replace(/^["'`]|["'`]$/g, "");
 
-/** Named children (web-tree-sitter returns nullable entries). */
-export const namedChildrenOf = (node: Node): Node[] => node.namedChildren.filter((c): c is Node => c !== null);
-export const childrenOf = (node: Node): Node[] => node.children.filter((c): c is Node => c !== null);
 
 /** A preprocessor conditional (C, C++, C#): its contents are code of the enclosing scope. */
 export const CONDITIONAL_TYPES = /^preproc_(?:if|ifdef|elif|elifdef|else)$/;

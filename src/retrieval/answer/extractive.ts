@@ -7,6 +7,7 @@ import { answerSpans, firstSentence, type AnswerSource, type AnswerSpan, type Na
 import { questionTerms } from "./terms.ts";
 import { fileLines } from "./cited.ts";
 import { tracedFrame, type Traced } from "./traced.ts";
+import type { StackFrame } from "../query-analysis.ts";
 import { mentionsWord } from "../ranking.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
@@ -259,7 +260,11 @@ function askedDefinitionFirst(question: string, spans: readonly AnswerSpan[]): A
   return [spans[at]!, ...spans.slice(0, at), ...spans.slice(at + 1)];
 }
 
-export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = []): string {
+/**
+ * `frames`: the question's trace frames as the search read them (SearchOutcome.frames; none when it
+ * pasted no trace), so the question is not analysed a second time.
+ */
+export function extractiveAnswer(question: string, sources: AnswerSource[], notes: string[] = [], frames: readonly StackFrame[] = []): string {
   const out: string[] = notes.map((n) => `> **Note:** ${n}`);
   if (notes.length) out.push("");
   const terms = questionTerms(question);
@@ -278,7 +283,7 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   if (used) return [...out, ...usesAnswer(used, usingSpans(used, ordered, listed), withRepository)].join("\n");
   // A pasted trace whose frame names the best place's file or function: that is the match, however few
   // of the log's words its code holds; the line the frame gives is quoted when it is in the definition.
-  const traced = tracedFrame(question, best);
+  const traced = tracedFrame(frames, best);
   if (best.coverage < WELL_MATCHED && !traced) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");

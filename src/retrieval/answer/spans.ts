@@ -11,7 +11,7 @@ import { citedLines, containerText, membersAfterHeader, type Lines } from "./cit
 import { coverage, stemsOf, type QuestionTerm } from "./terms.ts";
 
 /** A result file an answer is made of; `fileChunks`, all of the file's chunks, when they were read (./cited.ts). */
-export type AnswerSource = SearchHitFile & { repository: string; remote: string; fileChunks?: readonly ChunkDocument[] };
+export type AnswerSource = SearchHitFile & { repository: string; remote: string };
 
 export type NamedLines = { name: string; linestart: number; lineend: number };
 

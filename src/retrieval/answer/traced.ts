@@ -4,7 +4,7 @@
  * A log of a hundred lines holds far more words than any definition, so the share of the question's
  * words the best place holds says nothing about it; a frame naming it does.
  */
-import { analyzeQuery, type StackFrame } from "../query-analysis.ts";
+import type { StackFrame } from "../query-analysis.ts";
 import { innermostFirst } from "../query/frames/index.ts";
 import type { AnswerSpan } from "./spans.ts";
 
@@ -30,11 +30,11 @@ function sameFunction(frame: StackFrame, span: AnswerSpan): boolean {
 export type Traced = { frame: StackFrame; line: number | null };
 
 /**
- * The frame of the question's traces that names the span's file or function, innermost first, with the
- * line it points at when that line is inside the span's cited definition; null when none does.
+ * The frame of the question's traces (its frames as the search read them: SearchOutcome.frames) that
+ * names the span's file or function, innermost first, with the line it points at when that line is
+ * inside the span's cited definition; null when none does.
  */
-export function tracedFrame(question: string, span: AnswerSpan): Traced | null {
-  const frames = analyzeQuery(question).frames;
+export function tracedFrame(frames: readonly StackFrame[], span: AnswerSpan): Traced | null {
   if (frames.length === 0) return null;
   let named: Traced | null = null;
   for (const frame of innermostFirst(frames)) {

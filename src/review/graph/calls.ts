@@ -8,7 +8,7 @@ import type { Node } from "web-tree-sitter";
 import type { FileGraphContent } from "../../codeindex/port.ts";
 import { detectLanguage } from "../../indexing/chunking/languages.ts";
 import { unitsOf } from "../../indexing/chunking/definitions.ts";
-import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
+import { childrenOf } from "../../indexing/chunking/syntax-nodes.ts";
 import { extractGraph } from "../../indexing/graph/extract.ts";
 import { readParsed } from "../parse-bounds.ts";
 import type { CallSite } from "./call-site.ts";

@@ -5,7 +5,7 @@
  */
 import type { FileGraphContent } from "../../codeindex/port.ts";
 import { unitsOf } from "../../indexing/chunking/definitions.ts";
-import { childrenOf } from "../../indexing/chunking/syntax-rules.ts";
+import { childrenOf } from "../../indexing/chunking/syntax-nodes.ts";
 import { extractGraph, hasGraph } from "../../indexing/graph/extract.ts";
 import { readParsed } from "../parse-bounds.ts";
 

@@ -14,14 +14,15 @@ import { Csrf, Layout, Notice, Time } from "../layout.tsx";
 import { CodeBlock, Markdown } from "../render.tsx";
 import { parseRepositoryId, shownRef } from "../../../indexing/repo-id.ts";
 import { SearchRefusal, type CodeReference, type Resolution } from "../../../features/code-search/service.ts";
-import { MAX_QUERY_CHARS, MAX_REPOSITORIES } from "../../../features/code-search/request.ts";
+import { MAX_QUERY_CHARS, MAX_REPOSITORIES, sessionIdText } from "../../../features/code-search/request.ts";
 import { ConsoleError } from "../errors.ts";
 import { given, intIn } from "./forms.ts";
 import { ulid } from "../../../ids.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { createSearchResults, TURN_ID } from "../search-results.ts";
 
-const SESSION_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** Why a session id is refused, as the other faces word it (sessionIdText); null when it is a valid one. */
+const sessionIdProblem = (id: string): string | null => sessionIdText.safeParse(id).error?.issues[0]?.message ?? null;
 const REFUSAL_STATUS = { not_found: 404, not_ready: 409, host_unavailable: 502 } as const;
 
 type SearchForm = { query: string; repoIds: string[]; sessionId?: string | undefined };
@@ -81,7 +82,8 @@ function formErrors(form: SearchForm): string[] {
   if (form.query.length > MAX_QUERY_CHARS) errors.push(`query: must be at most ${MAX_QUERY_CHARS} characters`);
   if (form.repoIds.length === 0) errors.push("repositories: choose at least one repository");
   if (form.repoIds.length > MAX_REPOSITORIES) errors.push(`repositories: at most ${MAX_REPOSITORIES} repositories per request`);
-  if (form.sessionId && !SESSION_ID.test(form.sessionId)) errors.push("sessionId: may contain letters, digits and . _ : - only");
+  const sessionProblem = form.sessionId ? sessionIdProblem(form.sessionId) : null;
+  if (sessionProblem) errors.push(`sessionId: ${sessionProblem}`);
   return errors;
 }
 
@@ -227,7 +229,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
   app.get("/search", async (c) => {
     const orgId = c.get("session").principal.orgId;
     const read = { query: given(c.req.query("query")) ?? "", repoIds: (c.req.queries("repo") ?? []).filter((v) => v.trim()), sessionId: given(c.req.query("sessionId")) };
-    const session = read.sessionId && SESSION_ID.test(read.sessionId) ? await querySessions.searchContext(orgId, read.sessionId, read.query) : undefined;
+    const session = read.sessionId && !sessionIdProblem(read.sessionId) ? await querySessions.searchContext(orgId, read.sessionId, read.query) : undefined;
     const errors: string[] = [];
     if (read.sessionId && !session) {
       errors.push(`Query session ${read.sessionId} is not in your organisation; a search or question starts a new session.`);
@@ -244,7 +246,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
     if (resolution instanceof Response) return resolution;
     const turnId = given(c.req.query("turn"));
     const kept = turnId && TURN_ID.test(turnId) && form.sessionId ? shownResults.find(turnId, { orgId, sessionId: form.sessionId, query: form.query, repoIds: form.repoIds }) : undefined;
-    const references = kept ?? codeSearch.toCodeReferences(await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true }), resolution.repos).slice(0, 50);
+    const references = kept ?? codeSearch.toCodeReferences((await codeSearch.search(orgId, resolution, { query: form.query, context, limit: 10, withChunks: true })).files, resolution.repos).slice(0, 50);
     return page(c, { form, errors: resolution.notes, results: { sessionId: form.sessionId, references }, continued });
   });
 
@@ -320,14 +322,15 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
 
   app.get("/sessions", (c) => {
     const sid = given(c.req.query("sessionId"));
-    if (!sid || !SESSION_ID.test(sid)) throw new ConsoleError(400, "sessionId: may contain letters, digits and . _ : - only");
+    const problem = sid ? sessionIdProblem(sid) : "must not be empty";
+    if (!sid || problem) throw new ConsoleError(400, `sessionId: ${problem}`);
     return c.redirect(`/console/sessions/${encodeURIComponent(sid)}`, 303);
   });
 
   app.get("/sessions/:sessionId", async (c) => {
     const session = c.get("session");
     const sid = c.req.param("sessionId");
-    const found = SESSION_ID.test(sid) ? await querySessions.get(session.principal.orgId, sid) : undefined;
+    const found = !sessionIdProblem(sid) ? await querySessions.get(session.principal.orgId, sid) : undefined;
     if (!found) throw new ConsoleError(404, `Query session ${sid} not found in your organisation.`);
     return c.html(
       <Layout title={`Session ${sid}`} session={session} nav="search">
@@ -369,7 +372,7 @@ export function searchPages(app: Hono<ConsoleEnv>, services: Services) {
   // text for it once the stream ends.
   app.get("/sessions/:sessionId/answer", async (c) => {
     const sid = c.req.param("sessionId");
-    const found = SESSION_ID.test(sid) ? await querySessions.get(c.get("session").principal.orgId, sid) : undefined;
+    const found = !sessionIdProblem(sid) ? await querySessions.get(c.get("session").principal.orgId, sid) : undefined;
     const turn = found?.turns.filter((t) => t.kind === "query" && t.answer).pop();
     if (!turn?.answer) throw new ConsoleError(404, `No answer in query session ${sid}.`);
     return c.html(<Markdown text={turn.answer.message} />);
