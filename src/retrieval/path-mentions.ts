@@ -1,7 +1,10 @@
 /**
  * Path mentions against a branch's file list: whether and which files a mention (`src/x.py`, an absolute
- * trace path, `jv.c`) names, and the module stems and Go packages a name can stand for.
+ * trace path, `jv.c`) names, and the module stems and Go packages a name can stand for; and the file
+ * paths a report writes anywhere in its text (`withExtraPaths`).
  */
+import type { QueryAnalysis } from "./query-analysis.ts";
+
 /** True when `path` ends with `mention` on segment boundaries (or vice versa for absolute mentions). */
 export function pathMatches(path: string, mention: string): boolean {
   const p = path.toLowerCase();
@@ -80,4 +83,51 @@ export function moduleStem(path: string): string | null {
   const stem = base.replace(/\.[^.]+$/, "");
   if (/^(__init__|index|mod|main|__main__)$/.test(stem)) return parts.length >= 2 ? (parts[parts.length - 2] ?? null) : null;
   return stem || null;
+}
+
+/** Runs of characters a file path is written with (a drive letter's `C:` included). */
+const PATH_RUN = /(?:[A-Za-z]:)?[\w.~\-\\/]+/g;
+/** A code file's name ending inside a run: a name character, a dot and a code extension, no name character or dot after it. */
+const CODE_FILE_END = /[\w-]\.(?:py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|vue|svelte)(?![\w.])/g;
+
+/**
+ * The file mentions of a text: each run of path characters up to the last code file name it ends with
+ * (`./pkg/sub/mod.py`, `C:\\app\\main.go`). Linear in the text: a run is read once, and the end is found
+ * by a fixed-width pattern, so a pasted hex dump or one 20,000-character word costs what its length does
+ * (one pattern for both, `[path chars]*[name chars]+\.ext`, backtracked cubically on such words).
+ */
+export function* fileMentions(text: string): Generator<string> {
+  let after = 0;
+  for (const run of text.matchAll(PATH_RUN)) {
+    if (!run[0].includes(".")) continue;
+    let end = -1;
+    for (const m of run[0].matchAll(CODE_FILE_END)) end = m.index + m[0].length;
+    if (end < 0) continue;
+    const at = run.index;
+    // A letter and a colon just before the run read as a drive (`https://host/a.py` gives `s://host/a.py`,
+    // as the single pattern read it), unless an earlier mention ends past that letter.
+    const drive = at - 2 >= after && text[at - 1] === ":" && /[A-Za-z]/.test(text[at - 2] ?? "") && !/^[A-Za-z]:/.test(run[0]);
+    after = at + end;
+    yield (drive ? text.slice(at - 2, at) : "") + run[0].slice(0, end);
+  }
+}
+
+/**
+ * File paths written anywhere in the text (warnings, log lines, prose) that the query analysis did not
+ * take as paths, normalised like trace paths: library prefixes cut to the package
+ * (`.../site-packages/astroid/raw_building.py` -> `astroid/raw_building.py`), backslashes to slashes.
+ */
+export function withExtraPaths(analysis: QueryAnalysis, text: string): QueryAnalysis {
+  const known = new Set(analysis.terms.filter((t) => t.kind === "path").map((t) => t.text));
+  const extra: QueryAnalysis["terms"] = [];
+  for (const mention of fileMentions(text.slice(0, 50_000))) {
+    let path = mention.replace(/\\/g, "/").replace(/^\.\//, "");
+    const cut = /(?:^|\/)(?:site-packages|dist-packages|node_modules|vendor)\/(.+)$/.exec(path);
+    if (cut) path = cut[1]!;
+    if (!path.includes("/") || known.has(path)) continue;
+    known.add(path);
+    extra.push({ text: path, weight: 2.0, kind: "path" });
+  }
+  if (extra.length === 0) return analysis;
+  return { ...analysis, terms: [...analysis.terms, ...extra.slice(0, 20)], paths: [...analysis.paths, ...extra.slice(0, 20).map((e) => e.text)] };
 }

@@ -49,6 +49,8 @@ export type RankInput = {
   limit: number;
   /** The report's text (./quoted-messages.ts `normalized`): a chunk whose string literal it quotes gains. */
   report?: string;
+  /** Whether a path mention names a file of the targets (queryWants); without it every path does. */
+  namesFile?: (path: string) => boolean;
 };
 
 /** `definition`: the part of the score for defining a name the query mentions (RANKING.definitionBonus). */
@@ -115,17 +117,22 @@ export function classifyPath(path: string): FileClass {
 const classCache = new Map<string, FileClass>();
 const CLASS_CACHE_LIMIT = 100_000;
 
-/** Does the query ask about tests / docs (then they are not demoted)? */
-export function queryWants(analysis: QueryAnalysis): { tests: boolean; docs: boolean; declarations: boolean } {
-  const texts = analysis.terms.filter((t) => t.weight >= 0.9 || t.kind === "path").map((t) => t.text.toLowerCase());
+/**
+ * Does the query ask about tests / docs (then they are not demoted)? A path it mentions asks for its class
+ * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
+ * asks for no documentation.
+ */
+export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean } {
+  const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
+  const texts = analysis.terms.filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase());
   const tests = texts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
     || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9)
     // "Where is X tested?" asks for its tests; a report's "tested on Linux" does not.
     || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && t.text === "tested" && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
-    || (t.kind === "path" && DOC_PATH.test(t.text)));
+    || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
-  const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
+  const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text) && asked(t)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
   return { tests, docs, declarations };
 }
 
@@ -175,7 +182,7 @@ export function queryNames(analysis: QueryAnalysis): Map<string, number> {
 
 export function rankFiles(input: RankInput): RankedFile[] {
   const { analysis } = input;
-  const wants = queryWants(analysis);
+  const wants = queryWants(analysis, input.namesFile);
   const names = queryNames(analysis);
   const maxNameWeight = Math.max(1, ...names.values());
   const usages = analysis.usages ?? [];
@@ -400,51 +407,4 @@ function chunkReasons(chunks: readonly ChunkAcc[]): string[] {
 export function distances(files: { score: number }[]): number[] {
   const best = files[0]?.score ?? 0;
   return files.map((f) => (best > 0 ? Math.round((1 - f.score / best) * 10_000) / 10_000 : 1));
-}
-
-/** Runs of characters a file path is written with (a drive letter's `C:` included). */
-const PATH_RUN = /(?:[A-Za-z]:)?[\w.~\-\\/]+/g;
-/** A code file's name ending inside a run: a name character, a dot and a code extension, no name character or dot after it. */
-const CODE_FILE_END = /[\w-]\.(?:py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|go|rs|java|kt|rb|php|c|h|cc|cpp|hpp|cs|swift|scala|vue|svelte)(?![\w.])/g;
-
-/**
- * The file mentions of a text: each run of path characters up to the last code file name it ends with
- * (`./pkg/sub/mod.py`, `C:\\app\\main.go`). Linear in the text: a run is read once, and the end is found
- * by a fixed-width pattern, so a pasted hex dump or one 20,000-character word costs what its length does
- * (one pattern for both, `[path chars]*[name chars]+\.ext`, backtracked cubically on such words).
- */
-export function* fileMentions(text: string): Generator<string> {
-  let after = 0;
-  for (const run of text.matchAll(PATH_RUN)) {
-    if (!run[0].includes(".")) continue;
-    let end = -1;
-    for (const m of run[0].matchAll(CODE_FILE_END)) end = m.index + m[0].length;
-    if (end < 0) continue;
-    const at = run.index;
-    // A letter and a colon just before the run read as a drive (`https://host/a.py` gives `s://host/a.py`,
-    // as the single pattern read it), unless an earlier mention ends past that letter.
-    const drive = at - 2 >= after && text[at - 1] === ":" && /[A-Za-z]/.test(text[at - 2] ?? "") && !/^[A-Za-z]:/.test(run[0]);
-    after = at + end;
-    yield (drive ? text.slice(at - 2, at) : "") + run[0].slice(0, end);
-  }
-}
-
-/**
- * File paths written anywhere in the text (warnings, log lines, prose) that the query analysis did not
- * take as paths, normalised like trace paths: library prefixes cut to the package
- * (`.../site-packages/astroid/raw_building.py` -> `astroid/raw_building.py`), backslashes to slashes.
- */
-export function withExtraPaths(analysis: QueryAnalysis, text: string): QueryAnalysis {
-  const known = new Set(analysis.terms.filter((t) => t.kind === "path").map((t) => t.text));
-  const extra: QueryAnalysis["terms"] = [];
-  for (const mention of fileMentions(text.slice(0, 50_000))) {
-    let path = mention.replace(/\\/g, "/").replace(/^\.\//, "");
-    const cut = /(?:^|\/)(?:site-packages|dist-packages|node_modules|vendor)\/(.+)$/.exec(path);
-    if (cut) path = cut[1]!;
-    if (!path.includes("/") || known.has(path)) continue;
-    known.add(path);
-    extra.push({ text: path, weight: 2.0, kind: "path" });
-  }
-  if (extra.length === 0) return analysis;
-  return { ...analysis, terms: [...analysis.terms, ...extra.slice(0, 20)], paths: [...analysis.paths, ...extra.slice(0, 20).map((e) => e.text)] };
 }

@@ -17,9 +17,9 @@ import { analyzeQuery, type QueryAnalysis, type StackFrame } from "./query-analy
 import { innermostFirst } from "./query/frames/index.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
-import { namesAFile } from "./path-mentions.ts";
+import { namesAFile, withExtraPaths } from "./path-mentions.ts";
 import { normalized } from "./quoted-messages.ts";
-import { classifyPath, distances, mentionsWord, queryNames, withExtraPaths, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { classifyPath, distances, mentionsWord, queryNames, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
@@ -327,7 +327,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report });
+      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
 
       if (deep && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
@@ -337,11 +337,11 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           const wanted = new Set([...followed].map((n) => n.toLowerCase()));
           const [hits = []] = await codeIndex.searchLexicalMany([{ text: [...followed].join(" "), limit: 300, wholeWords: true }], filter);
           for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
-          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report });
+          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
         }
       }
 
-      ranked = withWholeFileRanking(ranked, wholeFiles, analysis).slice(0, limit);
+      ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile).slice(0, limit);
       const named = spanNames(analysis);
       const locations = specificLocations(analysis.locations, fileMap.values());
       const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));

@@ -25,9 +25,9 @@ const REASON = "words across the file";
  * whole-file ranking found comes with no chunks (the caller picks its spans). Scores are the fused
  * values scaled to the ranking's best score, so distances still say how far a file falls behind.
  */
-export function withWholeFileRanking(ranked: readonly RankedFile[], files: readonly FileHit[], analysis: QueryAnalysis): RankedFile[] {
+export function withWholeFileRanking(ranked: readonly RankedFile[], files: readonly FileHit[], analysis: QueryAnalysis, namesFile?: (path: string) => boolean): RankedFile[] {
   if (files.length === 0) return [...ranked];
-  const wants = queryWants(analysis);
+  const wants = queryWants(analysis, namesFile);
   const key = (f: { repoId: string; branch: string; path: string }) => `${f.repoId}\u0000${f.branch}\u0000${f.path}`;
   const fused = new Map<string, { file: RankedFile; score: number; first: number; whole: boolean }>();
   ranked.forEach((file, i) => fused.set(key(file), { file, score: 1 / (WHOLE_FILE.k + i + 1), first: i, whole: false }));
