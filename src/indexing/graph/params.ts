@@ -112,8 +112,10 @@ export function parametersOf(def: Node): { params: GraphParam[]; text: string } 
   const params: GraphParam[] = [];
   if (node.type === "identifier") params.push(param(node.text)); // `x => x`
   else {
-    for (let i = 0, count = node.childCount; i < count && params.length < PARAMS_MAX; i++) {
-      const child = node.child(i);
+    // All children in one call into the parser (rather than one call per child index).
+    const children = node.children;
+    for (let i = 0, count = children.length; i < count && params.length < PARAMS_MAX; i++) {
+      const child = children[i];
       if (!child) continue;
       const type = child.type;
       if (type === "...") params.push(param("..."));
