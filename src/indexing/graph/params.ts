@@ -100,8 +100,10 @@ function paramsOfChild(child: Node, type: string): GraphParam[] {
     case "variadic_parameter":
     case "...":
       return [param("...")];
-    default:
-      return [param(child.text, /=/.test(child.text))];
+    default: {
+      const text = child.text; // one read of the text (each is a call into the parser for the node's end)
+      return [param(text, /=/.test(text))];
+    }
   }
 }
 
