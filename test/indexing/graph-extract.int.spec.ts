@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { createChunker } from "../../src/indexing/chunking/chunker.ts";
-import { decodeGraph } from "../../src/codeindex/graph/codec.ts";
+import { decodeGraph, encodeGraph } from "../../src/codeindex/graph/codec.ts";
+import { fileGraphOf } from "../../src/review/graph/file-graph.ts";
 import type { FileGraphContent } from "../../src/codeindex/port.ts";
 
 const chunker = createChunker();
@@ -232,4 +233,25 @@ describe("code graph extraction", () => {
     expect((await chunker.chunkFile("README.md", "# Title\n\ntext\n")).graph).toBeUndefined();
     expect((await chunker.chunkFile("lib/a.rb", "def x; end\n")).graph).toBeUndefined();
   });
+});
+
+describe("the indexed graph and the review's graph", () => {
+  // The chunker encodes the graph as it extracts it (references grouped by name, extractEncodedGraph); the
+  // review reads extractGraph's references. Both must be the same graph: the same string once encoded.
+  const samples: [string, string[]][] = [
+    ["a.py", ["import os", "class A(B):", "    def f(self, x=1):", "        self.g(x).g(x); h(h(x)); x.y.z = os.path.join(x, x)", "        return A"]],
+    ["a.tsx", ["import React from 'react';", "class C extends Base { m(a: T) { this.m(a); return <Item x={a.b} />; } }", "const d = <div>{f(f(1))}</div>;"]],
+    ["a.go", ["package p", "type T struct{}", "func (t T) M(a, b int) error { return t.M(a, b) }", "func g() { h(T{}); h(T{}).k() }"]],
+    ["a.c", ["#include <stdio.h>", "struct s { int a; };", "int f(struct s *p) { return g(p->a) + g(p->a); }"]],
+  ];
+  for (const [path, lines] of samples) {
+    it(`${path}: the chunker's encoded graph is encodeGraph(extractGraph(...))`, async () => {
+      const content = lines.join("\n") + "\n";
+      const file = await chunker.chunkFile(path, content);
+      const reviewed = await fileGraphOf(path, content);
+      expect(reviewed, "a graph").not.toBeNull();
+      expect(reviewed!.graph.references.length, "references").toBeGreaterThan(2);
+      expect(file.graph).toBe(encodeGraph(reviewed!.graph));
+    });
+  }
 });

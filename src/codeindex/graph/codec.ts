@@ -14,12 +14,43 @@ type Encoded = { p: string | null; d: EncodedDefinition[]; r: [string, ...number
 
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * A file's graph with its references already grouped as the encoding keeps them: per name, its codes
+ * (line * 2 + 1 when a call) ascending and distinct. The parse worker makes this shape directly
+ * (src/indexing/graph/extract.ts), without a reference object per use.
+ */
+export type GroupedGraph = Omit<FileGraphContent, "references"> & { referenceCodes: ReadonlyMap<string, readonly number[]> };
+
+/** Ascending and distinct, in place. */
+export function sortedCodes(codes: number[]): number[] {
+  codes.sort((a, b) => a - b);
+  let kept = 0;
+  for (let i = 0; i < codes.length; i++) if (i === 0 || codes[i] !== codes[kept - 1]) codes[kept++] = codes[i]!;
+  codes.length = kept;
+  return codes;
+}
+
 export function encodeGraph(graph: FileGraphContent): string {
-  const byName = new Map<string, Set<number>>();
+  const byName = new Map<string, number[]>();
   for (const ref of graph.references) {
     let codes = byName.get(ref.name);
-    if (!codes) byName.set(ref.name, (codes = new Set()));
-    codes.add(ref.line * 2 + (ref.call ? 1 : 0));
+    if (!codes) byName.set(ref.name, (codes = []));
+    codes.push(ref.line * 2 + (ref.call ? 1 : 0));
+  }
+  for (const codes of byName.values()) sortedCodes(codes);
+  return encodeGroupedGraph({ package: graph.package, definitions: graph.definitions, referenceCodes: byName, imports: graph.imports });
+}
+
+/** The same encoding as encodeGraph, of a graph whose references are grouped by name. */
+export function encodeGroupedGraph(graph: GroupedGraph): string {
+  const names = [...graph.referenceCodes.keys()].sort(byText);
+  const r = new Array<[string, ...number[]]>(names.length);
+  for (let n = 0; n < names.length; n++) {
+    const name = names[n]!;
+    const codes = graph.referenceCodes.get(name)!;
+    const entry: [string, ...number[]] = [name];
+    for (let i = 0; i < codes.length; i++) entry.push(codes[i]!);
+    r[n] = entry;
   }
   const encoded: Encoded = {
     p: graph.package ?? null,
@@ -33,7 +64,7 @@ export function encodeGraph(graph: FileGraphContent): string {
       d.params ? d.params.map((p): [string, 0 | 1] => [p.name, p.hasDefault ? 1 : 0]) : null,
       d.paramsText ?? null,
     ]),
-    r: [...byName.keys()].sort(byText).map((name): [string, ...number[]] => [name, ...[...byName.get(name)!].sort((a, b) => a - b)]),
+    r,
     i: graph.imports.map((i): EncodedImport => (i.names ? [i.spec, i.kind, i.line, [...i.names]] : [i.spec, i.kind, i.line])),
   };
   return JSON.stringify(encoded);

@@ -10,9 +10,8 @@ import { DEFAULT_PARSE_TIMEOUT_MS, MAX_ERROR_SHARE } from "./chunk-bounds.ts";
 import { parserFor } from "./parsers.ts";
 import { type FileContext, unitsOf } from "./definitions.ts";
 import { type Emitter, collectSymbols, coverGaps, emitUnits, errorRows, finalize, moduleDocOf } from "./emit.ts";
-import { extractGraph } from "../graph/extract.ts";
+import { extractEncodedGraph } from "../graph/extract.ts";
 import { blankForGrammar } from "./c-preprocessor.ts";
-import { encodeGraph } from "../../codeindex/graph/codec.ts";
 
 export type SyntaxChunkerOptions = { parseTimeoutMs?: number };
 
@@ -117,7 +116,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         emitUnits(em, units, null);
         coverGaps(em, lines.length);
         const symbols = collectSymbols(units);
-        const graph = extractGraph(root, language.id, units);
+        const graph = extractEncodedGraph(root, language.id, units);
         return {
           path,
           language: language.id,
@@ -131,7 +130,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
           }),
           symbols: symbols.map(({ name, kind, parent, label, startLine, endLine }) => ({ name, kind, parent, label, startLine, endLine })),
           chunks: em.drafts.map((d) => finalize(ctx, d)),
-          ...(graph ? { graph: encodeGraph(graph) } : {}),
+          ...(graph !== null ? { graph } : {}),
         };
       } finally {
         tree?.delete();

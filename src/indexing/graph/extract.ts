@@ -8,6 +8,7 @@
  */
 import { Query, type Language, type Node } from "web-tree-sitter";
 import type { FileGraphContent, GraphDefinition, GraphDefinitionKind, GraphImport, GraphReference } from "../../codeindex/port.ts";
+import { encodeGroupedGraph, sortedCodes, type GroupedGraph } from "../../codeindex/graph/codec.ts";
 import { parametersOf } from "./params.ts";
 import { BUILTIN_TYPES, GRAPH_QUERIES } from "./queries.ts";
 
@@ -84,12 +85,36 @@ function pythonFromImport(node: Node, line: number): GraphImport | null {
 
 /** The code graph of a parsed file; null for a language without graph rules, or when the query runs out of time. */
 export function extractGraph(root: Node, languageId: string, units: readonly GraphUnit[], timeoutMs = GRAPH_QUERY_TIMEOUT_MS): FileGraphContent | null {
+  const grouped = extractGroupedGraph(root, languageId, units, timeoutMs);
+  if (!grouped) return null;
+  const references: GraphReference[] = [];
+  for (const [name, codes] of grouped.referenceCodes) for (const code of codes) references.push({ name, line: code >> 1, call: (code & 1) === 1 });
+  references.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || Number(a.call) - Number(b.call));
+  return { package: grouped.package, definitions: grouped.definitions, references, imports: grouped.imports };
+}
+
+/**
+ * The code graph of a parsed file in its canonical encoding (src/codeindex/graph/codec.ts), as the
+ * index stores it; null as for extractGraph. Equal to `encodeGraph(extractGraph(...))`, without a
+ * reference object per use.
+ */
+export function extractEncodedGraph(root: Node, languageId: string, units: readonly GraphUnit[], timeoutMs = GRAPH_QUERY_TIMEOUT_MS): string | null {
+  const grouped = extractGroupedGraph(root, languageId, units, timeoutMs);
+  return grouped ? encodeGroupedGraph(grouped) : null;
+}
+
+/** The graph with its references grouped by name: each use once per (line, name, call), a name defined in place not a use. */
+function extractGroupedGraph(root: Node, languageId: string, units: readonly GraphUnit[], timeoutMs: number): GroupedGraph | null {
   if (!hasGraph(languageId)) return null;
   const definitions = definitionsOf(units, []);
   const builtins = BUILTIN_TYPES[languageId];
   const query = queryFor(languageId, root.tree.language);
-  // References by node start (a member called is captured as @ref and @call: it is a call).
-  const byStart = new Map<number, GraphReference>();
+  // References by node start (a member called is captured as @ref and @call: it is a call): the
+  // reference at refStarts[i] is refNames[i], with code line * 2 + 1 when a call.
+  const refAt = new Map<number, number>();
+  const refStarts: number[] = [];
+  const refNames: string[] = [];
+  const refCodes: number[] = [];
   const defined = new Set<number>();
   const imports: GraphImport[] = [];
   let pkg: string | null = null;
@@ -98,25 +123,28 @@ export function extractGraph(root: Node, languageId: string, units: readonly Gra
   const started = performance.now();
   const captures = query.captures(root, { timeoutMicros: timeoutMs * 1000 });
   if (captures.length === 0 && performance.now() - started >= timeoutMs) return null;
-  for (const capture of captures) {
+  for (let c = 0; c < captures.length; c++) {
+    const capture = captures[c]!;
     const kind = capture.name;
-    if (kind.startsWith("_")) continue;
     const node = capture.node;
     switch (kind) {
       case "call":
       case "ref":
       case "jsx": {
         const start = node.startIndex;
-        const seen = byStart.get(start);
-        const call = kind === "call" || (kind === "jsx" && /^[A-Z]/.test(node.text));
-        if (seen) {
-          if (call) seen.call = true;
+        const seen = refAt.get(start);
+        if (seen !== undefined) {
+          if (kind === "call" || (kind === "jsx" && /^[A-Z]/.test(node.text))) refCodes[seen]! |= 1;
           continue;
         }
-        if (byStart.size >= GRAPH_LIMITS.references) continue;
+        if (refAt.size >= GRAPH_LIMITS.references) continue;
         const name = node.text;
+        const call = kind === "call" || (kind === "jsx" && /^[A-Z]/.test(name));
         if (name.length === 0 || name.length > GRAPH_LIMITS.nameChars || builtins?.has(name) || (kind === "jsx" && !call)) continue;
-        byStart.set(start, { name, line: node.startPosition.row + 1, call });
+        refAt.set(start, refNames.length);
+        refStarts.push(start);
+        refNames.push(name);
+        refCodes.push((node.startPosition.row + 1) * 2 + (call ? 1 : 0));
         break;
       }
       case "def":
@@ -126,25 +154,24 @@ export function extractGraph(root: Node, languageId: string, units: readonly Gra
         pkg ??= collapse(node.text).replace(/\s/g, "");
         break;
       default: {
-        if (imports.length >= GRAPH_LIMITS.imports) continue;
+        if (kind.startsWith("_") || imports.length >= GRAPH_LIMITS.imports) continue;
         const line = node.startPosition.row + 1;
         const spec = importOf(kind, node, line);
         if (spec && spec.spec.length > 0 && spec.spec.length <= GRAPH_LIMITS.specChars) imports.push(spec);
       }
     }
   }
-  const seen = new Set<string>();
-  const references: GraphReference[] = [];
-  for (const [start, ref] of byStart) {
-    if (defined.has(start)) continue;
-    const key = `${ref.line}\u0000${ref.name}\u0000${ref.call ? 1 : 0}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    references.push(ref);
+  const referenceCodes = new Map<string, number[]>();
+  for (let i = 0; i < refNames.length; i++) {
+    if (defined.has(refStarts[i]!)) continue;
+    const name = refNames[i]!;
+    const codes = referenceCodes.get(name);
+    if (codes) codes.push(refCodes[i]!);
+    else referenceCodes.set(name, [refCodes[i]!]);
   }
-  references.sort((a, b) => a.line - b.line || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || Number(a.call) - Number(b.call));
+  for (const codes of referenceCodes.values()) sortedCodes(codes);
   definitions.sort((a, b) => a.startLine - b.startLine || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { package: pkg, definitions, references, imports: dedupeImports(imports) };
+  return { package: pkg, definitions, referenceCodes, imports: dedupeImports(imports) };
 }
 
 function importOf(kind: string, node: Node, line: number): GraphImport | null {

@@ -100,8 +100,10 @@ function paramsOfChild(child: Node, type: string): GraphParam[] {
     case "variadic_parameter":
     case "...":
       return [param("...")];
-    default:
-      return [param(child.text, /=/.test(child.text))];
+    default: {
+      const text = child.text; // one read of the text (each is a call into the parser for the node's end)
+      return [param(text, /=/.test(text))];
+    }
   }
 }
 
@@ -112,8 +114,10 @@ export function parametersOf(def: Node): { params: GraphParam[]; text: string } 
   const params: GraphParam[] = [];
   if (node.type === "identifier") params.push(param(node.text)); // `x => x`
   else {
-    for (let i = 0, count = node.childCount; i < count && params.length < PARAMS_MAX; i++) {
-      const child = node.child(i);
+    // All children in one call into the parser (rather than one call per child index).
+    const children = node.children;
+    for (let i = 0, count = children.length; i < count && params.length < PARAMS_MAX; i++) {
+      const child = children[i];
       if (!child) continue;
       const type = child.type;
       if (type === "...") params.push(param("..."));
