@@ -77,6 +77,32 @@ describe("same behaviour", () => {
     expect(sameBehaviour(inline, returning, "lib/total.js", [{ name: "sumOf", text: sum }])).toBe(true);
   });
 
+  it("a function the file already had, called in place of the same statements; and a helper inlined, read backwards", () => {
+    const before = `function render(view, options) {\n  const name = view.name;\n  if (!name) throw new Error("no view");\n  options.cache[name] = view;\n  return view.render(options);\n}`;
+    const helper = `function remember(view, cache) {\n  const name = view.name;\n  if (!name) throw new Error("no view");\n  cache[name] = view;\n}`;
+    const after = `function render(view, options) {\n  remember(view, options.cache);\n  return view.render(options);\n}`;
+    // remember() was in the file before the change: the new body calls it where the old one had its statements.
+    expect(sameBehaviour(before, after, "lib/view.js", [], { after: [{ name: "remember", text: helper }] })).toBe(true);
+    expect(sameBehaviour(before, after, "lib/view.js", [], { after: [{ name: "remember", text: helper.replace("cache[name] = view;", "cache[name] = null;") }] })).toBe(false);
+    // A function the old body called too is no extracted helper (its call is compared as it is).
+    expect(sameBehaviour(before.replace("return view", "remember(view, {});\n  return view"), after.replace("return view", "remember(view, {});\n  return view"), "lib/view.js", [], { after: [{ name: "remember", text: helper }] })).toBe(false);
+    // Two functions of that name (which one a call reaches cannot be told): nothing shown.
+    expect(sameBehaviour(before, after, "lib/view.js", [], { after: [{ name: "remember", text: helper }, { name: "remember", text: helper }] })).toBe(false);
+    // Inlined: the old body called remember(), the new one has its statements.
+    expect(sameBehaviour(after, before, "lib/view.js", [], { before: [{ name: "remember", text: helper }] })).toBe(true);
+    expect(sameBehaviour(after, before.replace("options.cache[name] = view;", "options.cache[name] = view;\n  options.count++;"), "lib/view.js", [], { before: [{ name: "remember", text: helper }] })).toBe(false);
+  });
+
+  it("a helper moved and renamed: the old body's call of the removed name is the new body's call of the added one (httpx 41597ad)", () => {
+    const charset = (call: string) => `    @property\n    def charset_encoding(self) -> str | None:\n        content_type = self.headers.get("Content-Type")\n        if content_type is None:\n            return None\n\n        return ${call}(content_type)\n`;
+    const renamed = new Map([["parse_content_type_charset", "_parse_content_type_charset"]]);
+    expect(sameBehaviour(charset("parse_content_type_charset"), charset("_parse_content_type_charset"), "httpx/_models.py", [], { renamed })).toBe(true);
+    expect(sameBehaviour(charset("parse_content_type_charset"), charset("_parse_content_type_charset"), "httpx/_models.py", [])).toBe(false);
+    // Another function called, or the old name as an attribute (another object's method): a change.
+    expect(sameBehaviour(charset("parse_content_type_charset"), charset("_parse_header"), "httpx/_models.py", [], { renamed })).toBe(false);
+    expect(sameBehaviour(charset("utils.parse_content_type_charset"), charset("utils._parse_content_type_charset"), "httpx/_models.py", [], { renamed })).toBe(false);
+  });
+
   it("locals renamed, nothing else", () => {
     const a = `def total(items):\n    acc = 0\n    for it in items:\n        acc += it.price\n    return acc\n`;
     const b = `def total(items):\n    running = 0\n    for item in items:\n        running += item.price\n    return running\n`;
@@ -119,7 +145,7 @@ describe("same behaviour", () => {
     expect(sameBehaviour(a, a.replace("x * 2", "x + x"), "m.py", [])).toBe(false);
   });
 
-  it("the wording or stacklevel of a warning, deprecation or log call and an import moved into the body are no change; a new call, another category or an exception's message are", () => {
+  it("the wording or stacklevel of a warning, deprecation or log call and an import moved into the body are no change; a new call or another category is", () => {
     // marshmallow 6d7380b: stacklevel added to warnings.warn; flask 8ab4967: a deprecation message reworded (and re-wrapped).
     const warn = (message: string, extra = "") => `def dumps(obj, app=None, **kwargs):\n    encoding = kwargs.pop("encoding", None)\n    if encoding is not None:\n        warnings.warn(\n            ${message},\n            DeprecationWarning,${extra}\n        )\n    return _json.dumps(obj, **kwargs)\n`;
     const base = warn(`"'encoding' is deprecated and will be removed in 2.1."`);
@@ -128,9 +154,6 @@ describe("same behaviour", () => {
     expect(sameBehaviour(base, base.replace("DeprecationWarning", "FutureWarning"), "src/flask/json/__init__.py", [])).toBe(false);
     expect(sameBehaviour(base, base.replace("warnings.warn(", "raise ValueError("), "src/flask/json/__init__.py", [])).toBe(false);
     expect(sameBehaviour(base, base.replace("    return _json", '    logger.info("dumped")\n    return _json'), "src/flask/json/__init__.py", [])).toBe(false);
-    // An exception's message is behaviour (tests match it).
-    const raising = (m: string) => `def place(cart):\n    if not cart:\n        raise ValueError("${m}")\n    return list(cart)\n`;
-    expect(sameBehaviour(raising("empty cart"), raising("the cart is empty"), "app/orders.py", [])).toBe(false);
     // express 4dd9705: deprecate('...') reworded; a log line's arguments (not only its text) changing is a change.
     const send = (m: string, arg = "status") => `res.send = function send(body) {\n  if (typeof body === 'number') {\n    deprecate('${m}');\n    debug('send %s', ${arg});\n    this.statusCode = body;\n  }\n  return this.end(body);\n};`;
     expect(sameBehaviour(send("res.send(status): Use res.status(status).end() instead"), send("res.send(status): Use res.sendStatus(status) instead"), "lib/response.js", [])).toBe(true);
@@ -140,5 +163,22 @@ describe("same behaviour", () => {
     expect(sameBehaviour(repr(""), repr("    import pprint  # pylint: disable=import-outside-toplevel\n\n"), "astroid/nodes/node_ng.py", [])).toBe(true);
     expect(sameBehaviour(repr(""), repr("    from astroid import util\n"), "astroid/nodes/node_ng.py", [])).toBe(true);
     expect(sameBehaviour(repr(""), repr("    util.reset()\n"), "astroid/nodes/node_ng.py", [])).toBe(false);
+  });
+
+  it("the message of an exception a raise or throw builds is no change; another class, another argument or a new raise is", () => {
+    // httpx 4189b7f: a typo in a RuntimeError's message.
+    const raising = (m: string, cls = "RuntimeError") => `    async def aiter_raw(self, chunk_size=None):\n        if self.is_closed:\n            raise StreamClosed()\n        if not isinstance(self.stream, AsyncByteStream):\n            raise ${cls}(${m})\n        self.is_stream_consumed = True\n`;
+    const typo = raising(`"Attempted to call an async iterator on an sync stream."`);
+    expect(sameBehaviour(typo, raising(`"Attempted to call an async iterator on a sync stream."`), "httpx/_models.py", [])).toBe(true);
+    // click 5b9630f: an f-string message put through gettext and str.format.
+    expect(sameBehaviour(raising(`f"Unknown color {fg!r}"`), raising(`_("Unknown color {colour!r}").format(colour=fg)`), "src/click/termui.py", [])).toBe(true);
+    expect(sameBehaviour(typo, raising(`"Attempted to call an async iterator on an sync stream."`, "TypeError"), "httpx/_models.py", [])).toBe(false);
+    expect(sameBehaviour(raising(`"bad", response`), raising(`"worse", request`), "httpx/_models.py", [])).toBe(false);
+    expect(sameBehaviour(raising("message"), raising(`"message"`), "httpx/_models.py", [])).toBe(false);
+    expect(sameBehaviour(typo, typo.replace("raise StreamClosed()", `raise StreamClosed("closed")\n        raise StreamClosed()`), "httpx/_models.py", [])).toBe(false);
+    // JavaScript and Java: `throw new Name(...)`; the exception's other arguments stay.
+    const thrown = (m: string) => `function parse(text) {\n  if (!text) throw new errors.ParseError(${m}, text);\n  return JSON.parse(text);\n}`;
+    expect(sameBehaviour(thrown(`'empty text'`), thrown(`'no text: ' + typeof text`), "lib/parse.js", [])).toBe(true);
+    expect(sameBehaviour(thrown(`'empty text'`), thrown(`'empty text'`).replace(", text)", ", null)"), "lib/parse.js", [])).toBe(false);
   });
 });
