@@ -103,6 +103,63 @@ describe("same behaviour", () => {
     expect(sameBehaviour(charset("utils.parse_content_type_charset"), charset("utils._parse_content_type_charset"), "httpx/_models.py", [], { renamed })).toBe(false);
   });
 
+  it("a helper that only returns an expression, called inside expressions, on this or on another object (commons-lang e66ad3d)", () => {
+    const isEmpty = (body: string) => `    boolean isEmpty() {\n        return ${body};\n    }`;
+    const startMin = { name: "isStartMin", text: "    private boolean isStartMin() {\n        return start == Character.MIN_VALUE;\n    }" };
+    const endMax = { name: "isEndMax", text: "    private boolean isEndMax() {\n        return end == Character.MAX_VALUE;\n    }" };
+    const path = "src/main/java/org/apache/commons/lang3/CharRange.java";
+    expect(sameBehaviour(isEmpty("negated && start == Character.MIN_VALUE && end == Character.MAX_VALUE"), isEmpty("negated && isStartMin() && isEndMax()"), path, [startMin, endMax])).toBe(true);
+    // On another object: its members, named without `this` in Java, are that object's.
+    const contains = (cond: string) => `    public boolean contains(final CharRange range) {\n        if (${cond}) {\n            return true;\n        }\n        return false;\n    }`;
+    expect(sameBehaviour(contains("range.start == Character.MIN_VALUE"), contains("range.isStartMin()"), path, [startMin])).toBe(true);
+    expect(sameBehaviour(contains("start == Character.MIN_VALUE"), contains("range.isStartMin()"), path, [startMin])).toBe(false);
+    // Another comparison, or the helper negated where the old code was not: a change.
+    expect(sameBehaviour(isEmpty("negated && start == Character.MIN_VALUE && end == Character.MAX_VALUE"), isEmpty("negated && isStartMin() && !isEndMax()"), path, [startMin, endMax])).toBe(false);
+    expect(sameBehaviour(isEmpty("negated && start != Character.MIN_VALUE && end == Character.MAX_VALUE"), isEmpty("negated && isStartMin() && isEndMax()"), path, [startMin, endMax])).toBe(false);
+    // A tighter operator next to the call keeps E in parentheses: `2 * half(n)` is not `2 * n / 2`... unless written so.
+    const half = { name: "half", text: "function half(n) {\n  return n / 2 + 1;\n}" };
+    const twice = (e: string) => `function size(n) {\n  return ${e};\n}`;
+    expect(sameBehaviour(twice("2 * n / 2 + 1"), twice("2 * half(n)"), "lib/size.js", [half])).toBe(false);
+    expect(sameBehaviour(twice("2 * (n / 2 + 1)"), twice("2 * half(n)"), "lib/size.js", [half])).toBe(true);
+    // An argument with a call, used twice by the helper, would run twice: not put in place.
+    const sq = { name: "sq", text: "function sq(x) {\n  return x * x;\n}" };
+    const guard = (e: string) => `function size(n) {\n  if (${e}) return 1;\n  return 0;\n}`;
+    expect(sameBehaviour(guard("next() * next()"), guard("sq(next())"), "lib/size.js", [sq])).toBe(false);
+    expect(sameBehaviour(guard("n * n"), guard("sq(n)"), "lib/size.js", [sq])).toBe(true);
+    // Read backwards: the old body called a helper of the file that the new one writes out.
+    expect(sameBehaviour(isEmpty("negated && isStartMin() && isEndMax()"), isEmpty("negated && start == Character.MIN_VALUE && end == Character.MAX_VALUE"), path, [], { before: [startMin, endMax] })).toBe(true);
+  });
+
+  it("a check moved into a helper that answers whether to go on, called as `if (!h(...))` (commons-lang e8bafeb)", () => {
+    const parse = (check: string) => `    public Date parse(final String source, final ParsePosition pos) {\n${check}        final Calendar cal = Calendar.getInstance(timeZone, locale);\n        return parse(source, pos, cal) ? cal.getTime() : null;\n    }\n`;
+    const inline = "        final int startIndex = pos.getIndex();\n        if (startIndex > source.length()) {\n            pos.setErrorIndex(startIndex);\n            return null;\n        }\n";
+    const called = "        if (!checkLength(source, pos)) {\n            return null;\n        }\n";
+    const helper = (stop = "return false;", go = "return true;") => ({ name: "checkLength", text: `    private boolean checkLength(final String source, final ParsePosition pos) {\n        final int startIndex = pos.getIndex();\n        if (startIndex > source.length()) {\n            pos.setErrorIndex(startIndex);\n            ${stop}\n        }\n        ${go}\n    }` });
+    const path = "src/main/java/org/apache/commons/lang3/time/FastDateParser.java";
+    expect(sameBehaviour(parse(inline), parse(called), path, [helper()])).toBe(true);
+    // Not negated, the same helper goes on where the old code stopped; a helper that stops with true is called without `!`.
+    expect(sameBehaviour(parse(inline), parse(called.replace("!checkLength", "checkLength")), path, [helper()])).toBe(false);
+    expect(sameBehaviour(parse(inline), parse(called.replace("!checkLength", "checkLength")), path, [helper("return true;", "return false;")])).toBe(true);
+    // The helper checks something else, or the caller's block does: a change.
+    expect(sameBehaviour(parse(inline), parse(called), path, [{ ...helper(), text: helper().text.replace(">", ">=") }])).toBe(false);
+    expect(sameBehaviour(parse(inline), parse(called.replace("return null;", "return new Date(0);")), path, [helper()])).toBe(false);
+    // Python: `if not h(...):`.
+    const py = (check: string) => `def parse(source, pos):\n${check}    return _parse(source, pos)\n`;
+    const pyHelper = { name: "_fits", text: "def _fits(source, pos):\n    start = pos.index\n    if start > len(source):\n        pos.error = start\n        return False\n    return True\n" };
+    expect(sameBehaviour(py("    start = pos.index\n    if start > len(source):\n        pos.error = start\n        return None\n"), py("    if not _fits(source, pos):\n        return None\n"), "src/dates.py", [pyHelper])).toBe(true);
+  });
+
+  it("the object a Java synchronized block locks is no behaviour; the block's statements are (commons-lang d743715)", () => {
+    const contains = (lock: string, body = "return set.contains(ch);") => `    public boolean contains(final char ch) {\n        synchronized (${lock}) {\n            ${body}\n        }\n    }`;
+    const path = "src/main/java/org/apache/commons/lang3/CharSet.java";
+    expect(sameBehaviour(contains("set"), contains("lock"), path, [])).toBe(true);
+    expect(sameBehaviour(contains("set"), contains("lock", "return set.contains(Character.toLowerCase(ch));"), path, [])).toBe(false);
+    // Without the block, or in a language where `synchronized` is a name: a change.
+    expect(sameBehaviour(contains("set"), "    public boolean contains(final char ch) {\n        return set.contains(ch);\n    }", path, [])).toBe(false);
+    const js = (lock: string) => `function contains(ch) {\n  synchronized(${lock}) {\n    return set.has(ch);\n  }\n}`;
+    expect(sameBehaviour(js("set"), js("lock"), "lib/set.js", [])).toBe(false);
+  });
+
   it("locals renamed, nothing else", () => {
     const a = `def total(items):\n    acc = 0\n    for it in items:\n        acc += it.price\n    return acc\n`;
     const b = `def total(items):\n    running = 0\n    for item in items:\n        running += item.price\n    return running\n`;

@@ -11,6 +11,9 @@
  *     `v = h(a)` or `return h(a)`), and putting the helper's body at head in place of the call (its
  *     parameters replaced by the arguments, its closing `return E` giving `v` the expression E in the
  *     lines after) gives the old body, locals renamed aside;
+ *   - a helper whose body is only `return E`, called inside an expression: E in place of the call
+ *     (./inline-expressions.ts); a check moved into a helper that answers whether to go on, called as
+ *     `if (!h(a)) { ... }` (./inline-guards.ts);
  *   - an inlined helper, the same read backwards: the old body called a function of its file that the
  *     new one does not call, and putting that function's old body in place of the old call gives the
  *     new body;
@@ -25,6 +28,8 @@
 import { languageOf, type Language } from "../analysers/context.ts";
 import { braceBodyForm, headerForm, isDeclarationOnly, pythonBodyForm, withoutNewLiteralWraps } from "./behaviour-form.ts";
 import { sameButDiagnostics } from "./diagnostics-only.ts";
+import { withExpressionsInlined, type ParsedHelper } from "./inline-expressions.ts";
+import { withGuardsInlined } from "./inline-guards.ts";
 import { codeLines, codeWithoutAnnotations, type CodeLine } from "./similarity.ts";
 
 /** A function the same change adds to the file, by its name and text. */
@@ -162,13 +167,22 @@ function helperOf(h: AddedHelper, path: string): { params: string[]; body: CodeL
   }
   if (close < 0) return null;
   const params: string[] = [];
+  const typedFirst = TYPE_BEFORE_NAME.has(languageOf(path) ?? "config");
   for (const p of commaSplit(tokens.slice(open + 1, close))) {
-    // A plain name only (an annotation after `:` allowed); defaults, rest and destructuring are not read.
+    // Java, C#, C and C++: the name after its type and modifiers (`final String source`, `const char *s`;
+    // a generic type's comma would split it, so none is read); elsewhere a plain name (an annotation after `:` allowed). Defaults, rest and destructuring are not read.
+    if (typedFirst && p.every((t) => IDENT.test(t) || ["*", "&", ".", "[", "]", ":"].includes(t)) && IDENT.test(p[p.length - 1]!) && p.length > 1) {
+      params.push(p[p.length - 1]!);
+      continue;
+    }
     if (!IDENT.test(p[0]!) || (p.length > 1 && p[1] !== ":")) return null;
     params.push(p[0]!);
   }
   return { params: params.filter((p, i) => !(i === 0 && RECEIVERS.has(p))), body: s.body };
 }
+
+/** Languages whose parameters give their type before their name. */
+const TYPE_BEFORE_NAME = new Set(["java", "csharp", "c", "cpp"]);
 
 /** Replaces whole names (not attributes) in a line by token runs. */
 function substitute(line: CodeLine, names: ReadonlyMap<string, string[]>): CodeLine {
@@ -302,11 +316,26 @@ export function sameBehaviour(before: string, after: string, path: string, helpe
   // Helpers the new body calls and the old one did not, put in place of their calls in the new body; and
   // helpers the old body called and the new one does not, in the old body.
   const extracted = parsedHelpers([...helpers, ...(context.after ?? []).filter((h) => !namesWord(before, h.name))], path, after);
-  const body = extracted.size > 0 ? inlined(b.body, extracted) : null;
-  if (body !== null && equalButLocals(a.body, body)) return true;
+  if (extracted.size > 0 && inliningSteps(b.body, extracted, language).some((body) => equalButLocals(a.body, body))) return true;
   const dropped = parsedHelpers((context.before ?? []).filter((h) => !namesWord(after, h.name)), path, before);
-  const old = dropped.size > 0 ? inlined(a.body, dropped) : null;
-  return old !== null && equalButLocals(old, b.body);
+  return dropped.size > 0 && inliningSteps(a.body, dropped, language).some((old) => equalButLocals(old, b.body));
+}
+
+/**
+ * The body after each step that puts helpers in place changes it: calls as statements, then guard calls
+ * (./inline-guards.ts), then calls inside expressions (./inline-expressions.ts), each on the last result.
+ */
+function inliningSteps(body: CodeLine[], helpers: ReadonlyMap<string, ParsedHelper>, language: Language | null): CodeLine[][] {
+  const steps = [(x: CodeLine[]) => inlined(x, helpers), (x: CodeLine[]) => withGuardsInlined(x, helpers, language === "python"), (x: CodeLine[]) => withExpressionsInlined(x, helpers, language)];
+  const out: CodeLine[][] = [];
+  let current = body;
+  for (const step of steps) {
+    const next = step(current);
+    if (next === null) continue;
+    current = next;
+    out.push(current);
+  }
+  return out;
 }
 
 /** What else a changed function's file and change show, for sameBehaviour. */
@@ -328,10 +357,10 @@ function withCallsRenamed(code: string, renamed: ReadonlyMap<string, string>): s
  * The helpers (one definition per name) that `body` calls, parsed; a name defined twice (overloads,
  * methods of two classes) is left out, since which one a call reaches cannot be told.
  */
-function parsedHelpers(helpers: readonly AddedHelper[], path: string, body: string): Map<string, { params: string[]; body: CodeLine[] }> {
+function parsedHelpers(helpers: readonly AddedHelper[], path: string, body: string): Map<string, ParsedHelper> {
   const count = new Map<string, number>();
   for (const h of helpers) count.set(h.name, (count.get(h.name) ?? 0) + 1);
-  const out = new Map<string, { params: string[]; body: CodeLine[] }>();
+  const out = new Map<string, ParsedHelper>();
   for (const h of helpers) {
     if (count.get(h.name) !== 1 || !callsName(body, h.name)) continue;
     const p = helperOf(h, path);
