@@ -314,15 +314,19 @@ describe("untested change", () => {
 
   it("leaves out a function whose call of a helper the change moves and renames follows it, and an exception's message reworded (httpx 41597ad, 4189b7f)", async () => {
     const moved = (body: string) => `def _place_order(cart, customer):\n    if not cart:\n        raise ValueError("empty cart")\n    return ${body}\n\n\ndef buy(cart):\n    return _place_order(cart, "me")\n`;
+    // Nothing imports app/orders.py at head, so the file (only lines removed) is not reviewed: the helper's old place is still read.
+    const checkout = 'from app.shop import _place_order\n\n\ndef test_place():\n    assert _place_order(["a"], "c")["lines"] == ["a"]\n';
     await openPullRequest(server, host, 20, "untested-moved-helper", {
       "app/orders.py": null,
       "app/shop.py": moved('{"customer": customer, "lines": list(cart)}'),
+      "tests/test_checkout.py": checkout,
     });
     const body = server.loupe.services.reviews.record(orgId, await review(server, 20))!.body;
     expect(body).toContain("app/shop.py");
+    expect(body).toContain("- `app/orders.py`: no added lines");
     expect(body).not.toContain("### Tests not updated");
     // The moved helper now does something else: buy() changes with it.
-    await openPullRequest(server, host, 21, "untested-moved-changed", { "app/orders.py": null, "app/shop.py": moved('{"customer": customer.strip(), "lines": list(cart)}') });
+    await openPullRequest(server, host, 21, "untested-moved-changed", { "app/orders.py": null, "app/shop.py": moved('{"customer": customer.strip(), "lines": list(cart)}'), "tests/test_checkout.py": checkout });
     const changed = server.loupe.services.reviews.record(orgId, await review(server, 21))!.body;
     expect(changed).toContain("- `buy()` (`app/shop.py:7`): tested in `tests/test_shop.py`");
     // Only the message of the exception place_order() raises: not listed (another exception class is: the first test).

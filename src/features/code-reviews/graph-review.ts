@@ -197,9 +197,10 @@ export function createGraphReview(deps: GraphReviewDeps) {
   /**
    * Changed public functions of `files` whose code changed, with tests the change leaves untouched; those
    * whose edit another changed function repeats (a mechanical edit, ../../review/graph/repeated-edit.ts)
-   * apart.
+   * apart. `changeFiles`: all the change's files (the reviewed ones and those skipped, such as a file whose
+   * lines are only removed), where a helper may have moved from.
    */
-  async function untested(files: readonly DiffFile[]): Promise<UntestedReport> {
+  async function untested(files: readonly DiffFile[], changeFiles: readonly DiffFile[] = files): Promise<UntestedReport> {
     try {
       const changed: DefinitionChange[] = [];
       // Every changed function and method of the change's source files (private ones too): the edits they share.
@@ -213,7 +214,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
         if (!before || !after) continue;
         compared.push({ file, before, after, changes: compareDefinitions(file.path, before.defs, after.defs) });
       }
-      const renamed = await movedAndRenamed(files, compared);
+      const renamed = await movedAndRenamed(changeFiles);
       for (const { file, before, after, changes } of compared) {
         // Functions the change adds to the file: a changed function may now call one in place of its old statements.
         const addedHelpers: AddedHelper[] = changes.flatMap((c) => {
@@ -256,24 +257,28 @@ export function createGraphReview(deps: GraphReviewDeps) {
 
   /**
    * Functions the change removes whose text (their own name aside) a function it adds has, under another
-   * name, in any of its files: a helper moved and renamed (`parse_charset` in `_utils.py` now
-   * `_parse_charset` in `_models.py`), by its old name. A text found twice on either side pairs nothing.
+   * name, in any of its files (reviewed or not: a file whose lines are only removed is not reviewed): a
+   * helper moved and renamed (`parse_charset` in `_utils.py` now `_parse_charset` in `_models.py`), by its
+   * old name. A text found twice on either side pairs nothing.
    */
-  async function movedAndRenamed(files: readonly DiffFile[], compared: readonly { before: Version; after: Version; changes: DefinitionChange[] }[]): Promise<Map<string, string>> {
+  async function movedAndRenamed(files: readonly DiffFile[]): Promise<Map<string, string>> {
     const removed = new Map<string, string[]>();
     const added = new Map<string, string[]>();
     const note = (into: Map<string, string[]>, d: OutlineDefinition) => FUNCTION_KINDS.has(d.kind) && into.set(d.bodyHash, [...(into.get(d.bodyHash) ?? []), d.name]);
-    for (const { before, after, changes } of compared) {
-      for (const c of changes) {
+    for (const file of files) {
+      if (isTestPath(file.path) || file.binary) continue;
+      const before = file.status === "added" ? null : await versionOf(base, file.oldPath ?? file.path);
+      const after = file.status === "deleted" ? null : await versionOf(head, file.path);
+      if (!before || !after) {
+        // A whole file deleted or added by the change: all its functions are removed or added.
+        before?.defs.forEach((d) => note(removed, d));
+        after?.defs.forEach((d) => note(added, d));
+        continue;
+      }
+      for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
         if (c.change === "removed") before.defs.filter((d) => d.startLine === c.line && d.name === c.name).forEach((d) => note(removed, d));
         if (c.change === "added") after.defs.filter((d) => d.startLine === c.line && d.name === c.name).forEach((d) => note(added, d));
       }
-    }
-    // Whole files deleted or added by the change hold removed or added functions too.
-    for (const file of files) {
-      if (isTestPath(file.path) || file.binary) continue;
-      if (file.status === "deleted") (await versionOf(base, file.oldPath ?? file.path))?.defs.forEach((d) => note(removed, d));
-      if (file.status === "added") (await versionOf(head, file.path))?.defs.forEach((d) => note(added, d));
     }
     const out = new Map<string, string>();
     for (const [hash, names] of removed) {
