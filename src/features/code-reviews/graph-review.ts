@@ -16,7 +16,7 @@ import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
 import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange, type UntestedReport } from "../../review/graph/untested-change.ts";
 import { namesOf, repeatedEdits, type ChangedFunction } from "../../review/graph/repeated-edit.ts";
-import { isTestPath } from "../../review/analysers/context.ts";
+import { isTestPath, languageOf } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
 
 export type GraphReviewDeps = {
@@ -266,7 +266,9 @@ export function createGraphReview(deps: GraphReviewDeps) {
     const added = new Map<string, string[]>();
     const note = (into: Map<string, string[]>, d: OutlineDefinition) => FUNCTION_KINDS.has(d.kind) && into.set(d.bodyHash, [...(into.get(d.bodyHash) ?? []), d.name]);
     for (const file of files) {
-      if (isTestPath(file.path) || file.binary) continue;
+      // Source files only (no document or configuration is read for its definitions).
+      const language = languageOf(file.path);
+      if (isTestPath(file.path) || file.binary || language === null || language === "markdown" || language === "config") continue;
       const before = file.status === "added" ? null : await versionOf(base, file.oldPath ?? file.path);
       const after = file.status === "deleted" ? null : await versionOf(head, file.path);
       if (!before || !after) {
