@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { codeOnly, codeTokens, codeWithoutAnnotations, similarity } from "../../src/review/graph/similarity.ts";
 import { alike, existingHelperFindings, identifiersOf, variantsOfOneRole, type HelperLookup, type NewFunction } from "../../src/review/graph/existing-helper.ts";
-import { classNamesOf, conventionTestsOf, exercises, declaredSameBehaviour, isBenchmarkPath, isPublicDefinition, isTestSupportPath, isTypeTest, labelOf, mentions, namedAsTest, namedForModuleOf, namesClass, rewrittenTestsOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
+import { classNamesOf, conventionTestsOf, exercises, isDataDrivenTest, declaredSameBehaviour, isBenchmarkPath, isPublicDefinition, isTestSupportPath, isTypeTest, labelOf, mentions, namedAsTest, namedForModuleOf, namesClass, rewrittenTestsOf, untestedChanges, untestedSection } from "../../src/review/graph/untested-change.ts";
 import type { DiffFile } from "../../src/review/diff.ts";
 
 const fn = (path: string, text: string, name: string, kind = "function"): NewFunction => ({ path, name, parent: null, kind, startLine: 1, endLine: text.split("\n").length, text, tokens: codeTokens(text, path) });
@@ -371,6 +371,23 @@ describe("untested change: which tests cover a changed function (judged notes of
     const open = changeOf("src/flask/testing.py", "open", "FlaskClient", "method");
     const [u] = await untestedChanges({ changed: [open], touched: new Set(["src/flask/testing.py", "tests/test_json.py"]), rewrittenTests: new Set(["tests/test_json.py"]), lookup: { ...lookupOf(files), reaches } });
     expect(u!.tests).toEqual(["tests/test_testing.py"]);
+  });
+
+  it("a touched data-driven test (cases the runner feeds to the program) covers a function tested only through the program (jq 7122866: tests/jq.test gains cases for jv_equal)", async () => {
+    const files = { "src/jv.c": "int jv_equal(jv a, jv b) { return 0; }", "src/jq_test.c": "static void jv_test() { assert(jv_equal(a, b)); }", "src/jv_print.c": "void jv_dumpf(jv x) {}", "src/jv_print_test.c": "jv_dumpf(jv_null());", "tests/jq.test": "[1,[2]] == [1,[2]]\nnull\ntrue", "tests/jqtest": "$JQ --run-tests $JQTESTDIR/jq.test", "tests/fixtures/data.json": "{}" };
+    const jvEqual = changeOf("src/jv.c", "jv_equal", null);
+    const [before] = await untestedChanges({ changed: [jvEqual], touched: new Set(["src/jv.c"]), lookup: lookupOf(files) });
+    expect(before!.tests).toEqual(["src/jq_test.c"]);
+    expect(await untestedChanges({ changed: [jvEqual], touched: new Set(["src/jv.c", "tests/jq.test"]), lookup: lookupOf(files) })).toEqual([]);
+    // A fixture (data, not named as a test) is no test run on its own.
+    const [fixture] = await untestedChanges({ changed: [jvEqual], touched: new Set(["src/jv.c", "tests/fixtures/data.json"]), lookup: lookupOf(files) });
+    expect(fixture!.tests).toEqual(["src/jq_test.c"]);
+    // A function with a test file of its own by convention keeps its note: that test was not updated.
+    const dump = changeOf("src/jv_print.c", "jv_dumpf", null);
+    const [own] = await untestedChanges({ changed: [dump], touched: new Set(["src/jv_print.c", "tests/jq.test"]), lookup: lookupOf(files) });
+    expect(own!.tests).toEqual(["src/jv_print_test.c"]);
+    for (const p of ["tests/jq.test", "tests/utf8test", "test/cli-test.sh", "tests/shtest"]) expect(isDataDrivenTest(p)).toBe(true);
+    for (const p of ["tests/fixtures/data.json", "tests/test_app.py", "src/jq.test", "tests/modules/lib.jq", "test/expected.txt"]) expect(isDataDrivenTest(p)).toBe(false);
   });
 
   it("rewritten tests are test files with a hunk that removes lines and adds others; not tests only added or deleted (express 694869d2), nor type tests", () => {

@@ -342,7 +342,7 @@ export function createReviewEngine(deps: EngineDeps) {
       // Each reviewed file's strictness: the nearest `.loupe/config.json` that sets one, else the review's.
       const fileStrictness = started.files.map((path) => ({ path, ...strictnessOf(rules, path, req.strictness, name) }));
       const openEarlier = queries.commentsOf(orgId, key).filter((c) => c.isGreptileComment && c.kind === "inline" && !c.addressed && c.codeReviewId !== codeReviewId).length;
-      const untestedReport = await helpers.untested(fileStrictness.filter((f) => isShownAt("medium", f.strictness)).flatMap((f) => byPath.get(f.path) ?? []));
+      const untestedReport = await helpers.untested(fileStrictness.filter((f) => isShownAt("medium", f.strictness)).flatMap((f) => byPath.get(f.path) ?? []), files);
       const body = renderSummary({
         files,
         findings: state.findings,

@@ -16,7 +16,7 @@ import { codeWithoutAnnotations } from "../../review/graph/similarity.ts";
 import { sameBehaviour, type AddedHelper } from "../../review/graph/same-behaviour.ts";
 import { isPublicDefinition, untestedChanges, type TestLookup, type UntestedChange, type UntestedReport } from "../../review/graph/untested-change.ts";
 import { namesOf, repeatedEdits, type ChangedFunction } from "../../review/graph/repeated-edit.ts";
-import { isTestPath } from "../../review/analysers/context.ts";
+import { isTestPath, languageOf } from "../../review/analysers/context.ts";
 import type { IndexTarget } from "./graph-findings.ts";
 
 export type GraphReviewDeps = {
@@ -197,25 +197,32 @@ export function createGraphReview(deps: GraphReviewDeps) {
   /**
    * Changed public functions of `files` whose code changed, with tests the change leaves untouched; those
    * whose edit another changed function repeats (a mechanical edit, ../../review/graph/repeated-edit.ts)
-   * apart.
+   * apart. `changeFiles`: all the change's files (the reviewed ones and those skipped, such as a file whose
+   * lines are only removed), where a helper may have moved from.
    */
-  async function untested(files: readonly DiffFile[]): Promise<UntestedReport> {
+  async function untested(files: readonly DiffFile[], changeFiles: readonly DiffFile[] = files): Promise<UntestedReport> {
     try {
       const changed: DefinitionChange[] = [];
       // Every changed function and method of the change's source files (private ones too): the edits they share.
       const edits: ChangedFunction[] = [];
       const removedDefinitions = new Set<string>();
+      const compared: { file: DiffFile; before: Version; after: Version; changes: DefinitionChange[] }[] = [];
       for (const file of files) {
         if (file.status === "deleted" || file.status === "added" || file.binary || !file.oldPath || isTestPath(file.path)) continue;
         const before = await versionOf(base, file.oldPath);
         const after = await versionOf(head, file.path);
         if (!before || !after) continue;
-        const changes = compareDefinitions(file.path, before.defs, after.defs);
+        compared.push({ file, before, after, changes: compareDefinitions(file.path, before.defs, after.defs) });
+      }
+      const renamed = await movedAndRenamed(changeFiles);
+      for (const { file, before, after, changes } of compared) {
         // Functions the change adds to the file: a changed function may now call one in place of its old statements.
         const addedHelpers: AddedHelper[] = changes.flatMap((c) => {
           const d = c.change === "added" && (c.kind === "function" || c.kind === "method") ? after.defs.find((x) => x.startLine === c.line && x.name === c.name) : undefined;
           return d ? [{ name: d.name, text: textOf(after.content, d) }] : [];
         });
+        // The file's functions at each version: helpers a changed function may call, or have called, in place of statements.
+        const functionsOf = (v: Version, except: string) => v.defs.filter((d) => FUNCTION_KINDS.has(d.kind) && d.name !== except).map((d) => ({ name: d.name, text: textOf(v.content, d) }));
         for (const c of changes) {
           if (c.change === "removed") removedDefinitions.add(c.name);
           if (c.change !== "changed" || (c.kind !== "function" && c.kind !== "method")) continue;
@@ -229,7 +236,8 @@ export function createGraphReview(deps: GraphReviewDeps) {
           const [old, now] = [textOf(before.content, b), textOf(after.content, a)];
           if (codeWithoutAnnotations(old, file.path) === codeWithoutAnnotations(now, file.path)) continue;
           edits.push({ id: keyOf(c), path: file.path, name: c.name, before: old, after: now });
-          if (isPublicDefinition(c) && !sameBehaviour(old, now, file.path, addedHelpers)) changed.push(c);
+          const context = { after: functionsOf(after, c.name).filter((h) => !addedHelpers.some((x) => x.name === h.name)), before: functionsOf(before, c.name), renamed };
+          if (isPublicDefinition(c) && !sameBehaviour(old, now, file.path, addedHelpers, context)) changed.push(c);
         }
       }
       if (changed.length === 0) return NOTHING_UNTESTED;
@@ -247,8 +255,46 @@ export function createGraphReview(deps: GraphReviewDeps) {
     }
   }
 
+  /**
+   * Functions the change removes whose text (their own name aside) a function it adds has, under another
+   * name, in any of its files (reviewed or not: a file whose lines are only removed is not reviewed): a
+   * helper moved and renamed (`parse_charset` in `_utils.py` now `_parse_charset` in `_models.py`), by its
+   * old name. A text found twice on either side pairs nothing.
+   */
+  async function movedAndRenamed(files: readonly DiffFile[]): Promise<Map<string, string>> {
+    const removed = new Map<string, string[]>();
+    const added = new Map<string, string[]>();
+    const note = (into: Map<string, string[]>, d: OutlineDefinition) => FUNCTION_KINDS.has(d.kind) && into.set(d.bodyHash, [...(into.get(d.bodyHash) ?? []), d.name]);
+    for (const file of files) {
+      // Source files only (no document or configuration is read for its definitions).
+      const language = languageOf(file.path);
+      if (isTestPath(file.path) || file.binary || language === null || language === "markdown" || language === "config") continue;
+      const before = file.status === "added" ? null : await versionOf(base, file.oldPath ?? file.path);
+      const after = file.status === "deleted" ? null : await versionOf(head, file.path);
+      if (!before || !after) {
+        // A whole file deleted or added by the change: all its functions are removed or added.
+        before?.defs.forEach((d) => note(removed, d));
+        after?.defs.forEach((d) => note(added, d));
+        continue;
+      }
+      for (const c of compareDefinitions(file.path, before.defs, after.defs)) {
+        if (c.change === "removed") before.defs.filter((d) => d.startLine === c.line && d.name === c.name).forEach((d) => note(removed, d));
+        if (c.change === "added") after.defs.filter((d) => d.startLine === c.line && d.name === c.name).forEach((d) => note(added, d));
+      }
+    }
+    const out = new Map<string, string>();
+    for (const [hash, names] of removed) {
+      const to = added.get(hash);
+      if (names.length === 1 && to?.length === 1 && to[0] !== names[0]) out.set(names[0]!, to[0]!);
+    }
+    return out;
+  }
+
   return { existingHelpers, untested };
 }
+
+type Version = { content: string; defs: OutlineDefinition[] };
+const FUNCTION_KINDS = new Set(["function", "method"]);
 
 export type GraphReview = ReturnType<typeof createGraphReview>;
 

@@ -15,6 +15,8 @@
  *     `static_assert` statements.
  *   - A message wrapped for localisation: an old string literal as the only argument of a new
  *     translating call (`"Continue?"` -> `_("Continue?")`, `withoutNewLiteralWraps`).
+ *   - The object a Java `synchronized (x)` or C# `lock (x)` block locks (not the block, nor the
+ *     `synchronized` modifier of a method).
  *   - In brace languages, line breaks, braces around one statement (`if (c) x;` is `if (c) { x; }`; in
  *     JavaScript without semicolons too), parentheses around one arrow parameter or around all of an
  *     assigned or returned value,
@@ -179,6 +181,7 @@ export function braceBodyForm(lines: readonly CodeLine[], language: Language | n
   let t = language === "javascript" || language === "typescript" ? withStatementEnds(lines) : lines.flatMap((l) => l.tokens);
   if (language === "typescript") t = withoutTypeScriptTypes(t);
   if (language === "c" || language === "cpp") t = withoutStaticAsserts(t);
+  if (language === "java" || language === "csharp") t = withoutMonitors(t, language === "java" ? "synchronized" : "lock");
   t = withoutRedundantParentheses(t);
   t = braced(t);
   if (voidFunction) t = voidReturns(t);
@@ -226,6 +229,24 @@ function withoutRedundantParentheses(tokens: readonly string[]): string[] {
     if (tokens[end] === ";" || end === tokens.length) drop.add(i).add(end - 1);
   }
   return tokens.filter((_, i) => !drop.has(i));
+}
+
+/**
+ * Java's `synchronized (x) {` and C#'s `lock (x) {` blocks with the object they lock left out: which
+ * object guards a block decides which threads wait for each other, not what the block computes.
+ */
+function withoutMonitors(tokens: readonly string[], keyword: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const end = tokens[i] === keyword && tokens[i + 1] === "(" && tokens[i - 1] !== "." ? groupEnd(tokens, i + 1) : -1;
+    if (end < 0 || tokens[end] !== "{") {
+      out.push(tokens[i]!);
+      continue;
+    }
+    out.push(keyword, "(", ")");
+    i = end - 1;
+  }
+  return out;
 }
 
 /** `x as T` and `let x: T =` without their types. */

@@ -1,15 +1,21 @@
 /**
  * Changes a test would not look at, for the "untested change" note: the wording of a warning,
  * deprecation or log call (its string literals, wrapped or joined anyhow) and Python's `stacklevel=`
- * (where a warning points), and, in Python, an import moved into the function (`import pprint` in the
- * body of the one function that uses it). The calls themselves, their other arguments and a warning's
- * category stay: a call added or removed, or a value logged in place of another, is a change. An
- * exception's message is not among them (tests match it). Compared with annotations and meaningless
- * trailing commas aside (codeWithoutAnnotations), so any of these changes may come together.
+ * (where a warning points), the message of an exception a `raise`/`throw` statement builds (its first
+ * argument, when that holds a string literal: `raise TypeError(f"Unknown color {fg!r}")` reworded,
+ * formatted otherwise or wrapped in a translation call), and, in Python, an import moved into the
+ * function (`import pprint` in the body of the one function that uses it). The calls themselves, their
+ * other arguments, a warning's category and an exception's class stay: a call added or removed, a value
+ * logged in place of another, another exception raised or another argument given to it is a change. A
+ * test that matches a message is updated with it (and then covers the change); one that does not is
+ * left as it was, rightly. Compared with annotations and meaningless trailing commas aside
+ * (codeWithoutAnnotations), so any of these changes may come together.
  *
  * Diagnostic calls: `warn(`/`deprecate(` under any receiver (`warnings.warn`, `console.warn`, depd's
  * `deprecate`), a level (`debug`, `info`, `warning`, `error`...) called on a logger (`logger.`, `log.`,
  * `logging.`, `console.`), the `debug(` module of JavaScript, and Rust's logging macros (`warn!(`).
+ * Exceptions built where they are thrown: `raise Name(`, `throw new Name(`, `throw Name(` (a dotted name
+ * allowed: `raise errors.InvalidURL(`).
  */
 import { languageOf } from "../analysers/context.ts";
 import { codeLines, tokensWithoutAnnotations } from "./similarity.ts";
@@ -20,6 +26,7 @@ const LOGGER = /^_*(logger|log|logging|console|warnings)$/i;
 const OPEN = new Set(["(", "[", "{"]);
 const CLOSE = new Set([")", "]", "}"]);
 const STRING = /^(["'`]|""")/;
+const NAME = /^[A-Za-z_$][\w$]*$/;
 
 /** True when `before` and `after` (one function's text at each version) differ only as above. */
 export function sameButDiagnostics(before: string, after: string, path: string): boolean {
@@ -62,6 +69,43 @@ function normalised(code: string, path: string): string[] {
     if (macro) out.push("!");
     out.push(...argumentsOf(tokens.slice(open, j + 1)));
     i = j;
+  }
+  return withoutThrownMessages(out);
+}
+
+/**
+ * The tokens with the first argument of each exception built by a `raise`/`throw` statement one "M" when
+ * it holds a string literal (the message, however it is built); the class and the other arguments kept.
+ */
+export function withoutThrownMessages(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    out.push(tokens[i]!);
+    if (tokens[i] !== "raise" && tokens[i] !== "throw") continue;
+    // The exception's class: a name, dotted or not, after an optional `new`.
+    let k = i + 1;
+    if (tokens[k] === "new") k++;
+    if (!NAME.test(tokens[k] ?? "")) continue;
+    while (tokens[k + 1] === "." && NAME.test(tokens[k + 2] ?? "")) k += 2;
+    if (tokens[k + 1] !== "(") continue;
+    // The first argument: up to a comma at its own depth or the call's closing parenthesis.
+    let depth = 0;
+    let end = -1;
+    for (let j = k + 2; j < tokens.length; j++) {
+      const t = tokens[j]!;
+      if (OPEN.has(t)) depth++;
+      else if (CLOSE.has(t) && depth-- === 0) {
+        end = j;
+        break;
+      } else if (t === "," && depth === 0) {
+        end = j;
+        break;
+      }
+    }
+    const first = end < 0 ? [] : tokens.slice(k + 2, end);
+    if (!first.some((t) => STRING.test(t))) continue;
+    out.push(...tokens.slice(i + 1, k + 2), "M");
+    i = end - 1;
   }
   return out;
 }

@@ -6,10 +6,19 @@
  *     a name bound in the body (`x = `, `let/const/var x`, `for x in/of`, `as x`) that becomes a name
  *     bound at the same places, and no two names made one. Parameters, attributes, keyword argument
  *     names, globals, literals and operators must stay as they were;
- *   - an extracted helper: the body calls a function the same change adds to the file (`h(a)`,
- *     `self.h(a)`, `this.h(a)`; as a statement, `v = h(a)` or `return h(a)`), and putting the helper's
- *     body in place of the call (its parameters replaced by the arguments, its closing `return E`
- *     giving `v` the expression E in the lines after) gives the old body, locals renamed aside.
+ *   - an extracted helper: the body calls a function of its file that the old body did not call (one
+ *     the same change adds, or one that was there: `h(a)`, `self.h(a)`, `this.h(a)`; as a statement,
+ *     `v = h(a)` or `return h(a)`), and putting the helper's body at head in place of the call (its
+ *     parameters replaced by the arguments, its closing `return E` giving `v` the expression E in the
+ *     lines after) gives the old body, locals renamed aside;
+ *   - a helper whose body is only `return E`, called inside an expression: E in place of the call
+ *     (./inline-expressions.ts); a check moved into a helper that answers whether to go on, called as
+ *     `if (!h(a)) { ... }` (./inline-guards.ts);
+ *   - an inlined helper, the same read backwards: the old body called a function of its file that the
+ *     new one does not call, and putting that function's old body in place of the old call gives the
+ *     new body;
+ *   - a helper moved and renamed: the old body calls a function the change removes (from any of its
+ *     files) where the new one calls a function it adds with the same text but for its name.
  *   - only the wording of warning, deprecation and log calls, or a Python import moved into the body
  *     (./diagnostics-only.ts);
  *   - in Python, a loop that only re-yields each item (`for x in E:` / `yield x`) written `yield from E`
@@ -19,6 +28,8 @@
 import { languageOf, type Language } from "../analysers/context.ts";
 import { braceBodyForm, headerForm, isDeclarationOnly, pythonBodyForm, withoutNewLiteralWraps } from "./behaviour-form.ts";
 import { sameButDiagnostics } from "./diagnostics-only.ts";
+import { withExpressionsInlined, type ParsedHelper } from "./inline-expressions.ts";
+import { withGuardsInlined } from "./inline-guards.ts";
 import { codeLines, codeWithoutAnnotations, type CodeLine } from "./similarity.ts";
 
 /** A function the same change adds to the file, by its name and text. */
@@ -156,13 +167,22 @@ function helperOf(h: AddedHelper, path: string): { params: string[]; body: CodeL
   }
   if (close < 0) return null;
   const params: string[] = [];
+  const typedFirst = TYPE_BEFORE_NAME.has(languageOf(path) ?? "config");
   for (const p of commaSplit(tokens.slice(open + 1, close))) {
-    // A plain name only (an annotation after `:` allowed); defaults, rest and destructuring are not read.
+    // Java, C#, C and C++: the name after its type and modifiers (`final String source`, `const char *s`;
+    // a generic type's comma would split it, so none is read); elsewhere a plain name (an annotation after `:` allowed). Defaults, rest and destructuring are not read.
+    if (typedFirst && p.every((t) => IDENT.test(t) || ["*", "&", ".", "[", "]", ":"].includes(t)) && IDENT.test(p[p.length - 1]!) && p.length > 1) {
+      params.push(p[p.length - 1]!);
+      continue;
+    }
     if (!IDENT.test(p[0]!) || (p.length > 1 && p[1] !== ":")) return null;
     params.push(p[0]!);
   }
   return { params: params.filter((p, i) => !(i === 0 && RECEIVERS.has(p))), body: s.body };
 }
+
+/** Languages whose parameters give their type before their name. */
+const TYPE_BEFORE_NAME = new Set(["java", "csharp", "c", "cpp"]);
 
 /** Replaces whole names (not attributes) in a line by token runs. */
 function substitute(line: CodeLine, names: ReadonlyMap<string, string[]>): CodeLine {
@@ -271,7 +291,8 @@ export function withYieldFrom(body: readonly CodeLine[]): CodeLine[] {
  * its behaviour: locals renamed, a helper the change adds (`helpers`, the same file) called in place
  * of the same statements, or only diagnostics reworded. Comments, whitespace and annotations alone are the caller's check.
  */
-export function sameBehaviour(before: string, after: string, path: string, helpers: readonly AddedHelper[]): boolean {
+export function sameBehaviour(before: string, after: string, path: string, helpers: readonly AddedHelper[], context: BehaviourContext = {}): boolean {
+  if (context.renamed && context.renamed.size > 0) before = withCallsRenamed(before, context.renamed);
   if (sameButDiagnostics(before, after, path)) return true;
   const language = languageOf(path);
   // Declarations never run (overload stubs, unimplemented or body-less ones): none behaves (./behaviour-form.ts).
@@ -291,15 +312,66 @@ export function sameBehaviour(before: string, after: string, path: string, helpe
   const whole = (body: CodeLine[], form: Form) => [{ indent: -1, tokens: form.header }, ...body];
   if (equalButLocals(whole(x.body, x), whole(y.body, y), params)) return true;
   if (language === "python" && equalButLocals(whole(withYieldFrom(x.body), x), whole(withYieldFrom(y.body), y), params)) return true;
-  const parsed = new Map<string, { params: string[]; body: CodeLine[] }>();
-  for (const h of helpers) {
-    const p = helperOf(h, path);
-    if (p) parsed.set(h.name, p);
-  }
-  if (parsed.size === 0) return false;
-  const body = inlined(b.body, parsed);
-  return body !== null && codeWithoutAnnotations(a.header, path) === codeWithoutAnnotations(b.header, path) && equalButLocals(a.body, body);
+  if (codeWithoutAnnotations(a.header, path) !== codeWithoutAnnotations(b.header, path)) return false;
+  // Helpers the new body calls and the old one did not, put in place of their calls in the new body; and
+  // helpers the old body called and the new one does not, in the old body.
+  const extracted = parsedHelpers([...helpers, ...(context.after ?? []).filter((h) => !namesWord(before, h.name))], path, after);
+  if (extracted.size > 0 && inliningSteps(b.body, extracted, language).some((body) => equalButLocals(a.body, body))) return true;
+  const dropped = parsedHelpers((context.before ?? []).filter((h) => !namesWord(after, h.name)), path, before);
+  return dropped.size > 0 && inliningSteps(a.body, dropped, language).some((old) => equalButLocals(old, b.body));
 }
+
+/**
+ * The body after each step that puts helpers in place changes it: calls as statements, then guard calls
+ * (./inline-guards.ts), then calls inside expressions (./inline-expressions.ts), each on the last result.
+ */
+function inliningSteps(body: CodeLine[], helpers: ReadonlyMap<string, ParsedHelper>, language: Language | null): CodeLine[][] {
+  const steps = [(x: CodeLine[]) => inlined(x, helpers), (x: CodeLine[]) => withGuardsInlined(x, helpers, language === "python"), (x: CodeLine[]) => withExpressionsInlined(x, helpers, language)];
+  const out: CodeLine[][] = [];
+  let current = body;
+  for (const step of steps) {
+    const next = step(current);
+    if (next === null) continue;
+    current = next;
+    out.push(current);
+  }
+  return out;
+}
+
+/** What else a changed function's file and change show, for sameBehaviour. */
+export type BehaviourContext = {
+  /** The other functions of the file at head (by name and text): helpers a new body may call in place of old statements. */
+  after?: readonly AddedHelper[];
+  /** The other functions of the file at the base: helpers an old body may have called in place of the new statements. */
+  before?: readonly AddedHelper[];
+  /** Functions the change removes, by the name of a function it adds with the same text but for the name. */
+  renamed?: ReadonlyMap<string, string>;
+};
+
+/** `code` with each call of a renamed function (a whole name, not an attribute) called by its new name. */
+function withCallsRenamed(code: string, renamed: ReadonlyMap<string, string>): string {
+  return code.replace(/(?<![\w$.])[A-Za-z_$][\w$]*(?=\s*\()/g, (name) => renamed.get(name) ?? name);
+}
+
+/**
+ * The helpers (one definition per name) that `body` calls, parsed; a name defined twice (overloads,
+ * methods of two classes) is left out, since which one a call reaches cannot be told.
+ */
+function parsedHelpers(helpers: readonly AddedHelper[], path: string, body: string): Map<string, ParsedHelper> {
+  const count = new Map<string, number>();
+  for (const h of helpers) count.set(h.name, (count.get(h.name) ?? 0) + 1);
+  const out = new Map<string, ParsedHelper>();
+  for (const h of helpers) {
+    if (count.get(h.name) !== 1 || !callsName(body, h.name)) continue;
+    const p = helperOf(h, path);
+    if (p) out.set(h.name, p);
+  }
+  return out;
+}
+
+const escapedName = (name: string) => name.replace(/[$]/g, "\\$&");
+const namesWord = (code: string, name: string) => new RegExp(`(?<![\\w$])${escapedName(name)}(?![\\w$])`).test(code);
+const callsName = (code: string, name: string) => new RegExp(`(?<![\\w$])${escapedName(name)}\\s*\\(`).test(code);
 
 /** Languages where a call cannot name a parameter, so renaming one is the function's own affair. */
 const RENAMABLE_PARAMETERS = new Set(["c", "cpp", "java", "go", "rust", "javascript", "typescript"]);

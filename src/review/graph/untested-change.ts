@@ -12,7 +12,8 @@
  * the test files that use it are its users. Type tests and benchmarks are no function's tests; a method's
  * tests name its class, a superclass or an obvious instance (namesClass).
  * Covered (no note): a touched test naming the function or named for its module, in Go any touched test of
- * its package, and for a function without a test file of its own, a rewritten test importing its file.
+ * its package, and for a function without a test file of its own, a rewritten test importing its file or
+ * any touched data-driven test (isDataDrivenTest: cases the test runner feeds to the program).
  * Public: not `_private`/`#private`/dunder, not `private`, exported in Go (capitalised) and `pub` in
  * Rust (not `pub(crate)` and the like). A change to comments or whitespace only is not a change here.
  */
@@ -107,6 +108,17 @@ export function rewrittenTestsOf(files: readonly DiffFile[]): Set<string> {
       .filter((f) => f.hunks.some((h) => h.lines.some((l) => l.kind === "del") && h.lines.some((l) => l.kind === "add")))
       .map((f) => f.path),
   );
+}
+
+/**
+ * A data-driven test: a file of a test folder named as a test (`tests/jq.test`, `tests/utf8test`,
+ * `test/cli-test.sh`) in no language the code graph reads or in shell: cases or commands that a test
+ * runner feeds to the program, importing nothing, so which functions they reach is not in the graph.
+ */
+export function isDataDrivenTest(path: string): boolean {
+  const language = languageOf(path);
+  if (!isTestPath(path) || (language !== null && language !== "shell")) return false;
+  return /test|spec/i.test(path.slice(path.lastIndexOf("/") + 1));
 }
 
 /** True when `sourcePath` is (by suffix) one of the sources a test path tests by convention. */
@@ -246,6 +258,7 @@ export async function untestedChanges(input: {
     }
     return reached.get(sourcePath)!;
   };
+  const dataDriven = [...input.touched].filter(isDataDrivenTest);
   for (const change of input.changed.slice(0, MAX_FUNCTIONS)) {
     if (isTestPath(change.path)) continue;
     const convention = conventionTestsOf(change.path, input.lookup.headPaths);
@@ -286,6 +299,9 @@ export async function untestedChanges(input: {
     // its file (directly or through the modules it imports), it has updated a test that sees the change,
     // though which of the test's calls reaches the function cannot be told from the names.
     if (!tests.some((p) => testsSource(p, change.path)) && (await reachedByRewrittenTest(change.path))) continue;
+    // Likewise when the pull request edits a data-driven test (isDataDrivenTest): it runs the program on
+    // its cases, so whether a case reaches the function cannot be told from imports or names either.
+    if (!tests.some((p) => testsSource(p, change.path)) && dataDriven.length > 0) continue;
     out.push({ path: change.path, name: change.name, parent: change.parent, line: change.line, tests });
   }
   return out;
