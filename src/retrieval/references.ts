@@ -4,8 +4,9 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
+import { WINDOW_PART } from "../indexing/summary.ts";
 import { definitionSpan } from "./definition-span.ts";
-import { isConstructor, type RankedChunk } from "./ranking.ts";
+import { isConstructor, RANKING, type RankedChunk } from "./ranking.ts";
 
 export type Reference = { linestart: number; lineend: number; score: number };
 
@@ -96,5 +97,34 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
     const base = isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
     return base * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
   };
-  return chunks.map((c) => ({ doc: c.doc, score: own(c) })).sort((a, b) => b.score - a.score);
+  return byDefinition(chunks.map((c) => ({ doc: c.doc, score: own(c) })));
+}
+
+/** The part number and count of a window of a long definition (`(part 2/4, lines 80-159)`), or null. */
+function windowPart(doc: ChunkDocument): { part: number; of: number } | null {
+  const m = WINDOW_NUMBERS.exec(doc.summary);
+  return m ? { part: Number(m[1]), of: Number(m[2]) } : null;
+}
+const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
+
+/**
+ * Scored chunks best first, the windows of one long definition counted as that definition: its best
+ * window stands for it (a report's reference to a window becomes the whole definition,
+ * ./whole-definitions.ts) with the evidence of all its windows among the chunks, aggregated like a file's
+ * (the best, then each next one decayed by RANKING.aggregateDecay); its other windows are left out.
+ * Scored window by window, a long function whose evidence is spread over its windows lost its place to a
+ * short one holding as much as its best window, and two windows of it took two of the file's places.
+ */
+export function byDefinition<T extends { doc: ChunkDocument; score: number }>(chunks: readonly T[]): T[] {
+  const out: { chunk: T; score: number; part: { part: number; of: number } | null; windows: number }[] = [];
+  for (const c of [...chunks].sort((a, b) => b.score - a.score)) {
+    const part = windowPart(c.doc);
+    // Windows of one definition: the same name, container, kind and window count, their parts as far
+    // apart as their lines (overloads each cut into as many windows stay apart).
+    const whole = part && out.find((o) => o.part !== null && o.part.of === part.of && o.chunk.doc.symbol === c.doc.symbol && o.chunk.doc.parent === c.doc.parent && o.chunk.doc.kind === c.doc.kind
+      && Math.abs(c.doc.startLine - o.chunk.doc.startLine) <= (Math.abs(part.part - o.part.part) + 1) * MAX_DEFINITION_LINES);
+    if (whole) whole.score += c.score * Math.pow(RANKING.aggregateDecay, whole.windows++);
+    else out.push({ chunk: c, score: c.score, part, windows: 1 });
+  }
+  return out.map((o) => (o.windows > 1 ? { ...o.chunk, score: o.score } : o.chunk)).sort((a, b) => b.score - a.score);
 }
