@@ -4,7 +4,7 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
-import { WINDOW_PART } from "../indexing/summary.ts";
+import { importsOnly } from "../indexing/summary.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { isConstructor, RANKING, type RankedChunk } from "./ranking.ts";
 
@@ -82,6 +82,13 @@ export const CONTAINER_KINDS: ReadonlySet<string> = new Set(["class", "interface
 export const LENGTH_PRIOR = 0.1;
 
 /**
+ * Within a file, a report's block of imports and nothing else weighs this share of its evidence: a few
+ * lines naming the modules the report names too (`import dayjs from 'dayjs'`) score high on words
+ * alone, and a fix that touches them changes the code that uses them as well.
+ */
+export const IMPORTS_SHARE = 0.5;
+
+/**
  * A report's order of a file's chunks by their own evidence, their length weighed (LENGTH_PRIOR): the
  * score a chunk takes for defining a name the report mentions does not count for a constructor (named
  * like its class: it does not define the class) nor for a container whose members are chunks of their own
@@ -95,7 +102,7 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
     const { kind, symbol } = c.doc;
     const header = symbol !== null && CONTAINER_KINDS.has(kind) && parents.has(symbol);
     const base = isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
-    return base * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
+    return base * (importsOnly(c.doc.summary) ? IMPORTS_SHARE : 1) * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
   };
   return byDefinition(chunks.map((c) => ({ doc: c.doc, score: own(c) })));
 }
