@@ -117,6 +117,12 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   return byDefinition(chunks.map((c) => ({ doc: c.doc, score: own(c) })));
 }
 
+/**
+ * Kinds whose windows are one body of code, scored whole. The windows of a table (an enum's constants, a
+ * long data literal) are entries side by side: each is a place of its own.
+ */
+const CODE_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
+
 /** The part number and count of a window of a long definition (`(part 2/4, lines 80-159)`), or null. */
 function windowPart(doc: ChunkDocument): { part: number; of: number } | null {
   const m = WINDOW_NUMBERS.exec(doc.summary);
@@ -125,7 +131,7 @@ function windowPart(doc: ChunkDocument): { part: number; of: number } | null {
 const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
 
 /**
- * Scored chunks best first, the windows of one long definition counted as that definition: its best
+ * Scored chunks best first, the windows of one long function or method counted as that definition: its best
  * window stands for it (a report's reference to a window becomes the whole definition,
  * ./whole-definitions.ts) with the evidence of all its windows among the chunks, aggregated like a file's
  * (the best, then each next one decayed by RANKING.aggregateDecay); its other windows are left out.
@@ -135,7 +141,7 @@ const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
 export function byDefinition<T extends { doc: ChunkDocument; score: number }>(chunks: readonly T[]): T[] {
   const out: { chunk: T; score: number; part: { part: number; of: number } | null; windows: number }[] = [];
   for (const c of [...chunks].sort((a, b) => b.score - a.score)) {
-    const part = windowPart(c.doc);
+    const part = CODE_KINDS.has(c.doc.kind) ? windowPart(c.doc) : null;
     // Windows of one definition: the same name, container, kind and window count, their parts as far
     // apart as their lines (overloads each cut into as many windows stay apart).
     const whole = part && out.find((o) => o.part !== null && o.part.of === part.of && o.chunk.doc.symbol === c.doc.symbol && o.chunk.doc.parent === c.doc.parent && o.chunk.doc.kind === c.doc.kind

@@ -40,6 +40,24 @@ const FILES = {
     "module.exports = { computeColumns };",
     "",
   ].join("\n"),
+  // A table of 200 entries (cut into windows) and the function reading it; a report's words sit in two
+  // of the table's windows and, denser, in the function.
+  "lib/units.js": [
+    "const UNITS = {", // 1
+    ...Array.from({ length: 200 }, (_, i) =>
+      i === 60 ? "  nauticalMile: { factor: 1852, label: 'nautical mile' }, // conversion to metres" : i === 140 ? "  nauticalMileHour: { factor: 0.514, label: 'knot' }, // conversion of nautical miles per hour" : `  unit${i}: { factor: ${i + 1}, label: 'u${i}' },`),
+    "}", // 202
+    "",
+    "function convertNautical(value, unit) {", // 204
+    "  // conversion of nautical miles to metres: the factor of the unit's entry",
+    "  const entry = UNITS[unit]",
+    "  if (!entry) throw new RangeError(`unknown unit ${unit}`)",
+    "  return value * entry.factor",
+    "}", // 209
+    "",
+    "module.exports = { UNITS, convertNautical };",
+    "",
+  ].join("\n"),
   "lib/other.js": "function other() {\n  return 1;\n}\n",
 };
 
@@ -66,6 +84,16 @@ describe("a report's reference to a window of a long definition is the whole def
     const refs = (await search(REPORT("the columnSpacing between columns (columnCount)"))).filter((r) => r.filepath === "lib/columns.js");
     expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
     expect(refs.filter((r) => r.linestart! <= 224 && r.lineend! >= 1)).toHaveLength(1);
+  });
+
+  it("a table's windows are entries side by side: the function the report's words describe leads, not the table", async () => {
+    const refs = (await search(`Wrong conversion of nautical miles to metres
+
+Converting a distance in nautical miles to metres gives a wrong result: the conversion factor seems to
+be the one of another unit. I expected one nautical mile to be 1852 metres after the conversion, and a
+knot (nautical miles per hour) to convert with its own factor. It happens with every value converted.
+`)).filter((r) => r.filepath === "lib/units.js");
+    expect(refs[0]).toMatchObject({ linestart: 204, lineend: 209 });
   });
 
   it("an answer to a report names the whole function and quotes it from its first line", async () => {
