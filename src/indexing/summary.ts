@@ -105,6 +105,12 @@ const listNames = (names: readonly string[], max = NAMES_PER_GROUP): string => {
  */
 export const WINDOW_PART = /\(part \d+\/\d+[,)]/;
 
+/**
+ * Whether a chunk's summary says it is a block of imports and nothing else (`Code block (lines 1-2):
+ * imports dayjs`: no name defined, no other statement; comments aside); read back by retrieval.
+ */
+export const importsOnly = (summary: string): boolean => /^Code block\b[^:]*: imports [^;]*$/.test(summary);
+
 export const summarizeChunk = (input: ChunkSummaryInput): string => {
   const doc = firstSentence(input.doc);
   const inParent = input.parent ? ` in ${input.parentLabel ?? "scope"} \`${input.parent}\`` : "";

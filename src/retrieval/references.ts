@@ -4,8 +4,9 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
+import { importsOnly } from "../indexing/summary.ts";
 import { definitionSpan } from "./definition-span.ts";
-import { isConstructor, type RankedChunk } from "./ranking.ts";
+import { isConstructor, RANKING, type RankedChunk } from "./ranking.ts";
 
 export type Reference = { linestart: number; lineend: number; score: number };
 
@@ -81,11 +82,28 @@ export const CONTAINER_KINDS: ReadonlySet<string> = new Set(["class", "interface
 export const LENGTH_PRIOR = 0.1;
 
 /**
+ * Within a file, a report's block of imports and nothing else weighs this share of its evidence: a few
+ * lines naming the modules the report names too (`import dayjs from 'dayjs'`) score high on words
+ * alone, and a fix that touches them changes the code that uses them as well.
+ */
+export const IMPORTS_SHARE = 0.5;
+
+/**
+ * Within a file, the share of the score for defining a name a report mentions that still orders the
+ * file's references. The names a report writes are where its writer looked (the function called, the
+ * entry point of a chain: `dayjs(...).format(...)`), and the fix is often in a definition they lead to
+ * that the report describes in words; the named definition keeps most of its lead, not all of it.
+ * Measured on both dev sets (docs/search.md): 0.75 and 0.65 rose too; at 0.5 a report naming the two
+ * definitions its fix changed lost them to a third one (Java span@1 -5.6).
+ */
+export const DEFINITION_SHARE = 0.7;
+
+/**
  * A report's order of a file's chunks by their own evidence, their length weighed (LENGTH_PRIOR): the
- * score a chunk takes for defining a name the report mentions does not count for a constructor (named
- * like its class: it does not define the class) nor for a container whose members are chunks of their own
- * (its header and fields; the members hold the code). Across files that bonus still ranks the file;
- * within it, every member shares it.
+ * score a chunk takes for defining a name the report mentions counts DEFINITION_SHARE of itself, and
+ * nothing for a constructor (named like its class: it does not define the class) nor for a container
+ * whose members are chunks of their own (its header and fields; the members hold the code). Across files
+ * that bonus still ranks the file whole; within it, every member shares it.
  */
 export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   const parents = new Set<string>();
@@ -93,8 +111,43 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
   const own = (c: RankedChunk): number => {
     const { kind, symbol } = c.doc;
     const header = symbol !== null && CONTAINER_KINDS.has(kind) && parents.has(symbol);
-    const base = isConstructor(c.doc) || header ? c.score - (c.definition ?? 0) : c.score;
-    return base * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
+    const base = c.score - (c.definition ?? 0) * (isConstructor(c.doc) || header ? 1 : 1 - DEFINITION_SHARE);
+    return base * (importsOnly(c.doc.summary) ? IMPORTS_SHARE : 1) * Math.pow(c.doc.endLine - c.doc.startLine + 1, LENGTH_PRIOR);
   };
-  return chunks.map((c) => ({ doc: c.doc, score: own(c) })).sort((a, b) => b.score - a.score);
+  return byDefinition(chunks.map((c) => ({ doc: c.doc, score: own(c) })));
+}
+
+/**
+ * Kinds whose windows are one body of code, scored whole. The windows of a table (an enum's constants, a
+ * long data literal) are entries side by side: each is a place of its own.
+ */
+const CODE_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
+
+/** The part number and count of a window of a long definition (`(part 2/4, lines 80-159)`), or null. */
+function windowPart(doc: ChunkDocument): { part: number; of: number } | null {
+  const m = WINDOW_NUMBERS.exec(doc.summary);
+  return m ? { part: Number(m[1]), of: Number(m[2]) } : null;
+}
+const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
+
+/**
+ * Scored chunks best first, the windows of one long function or method counted as that definition: its best
+ * window stands for it (a report's reference to a window becomes the whole definition,
+ * ./whole-definitions.ts) with the evidence of all its windows among the chunks, aggregated like a file's
+ * (the best, then each next one decayed by RANKING.aggregateDecay); its other windows are left out.
+ * Scored window by window, a long function whose evidence is spread over its windows lost its place to a
+ * short one holding as much as its best window, and two windows of it took two of the file's places.
+ */
+export function byDefinition<T extends { doc: ChunkDocument; score: number }>(chunks: readonly T[]): T[] {
+  const out: { chunk: T; score: number; part: { part: number; of: number } | null; windows: number }[] = [];
+  for (const c of [...chunks].sort((a, b) => b.score - a.score)) {
+    const part = CODE_KINDS.has(c.doc.kind) ? windowPart(c.doc) : null;
+    // Windows of one definition: the same name, container, kind and window count, their parts as far
+    // apart as their lines (overloads each cut into as many windows stay apart).
+    const whole = part && out.find((o) => o.part !== null && o.part.of === part.of && o.chunk.doc.symbol === c.doc.symbol && o.chunk.doc.parent === c.doc.parent && o.chunk.doc.kind === c.doc.kind
+      && Math.abs(c.doc.startLine - o.chunk.doc.startLine) <= (Math.abs(part.part - o.part.part) + 1) * MAX_DEFINITION_LINES);
+    if (whole) whole.score += c.score * Math.pow(RANKING.aggregateDecay, whole.windows++);
+    else out.push({ chunk: c, score: c.score, part, windows: 1 });
+  }
+  return out.map((o) => (o.windows > 1 ? { ...o.chunk, score: o.score } : o.chunk)).sort((a, b) => b.score - a.score);
 }

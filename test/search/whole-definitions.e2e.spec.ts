@@ -17,9 +17,47 @@ const body = (name: string, n: number, special: string) =>
     "}",
   ].join("\n");
 
+/** Like `body`, with a line of its own at each of `at` (fractions of its length). */
+const bodyWith = (name: string, n: number, lines: [number, string][]) =>
+  [
+    `function ${name}(options) {`,
+    "  let total = 0;",
+    ...Array.from({ length: n }, (_, i) => lines.find(([at]) => i === Math.floor(n * at))?.[1] ?? `  total += options.step${i} ?? ${i};`),
+    "  return total;",
+    "}",
+  ].join("\n");
+
 const FILES = {
   "lib/layout.js": [body("computeLayout", 220, "const gutter = options.marginGutter * options.columnCount; // gutter between columns"), "", "module.exports = { computeLayout };", ""].join("\n"),
   "lib/huge.js": [body("generatedTable", WHOLE_DEFINITION_MAX_LINES + 100, "const overflow = options.tableOverflowRows * options.pageRows; // overflow rows"), "", "module.exports = { generatedTable };", ""].join("\n"),
+  // Two windows of one function hold a report's words (lines 80-160 and 161-224 are its second and third).
+  "lib/columns.js": [
+    bodyWith("computeColumns", 220, [
+      [0.55, "  const spacing = options.columnSpacing * options.columnCount; // spacing between columns"],
+      [0.9, "  const spacingTotal = options.columnSpacing * (options.columnCount - 1); // total spacing"],
+    ]),
+    "",
+    "module.exports = { computeColumns };",
+    "",
+  ].join("\n"),
+  // A table of 200 entries (cut into windows) and the function reading it; a report's words sit in two
+  // of the table's windows and, denser, in the function.
+  "lib/units.js": [
+    "const UNITS = {", // 1
+    ...Array.from({ length: 200 }, (_, i) =>
+      i === 60 ? "  nauticalMile: { factor: 1852, label: 'nautical mile' }, // conversion to metres" : i === 140 ? "  nauticalMileHour: { factor: 0.514, label: 'knot' }, // conversion of nautical miles per hour" : `  unit${i}: { factor: ${i + 1}, label: 'u${i}' },`),
+    "}", // 202
+    "",
+    "function convertNautical(value, unit) {", // 204
+    "  // conversion of nautical miles to metres: the factor of the unit's entry",
+    "  const entry = UNITS[unit]",
+    "  if (!entry) throw new RangeError(`unknown unit ${unit}`)",
+    "  return value * entry.factor",
+    "}", // 209
+    "",
+    "module.exports = { UNITS, convertNautical };",
+    "",
+  ].join("\n"),
   "lib/other.js": "function other() {\n  return 1;\n}\n",
 };
 
@@ -38,6 +76,24 @@ describe("a report's reference to a window of a long definition is the whole def
   it("a report gets the whole function, from its first line to its last", async () => {
     const refs = (await search(REPORT("the marginGutter between columns (columnCount)"))).filter((r) => r.filepath === "lib/layout.js");
     expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+  });
+
+  it("a report whose words sit in two windows of one function gets that function once, whole", async () => {
+    // Scored window by window, the two windows were two places, joined side by side into lines 81-224:
+    // neither a window nor the function.
+    const refs = (await search(REPORT("the columnSpacing between columns (columnCount)"))).filter((r) => r.filepath === "lib/columns.js");
+    expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+    expect(refs.filter((r) => r.linestart! <= 224 && r.lineend! >= 1)).toHaveLength(1);
+  });
+
+  it("a table's windows are entries side by side: the function the report's words describe leads, not the table", async () => {
+    const refs = (await search(`Wrong conversion of nautical miles to metres
+
+Converting a distance in nautical miles to metres gives a wrong result: the conversion factor seems to
+be the one of another unit. I expected one nautical mile to be 1852 metres after the conversion, and a
+knot (nautical miles per hour) to convert with its own factor. It happens with every value converted.
+`)).filter((r) => r.filepath === "lib/units.js");
+    expect(refs[0]).toMatchObject({ linestart: 204, lineend: 209 });
   });
 
   it("an answer to a report names the whole function and quotes it from its first line", async () => {
