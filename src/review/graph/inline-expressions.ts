@@ -17,13 +17,12 @@
  *     otherwise in parentheses (which then compare only with parentheses written out).
  */
 import type { Language } from "../analysers/context.ts";
+import { CLOSERS, OPENERS, closingIndex, commaParts } from "./bracket-tokens.ts";
 import type { CodeLine } from "./similarity.ts";
 
 export type ParsedHelper = { params: string[]; body: CodeLine[] };
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-const OPENERS = new Set(["(", "[", "{"]);
-const CLOSERS = new Set([")", "]", "}"]);
 const RECEIVERS = new Set(["self", "this", "cls"]);
 /** Languages where a method names its class's members without `this`. */
 const IMPLICIT_THIS = new Set<Language>(["java", "csharp", "cpp", "kotlin"]);
@@ -39,14 +38,7 @@ const LOOSE_AFTER = new Set([")", "]", ",", "&", "|", "?", ":", ";", "}", "and",
 
 /** Splits tokens at commas of bracket depth 0. */
 function commaSplit(tokens: readonly string[]): string[][] {
-  const out: string[][] = [[]];
-  let depth = 0;
-  for (const t of tokens) {
-    if (OPENERS.has(t)) depth++;
-    else if (CLOSERS.has(t)) depth--;
-    if (t === "," && depth === 0) out.push([]);
-    else out[out.length - 1]!.push(t);
-  }
+  const out = commaParts(tokens);
   return out.length === 1 && out[0]!.length === 0 ? [] : out;
 }
 
@@ -107,15 +99,7 @@ function inlineLine(tokens: readonly string[], helpers: ReadonlyMap<string, { he
     }
     const name = onReceiver ? tokens[i + 2]! : t;
     const open = onReceiver ? i + 3 : i + 1;
-    let depth = 0;
-    let close = -1;
-    for (let j = open; j < tokens.length; j++) {
-      if (OPENERS.has(tokens[j]!)) depth++;
-      else if (CLOSERS.has(tokens[j]!) && --depth === 0) {
-        close = j;
-        break;
-      }
-    }
+    const close = closingIndex(tokens, open);
     if (close < 0) return null;
     const { helper, expression } = helpers.get(name)!;
     const receiver = onReceiver && !RECEIVERS.has(t) ? t : null;

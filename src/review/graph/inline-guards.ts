@@ -13,12 +13,11 @@
  * false at its end. Arguments must be plain names, dotted names or literals (S and C may use each of them
  * more than once).
  */
+import { CLOSERS, OPENERS, closingIndex } from "./bracket-tokens.ts";
 import type { CodeLine } from "./similarity.ts";
 import type { ParsedHelper } from "./inline-expressions.ts";
 
 const IDENT = /^[A-Za-z_$][\w$]*$/;
-const OPENERS = new Set(["(", "[", "{"]);
-const CLOSERS = new Set([")", "]", "}"]);
 const RECEIVERS = new Set(["self", "this"]);
 
 type Guard = { ifLine: CodeLine; before: CodeLine[]; inside: CodeLine[]; stop: "true" | "false" };
@@ -63,13 +62,10 @@ function guardCall(line: CodeLine, names: ReadonlySet<string>, python: boolean):
   if (RECEIVERS.has(t[0] ?? "") && t[1] === ".") t = t.slice(2);
   const name = t[0];
   if (!name || !names.has(name) || t[1] !== "(" || t[t.length - 1] !== ")") return null;
-  let depth = 0;
-  for (let i = 1; i < t.length; i++) {
-    if (OPENERS.has(t[i]!)) depth++;
-    else if (CLOSERS.has(t[i]!) && --depth === 0 && i !== t.length - 1) return null;
-  }
+  const close = closingIndex(t, 1);
+  if (close >= 0 && close !== t.length - 1) return null;
   const args: string[][] = [[]];
-  depth = 0;
+  let depth = 0;
   for (const x of t.slice(2, -1)) {
     if (OPENERS.has(x)) depth++;
     else if (CLOSERS.has(x)) depth--;

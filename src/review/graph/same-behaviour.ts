@@ -27,6 +27,7 @@
  */
 import { languageOf, type Language } from "../analysers/context.ts";
 import { braceBodyForm, headerForm, isDeclarationOnly, pythonBodyForm, withoutNewLiteralWraps } from "./behaviour-form.ts";
+import { CLOSERS, OPENERS, closingIndex, commaParts } from "./bracket-tokens.ts";
 import { sameButDiagnostics } from "./diagnostics-only.ts";
 import { withExpressionsInlined, type ParsedHelper } from "./inline-expressions.ts";
 import { withGuardsInlined } from "./inline-guards.ts";
@@ -37,8 +38,6 @@ export type AddedHelper = { name: string; text: string };
 
 type Split = { header: string; headerTokens: string[]; body: CodeLine[] };
 
-const OPENERS = new Set(["(", "[", "{"]);
-const CLOSERS = new Set([")", "]", "}"]);
 const IDENT = /^[A-Za-z_$][\w$]*$/;
 const RECEIVERS = new Set(["self", "this", "cls"]);
 
@@ -138,15 +137,7 @@ function equalButLocals(a: readonly CodeLine[], b: readonly CodeLine[], params: 
 
 /** Splits tokens at commas of bracket depth 0. */
 function commaSplit(tokens: readonly string[]): string[][] {
-  const out: string[][] = [[]];
-  let depth = 0;
-  for (const t of tokens) {
-    if (OPENERS.has(t)) depth++;
-    else if (CLOSERS.has(t)) depth--;
-    if (t === "," && depth === 0) out.push([]);
-    else out[out.length - 1]!.push(t);
-  }
-  return out.filter((p) => p.length > 0);
+  return commaParts(tokens).filter((p) => p.length > 0);
 }
 
 /** A parsed helper: its parameter names (without self/this/cls) and body. */
@@ -156,15 +147,7 @@ function helperOf(h: AddedHelper, path: string): { params: string[]; body: CodeL
   const tokens = s.header.split(/\s+/);
   const open = tokens.indexOf("(");
   if (open < 0) return null;
-  let depth = 0;
-  let close = -1;
-  for (let i = open; i < tokens.length; i++) {
-    if (OPENERS.has(tokens[i]!)) depth++;
-    else if (CLOSERS.has(tokens[i]!) && --depth === 0) {
-      close = i;
-      break;
-    }
-  }
+  const close = closingIndex(tokens, open);
   if (close < 0) return null;
   const params: string[] = [];
   const typedFirst = TYPE_BEFORE_NAME.has(languageOf(path) ?? "config");
@@ -218,11 +201,8 @@ function callOf(line: CodeLine, names: ReadonlySet<string>): Call | null {
   const name = t[0];
   if (!name || !names.has(name) || t[1] !== "(" || t[t.length - 1] !== ")") return null;
   // The parentheses must close at the end.
-  let depth = 0;
-  for (let i = 1; i < t.length; i++) {
-    if (OPENERS.has(t[i]!)) depth++;
-    else if (CLOSERS.has(t[i]!) && --depth === 0 && i !== t.length - 1) return null;
-  }
+  const close = closingIndex(t, 1);
+  if (close >= 0 && close !== t.length - 1) return null;
   return { form, target, helper: name, args: commaSplit(t.slice(2, -1)) };
 }
 
