@@ -25,6 +25,7 @@ import { misfit, staleReason } from "./signature.ts";
 import { headFilesOf, stillDefinedCheck } from "./still-defined.ts";
 import { workspacePackages } from "./workspace-package.ts";
 import { findRemovedValueUses, topLevelValuesOf } from "./removed-values.ts";
+import { dirOf } from "./path-text.ts";
 
 export const BROKEN_CALLERS_RULE = "graph/broken-callers";
 
@@ -61,8 +62,6 @@ const SHOWN_SITES = 5;
 /** Files read to find a Rust trait method's implementations. */
 const MAX_TRAIT_FILES = 50;
 const MAX_LISTED = 100;
-
-const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 
 const isDeletedGo = (file: DiffFile) => file.status === "deleted" && !file.binary && file.oldPath !== null && callLanguageOf(file.oldPath) === "go";
 

@@ -29,6 +29,7 @@ import { isTestPath } from "../analysers/context.ts";
 import { callSitesUpdated } from "./broken-callers.ts";
 import { fileGraphOf } from "./file-graph.ts";
 import type { ParseFile } from "./calls.ts";
+import { regexEscaped } from "./path-text.ts";
 
 export const BROKEN_IMPORTS_RULE = "graph/broken-imports";
 
@@ -87,7 +88,6 @@ function splitImports(language: string, imports: readonly GraphImport[]): GraphI
 }
 
 const isPythonInit = (path: string) => /(^|\/)__init__\.pyi?$/.test(path);
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** How a stale import reads in the finding: its line when that shows the spec, else the spec. */
 function importText(imp: GraphImport, line: string | undefined): string {
@@ -153,7 +153,7 @@ export async function findBrokenImports(input: BrokenImportsInput): Promise<Brok
         const fallback = file.language === "python" && name !== undefined && now.length === 1 && isPythonInit(now[0]!) && basename(dirname(now[0]!)) !== name;
         if (!fallback) continue;
         const pkg = await readOnce(now[0]!);
-        if (pkg === null || new RegExp(`\\b${escape(name)}\\b`).test(pkg)) continue;
+        if (pkg === null || new RegExp(`\\b${regexEscaped(name)}\\b`).test(pkg)) continue;
       }
       // A package's `__init__.py` removed from a folder that keeps modules: a namespace package still imports.
       if (isPythonInit(target) && headPaths.some((p) => dirname(p) === dirname(target) && /\.pyi?$/.test(p))) continue;

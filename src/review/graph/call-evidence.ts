@@ -26,6 +26,7 @@ import type { SignatureChange } from "./signature-changes.ts";
 import { misfit, shapeOf } from "./signature.ts";
 import { COMMON_METHOD_NAMES, GLOBAL_NAMES, isCommonMethodName } from "./names.ts";
 import { packageNameOf } from "./workspace-package.ts";
+import { dirOf, regexEscaped } from "./path-text.ts";
 
 export type Evidence = {
   change: SignatureChange;
@@ -51,10 +52,7 @@ export type Evidence = {
   caller: ParsedFile;
 };
 
-const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const lastSegment = (path: string, separator: string) => path.split(separator).pop() ?? "";
-
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Whether the caller's file evidently gives the receiver of `x.m()` the method's type `T`: JS
@@ -67,12 +65,12 @@ export function receiverIsOfType(call: CallSite, e: Evidence): boolean {
   const receiver = call.receiver;
   if (!type || !e.parentUnique || !receiver || !/^((self|this)\.)?[A-Za-z_$][\w$]*$/.test(receiver)) return false;
   if (["self", "this", "cls"].includes(receiver)) return false;
-  const r = escape(receiver);
+  const r = regexEscaped(receiver);
   // The type unqualified (Go: in the defining package only), or qualified by the defining module's name in the caller.
   const language = e.change.language;
   const samePackage = language !== "go" || (dirOf(e.callerPath) === dirOf(e.change.path) && e.caller.graph.package === e.definerPackage);
   const qualifiers = language === "go" ? [...goQualifiers(e)] : language === "rust" ? [rustModuleName(e.change.path)] : [...e.bindings];
-  const forms = [...(samePackage ? [escape(type)] : []), ...qualifiers.filter((q) => q !== ".").map((q) => `${escape(q)}${language === "rust" ? "::" : "\\."}${escape(type)}`)];
+  const forms = [...(samePackage ? [regexEscaped(type)] : []), ...qualifiers.filter((q) => q !== ".").map((q) => `${regexEscaped(q)}${language === "rust" ? "::" : "\\."}${regexEscaped(type)}`)];
   if (forms.length === 0) return false;
   const t = `(?:${forms.join("|")})`;
   const patterns: Record<string, string[]> = {
@@ -168,7 +166,7 @@ function rustEvident(call: CallSite, e: Evidence): boolean {
 
 /** JavaScript/TypeScript: whether the caller's file declares or imports `name` (a class, function, variable, parameter or import binding). */
 export function declaresName(name: string, lines: readonly string[]): boolean {
-  const n = escape(name);
+  const n = regexEscaped(name);
   const text = lines.join("\n");
   return [
     new RegExp(`\\b(?:class|function\\*?|const|let|var|enum|namespace|interface|type)\\s+${n}\\b`),
@@ -233,7 +231,7 @@ export function evident(call: CallSite, e: Evidence): boolean {
  * the project's own modules as often as packages, so they are not read this way.)
  */
 export function packageBindingOf(name: string, lines: readonly string[]): string | null {
-  const n = escape(name);
+  const n = regexEscaped(name);
   const bindings = [
     new RegExp(`\\b(?:const|let|var)\\s+${n}\\s*=\\s*require\\(\\s*['"]([^'"]+)['"]`),
     new RegExp(`^\\s*import\\s+${n}\\s*(?:,|\\s+from)[^'"]*['"]([^'"]+)['"]`),

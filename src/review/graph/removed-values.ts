@@ -17,14 +17,13 @@ import { callLanguageOf, parseForCalls, type ParseFile, type ParsedFile } from "
 import { moduleImportOf } from "./module-imports.ts";
 import { STRING_LITERAL } from "./similarity.ts";
 import type { SignatureChange } from "./signature-changes.ts";
+import { dirOf, regexEscaped } from "./path-text.ts";
 
 export type ValueKind = "constant" | "variable" | "type";
 export type TopLevelValue = { name: string; kind: ValueKind; line: number };
 export type ValueUse = { path: string; line: number; reason: string; lineText: string };
 
-const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const familyOf = (language: string) => (language === "python" || language === "go" || language === "rust" ? language : "script");
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const GO_KINDS: Record<string, ValueKind> = { const: "constant", var: "variable", type: "type" };
 const RUST_KINDS: Record<string, ValueKind> = { const: "constant", static: "variable", struct: "type", enum: "type", type: "type" };
 const SCRIPT_KINDS: Record<string, ValueKind> = { const: "constant", let: "variable", var: "variable", type: "type", interface: "type", enum: "type" };
@@ -59,10 +58,15 @@ const codeOf = (text: string, language: string) =>
   text.replace(STRING_LITERAL, '""').replace(familyOf(language) === "python" ? /#.*$/ : /\/\/.*$/, "");
 
 /** The head file still provides the name: defines it, or imports it (a re-export). */
-function stillProvided(name: string, head: ParsedFile | null, headValues: readonly TopLevelValue[]): boolean {
+/** Whether `file` defines `name` at its top level: a value (`values`, read from its lines when not given) or a definition. */
+function definesAtTopLevel(file: ParsedFile, language: string, name: string, values?: readonly TopLevelValue[]): boolean {
+  return (values ?? topLevelValuesOf(language, file.lines)).some((v) => v.name === name) || file.graph.definitions.some((d) => d.name === name && d.parent === null);
+}
+
+function stillProvided(name: string, language: string, head: ParsedFile | null, headValues: readonly TopLevelValue[]): boolean {
   if (!head) return false;
-  if (headValues.some((v) => v.name === name) || head.graph.definitions.some((d) => d.name === name && d.parent === null)) return true;
-  const n = new RegExp(`\\b${escape(name)}\\b`);
+  if (definesAtTopLevel(head, language, name, headValues)) return true;
+  const n = new RegExp(`\\b${regexEscaped(name)}\\b`);
   return head.graph.imports.some((imp) => imp.names?.includes(name) || n.test(importText(head.lines, imp)));
 }
 
@@ -79,9 +83,9 @@ function importText(lines: readonly string[], imp: GraphImport): string {
 
 /** The forms of a use of `name` bound to the definition in `path` that the caller's file may write. */
 function boundForms(name: string, definer: { path: string; language: string; package: string | null }, callerPath: string, caller: ParsedFile): RegExp[] {
-  const n = escape(name);
+  const n = regexEscaped(name);
   const family = familyOf(definer.language);
-  const qualified = (qs: Iterable<string>, sep: string) => [...qs].filter((q) => q !== "" && q !== "." && q !== "_").map((q) => new RegExp(`(?<![\\w$.])${escape(q)}${escape(sep)}${n}(?![\\w$])`));
+  const qualified = (qs: Iterable<string>, sep: string) => [...qs].filter((q) => q !== "" && q !== "." && q !== "_").map((q) => new RegExp(`(?<![\\w$.])${regexEscaped(q)}${regexEscaped(sep)}${n}(?![\\w$])`));
   const bare = new RegExp(`(?<![\\w$.:])${n}(?![\\w$])`);
   if (family === "go") {
     const dir = dirOf(definer.path).replace(/^vendor\//, "");
@@ -90,7 +94,7 @@ function boundForms(name: string, definer: { path: string; language: string; pac
   }
   if (family === "rust") {
     const module = definer.path.replace(/\.rs$/, "").split("/").pop() === "mod" ? (definer.path.split("/").slice(-2)[0] ?? "") : (definer.path.replace(/\.rs$/, "").split("/").pop() ?? "");
-    const uses = caller.lines.some((l) => new RegExp(`^\\s*(pub\\s+)?use\\s.*\\b${escape(module)}::(\\{[^}]*)?\\b${n}\\b`).test(l));
+    const uses = caller.lines.some((l) => new RegExp(`^\\s*(pub\\s+)?use\\s.*\\b${regexEscaped(module)}::(\\{[^}]*)?\\b${n}\\b`).test(l));
     return [...qualified([module], "::"), ...(uses ? [bare] : [])];
   }
   const own = moduleImportOf(callerPath, caller.graph.imports, definer.path, definer.language);
@@ -149,13 +153,13 @@ export async function findRemovedValueUses(input: RemovedValuesInput): Promise<R
     const a = file.status === "deleted" || !file.newPath ? null : await parseHead(file.newPath);
     const headValues = a ? topLevelValuesOf(language, a.lines) : [];
     for (const value of topLevelValuesOf(language, b.lines)) {
-      if (stillProvided(value.name, a, headValues)) continue;
+      if (stillProvided(value.name, language, a, headValues)) continue;
       // Go: another file of the package defines it at the head (moved within the package).
       if (language === "go") {
         let moved = false;
         for (const path of written.filter((p) => p !== file.newPath && dirOf(p) === dirOf(file.oldPath!) && p.endsWith(".go"))) {
           const h = await parseHead(path);
-          if (h && (topLevelValuesOf("go", h.lines).some((v) => v.name === value.name) || h.graph.definitions.some((d) => d.name === value.name && d.parent === null))) moved = true;
+          if (h && definesAtTopLevel(h, "go", value.name)) moved = true;
         }
         if (moved) continue;
       }
@@ -171,7 +175,7 @@ export async function findRemovedValueUses(input: RemovedValuesInput): Promise<R
       const caller = await parseHead(path);
       if (!caller) continue;
       // A file that defines the name itself uses its own.
-      if (topLevelValuesOf(language, caller.lines).some((v) => v.name === value.name) || caller.graph.definitions.some((d) => d.name === value.name && d.parent === null)) continue;
+      if (definesAtTopLevel(caller, language, value.name)) continue;
       const forms = boundForms(value.name, { path: file.oldPath!, language, package: pkg }, path, caller);
       if (forms.length === 0) continue;
       caller.lines.forEach((text, i) => {

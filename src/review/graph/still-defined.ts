@@ -15,6 +15,7 @@ import type { DiffFile } from "../diff.ts";
 import type { GraphDefinition } from "../../codeindex/port.ts";
 import { callLanguageOf, parseForCalls, type ParseFile, type ParsedFile } from "./calls.ts";
 import type { SignatureChange } from "./signature-changes.ts";
+import { dirOf, regexEscaped } from "./path-text.ts";
 
 /** What the check reads: the change's files, the head, and the branch's definitions of a name. */
 export type StillDefinedInput = {
@@ -28,9 +29,7 @@ const MAX_WRITTEN = 300;
 const MAX_DEPTH = 4;
 const MAX_BASE_FILES = 20;
 
-const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf("/")));
 const familyOf = (language: string) => (language === "python" || language === "go" || language === "rust" ? language : "script");
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 const classLike = (d: GraphDefinition) => d.kind === "class" || d.kind === "interface" || d.kind === "type";
 
 /** Splits at the commas outside brackets. */
@@ -66,10 +65,10 @@ export function basesOf(lines: readonly string[], d: GraphDefinition, language: 
   }
   const header = lines.slice(d.startLine - 1, Math.min(d.endLine, d.startLine + 10)).join("\n");
   if (family === "python") {
-    const m = new RegExp(`class\\s+${escape(d.name)}\\s*(?:\\[[^\\]]*\\])?\\s*\\(([^)]*(?:\\([^)]*\\)[^)]*)*)\\)`).exec(header);
+    const m = new RegExp(`class\\s+${regexEscaped(d.name)}\\s*(?:\\[[^\\]]*\\])?\\s*\\(([^)]*(?:\\([^)]*\\)[^)]*)*)\\)`).exec(header);
     return m ? topLevel(m[1]!).filter((b) => !b.includes("=")).map(baseName).filter(Boolean) : [];
   }
-  const m = new RegExp(`(?:class|interface)\\s+${escape(d.name)}\\b[^{]*?\\bextends\\s+([^{]*?)(?:\\bimplements\\b|\\{)`).exec(header);
+  const m = new RegExp(`(?:class|interface)\\s+${regexEscaped(d.name)}\\b[^{]*?\\bextends\\s+([^{]*?)(?:\\bimplements\\b|\\{)`).exec(header);
   return m ? topLevel(m[1]!).map(baseName).filter(Boolean) : [];
 }
 
@@ -78,7 +77,7 @@ export function basesOf(lines: readonly string[], d: GraphDefinition, language: 
  * module's attribute), JavaScript/TypeScript `export { name } from`, Rust `pub use ...name`.
  */
 function reExports(head: ParsedFile, name: string, family: string): boolean {
-  const word = new RegExp(`(^|[^\\w$])${escape(name)}([^\\w$]|$)`);
+  const word = new RegExp(`(^|[^\\w$])${regexEscaped(name)}([^\\w$]|$)`);
   const statement = family === "script" ? /^\s*export\b/ : family === "rust" ? /^\s*pub(\([^)]*\))?\s+use\b/ : null;
   return head.graph.imports.some((imp) => {
     if (family === "python") return imp.names?.includes(name) ?? false;

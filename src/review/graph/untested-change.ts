@@ -21,6 +21,7 @@ import { isTestPath, languageOf } from "../analysers/context.ts";
 import type { DefinitionChange } from "../change-outline.ts";
 import type { DiffFile } from "../diff.ts";
 import { sourcesOfTest } from "../../retrieval/test-sources.ts";
+import { regexEscaped } from "./path-text.ts";
 
 export const RULE_UNTESTED_CHANGE = "graph/untested-change";
 /** Changed public functions whose tests are looked up per review. */
@@ -159,11 +160,10 @@ export function namedForModuleOf(testPath: string, sourcePath: string): boolean 
 }
 
 /** `name` as a literal part of a regular expression. */
-const escaped = (name: string): string => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Whether `content` names `name` as a whole word. */
 export function mentions(content: string, name: string): boolean {
-  return new RegExp(`(^|[^\\w$])${escaped(name)}($|[^\\w$])`).test(content);
+  return new RegExp(`(^|[^\\w$])${regexEscaped(name)}($|[^\\w$])`).test(content);
 }
 
 /**
@@ -174,7 +174,7 @@ export function mentions(content: string, name: string): boolean {
  */
 export function exercises(content: string, name: string): boolean {
   if (!mentions(content, name)) return false;
-  const literal = escaped(name);
+  const literal = regexEscaped(name);
   const assigned = new RegExp(`\\.${literal}\\s*=(?![=>])`);
   const patched = new RegExp(`(?:patch|setattr|spyOn|stub|mock|replace)[\\w.]*\\s*\\([^)]*["'\`][\\w.$]*\\b${literal}["'\`]`, "i");
   if (!assigned.test(content) && !patched.test(content)) return true;
@@ -195,7 +195,7 @@ export function classNamesOf(parent: string, source: string | null): string[] {
   const own = parent.replace(/<[\s\S]*$/, "").split(/\.|::/).pop()!.trim();
   if (!/^[A-Za-z_$][\w$]*$/.test(own) || NOT_A_CLASS.has(own)) return [];
   const names = [own];
-  const e = escaped(own);
+  const e = regexEscaped(own);
   const python = source === null ? null : new RegExp(`^[ \\t]*class\\s+${e}\\s*\\(([^)]*)\\)\\s*:`, "m").exec(source);
   const braced = source === null || python ? null : new RegExp(`\\b(?:class|struct|interface)\\s+${e}\\b([^{;]*)\\{`).exec(source);
   let header = python ? python[1]!.split(",").filter((b) => !b.includes("=")).join(",") : (braced?.[1] ?? "");
