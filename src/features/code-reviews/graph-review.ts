@@ -157,6 +157,13 @@ export function createGraphReview(deps: GraphReviewDeps) {
   }
 
   let headPaths: Promise<string[]> | null = null;
+  // Each file's imports on the indexed branch, read once per review (the reach walks share files).
+  const imports = new Map<string, Promise<string[]>>();
+  const importsOf = (path: string): Promise<string[]> => {
+    if (!codeIndex || !target) return Promise.resolve([]);
+    if (!imports.has(path)) imports.set(path, codeIndex.importsOf(target.repoId, target.branch, path));
+    return imports.get(path)!;
+  };
   const testLookup: TestLookup = {
     headPaths: [],
     readHead: (path) => deps.read(head, path).catch(() => null),
@@ -169,7 +176,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
       const defs = await codeIndex.findDefinitions(filter, [name], 50);
       if (defs.length > 0 && defs.every((d) => d.path === sourcePath)) return tests;
       const out: string[] = [];
-      for (const t of tests.slice(0, 100)) if ((await codeIndex.importsOf(target.repoId, target.branch, t)).includes(sourcePath)) out.push(t);
+      for (const t of tests.slice(0, 100)) if ((await importsOf(t)).includes(sourcePath)) out.push(t);
       return out;
     },
     async reaches(testPath, sourcePath) {
@@ -181,7 +188,7 @@ export function createGraphReview(deps: GraphReviewDeps) {
       for (let depth = 0; depth < REACH_DEPTH && frontier.length > 0; depth++) {
         const next: string[] = [];
         for (const p of frontier) {
-          for (const i of await codeIndex.importsOf(target.repoId, target.branch, p)) {
+          for (const i of await importsOf(p)) {
             if (i === sourcePath) return true;
             if (seen.has(i) || seen.size >= REACH_FILES) continue;
             seen.add(i);
