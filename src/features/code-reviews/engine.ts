@@ -173,7 +173,7 @@ export function createReviewEngine(deps: EngineDeps) {
       const dir = await openMirror(remote, pr.repository.name, token, { fetch: !tokenless });
       // The run's file reads go through one git process (closed when the run ends).
       const reviewBlobs = (blobs = git.openReviewBlobs(dir));
-      const { listing, rulesAt, diffOf, readAt, prefetch, pathsAt } = createRunFiles(mirrors, git, dir, reviewBlobs);
+      const { rulesAt, diffOf, readAt, prefetch, pathsAt } = createRunFiles(mirrors, git, dir, reviewBlobs);
       // The repository's indexed branch (target, else default, else any) that every index-backed finding reads.
       const target = deps.codeIndex ? indexTargetOf(deps.indexedRepositories, orgId, remote, name, [pr.targetBranch, pr.repository.defaultBranch]) : null;
       const parses = createParseCache(); // the run's parses (graph and calls), for the graph findings and the outline
@@ -185,7 +185,7 @@ export function createReviewEngine(deps: EngineDeps) {
           graphRuns.set(k, rulesAt(head).then((rules) => graphFindingsFor({
             codeIndex: deps.codeIndex, target, logger, files,
             readBase: (p) => readAt(base, p).catch(() => null), readHead: (p) => readAt(head, p).catch(() => null),
-            prefetchHead: (paths) => listing(head).then(() => prefetch(head, paths)),
+            prefetchHead: (paths) => prefetch(head, paths),
             basePaths: () => pathsAt(base), headPaths: () => pathsAt(head),
             skipImporter: (p) => rules.rulesFor(p, { repository: name }).ignored,
             parse: parses,
@@ -246,8 +246,8 @@ export function createReviewEngine(deps: EngineDeps) {
       // Reading ahead is an optimisation: a failure there leaves each file to be read when asked for.
       const [rules] = await Promise.all([
         rulesAt(started.headSha),
-        listing(started.diffBase).then(() => prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath])))).catch(() => undefined),
-        listing(started.headSha).then(() => prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath])))).catch(() => undefined),
+        prefetch(started.diffBase, changedFiles.flatMap((f) => (f.status === "added" || !f.oldPath ? [] : [f.oldPath]))).catch(() => undefined),
+        prefetch(started.headSha, changedFiles.flatMap((f) => (f.status === "deleted" || !f.newPath ? [] : [f.newPath]))).catch(() => undefined),
       ]);
       const contexts = customContext.activeContexts(orgId);
       // Existing helpers and untested changes: the index checked against base and head.

@@ -42,7 +42,9 @@ export function createRunFiles(mirrors: GitMirrors, git: ReviewGit, dir: string,
     if (!contents.has(k)) contents.set(k, listing(sha).catch(() => undefined).then(() => git.readFileAt(dir, sha, path, trees, blobs.read)));
     return contents.get(k)!;
   };
+  /** Reads `paths` at `sha` in one batch, after the commit's listing (which the batch looks them up in). */
   const prefetch = async (sha: string, paths: string[]) => {
+    await listing(sha).catch(() => undefined);
     const wanted = paths.filter((p) => !contents.has(`${sha}\0${p}`));
     if (wanted.length === 0) return;
     // Should the batch fail, each file is read on its own when asked for.
@@ -51,5 +53,5 @@ export function createRunFiles(mirrors: GitMirrors, git: ReviewGit, dir: string,
     await read;
   };
   const pathsAt = async (sha: string) => (await listing(sha)).map((e) => e.path);
-  return { listing, rulesAt, diffOf, readAt, prefetch, pathsAt };
+  return { rulesAt, diffOf, readAt, prefetch, pathsAt };
 }
