@@ -26,12 +26,11 @@
  */
 import type { Language } from "../analysers/context.ts";
 import { codeLines, type CodeLine } from "./similarity.ts";
+import { CLOSERS, OPENERS, closingIndex } from "./bracket-tokens.ts";
 
 const NAME = /^[A-Za-z_$][\w$]*$/;
 const STRING = /^(?:[rRbBuUfF]{0,2})?(["'`]|""")/;
 const MACRO = /^[A-Z][A-Z0-9]*_[A-Z0-9_]*$/;
-const OPEN = new Set(["(", "[", "{"]);
-const CLOSE = new Set([")", "]", "}"]);
 
 /** Header words that say who may call a function or when it is compiled, not what it does. */
 const MODIFIERS = new Set(
@@ -71,8 +70,8 @@ function headerColon(tokens: readonly string[]): number {
   let depth = 0;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (OPEN.has(t)) depth++;
-    else if (CLOSE.has(t)) depth--;
+    if (OPENERS.has(t)) depth++;
+    else if (CLOSERS.has(t)) depth--;
     else if (t === ":" && depth === 0 && tokens.includes("def")) return i;
   }
   return -1;
@@ -102,12 +101,8 @@ export function headerForm(tokens: readonly string[], language: Language | null)
 
 /** The end (exclusive) of the bracketed group opening at `at`. */
 function groupEnd(tokens: readonly string[], at: number): number {
-  let depth = 0;
-  for (let i = at; i < tokens.length; i++) {
-    if (OPEN.has(tokens[i]!)) depth++;
-    else if (CLOSE.has(tokens[i]!) && --depth === 0) return i + 1;
-  }
-  return tokens.length;
+  const close = closingIndex(tokens, at);
+  return close < 0 ? tokens.length : close + 1;
 }
 
 /** `cast(T, x)` (`t.cast`, `typing.cast`): x. */
@@ -125,8 +120,8 @@ function withoutCasts(tokens: readonly string[]): string[] {
     let depth = 0;
     let comma = -1;
     for (let k = at + 1; k < end - 1 && comma < 0; k++) {
-      if (OPEN.has(tokens[k]!)) depth++;
-      else if (CLOSE.has(tokens[k]!)) depth--;
+      if (OPENERS.has(tokens[k]!)) depth++;
+      else if (CLOSERS.has(tokens[k]!)) depth--;
       else if (tokens[k] === "," && depth === 0) comma = k;
     }
     if (comma < 0) {
@@ -147,8 +142,8 @@ export function pythonBodyForm(body: readonly CodeLine[]): CodeLine[] {
     let tokens = line.tokens;
     const atStatement = depth === 0;
     for (const t of tokens) {
-      if (OPEN.has(t)) depth++;
-      else if (CLOSE.has(t)) depth = Math.max(0, depth - 1);
+      if (OPENERS.has(t)) depth++;
+      else if (CLOSERS.has(t)) depth = Math.max(0, depth - 1);
     }
     if (atStatement) {
       // The target: a name or an attribute (`self.x`).
@@ -254,14 +249,14 @@ function withoutTypeScriptTypes(tokens: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t === "as" && out.length > 0 && tokens[i - 1] !== "." && (NAME.test(tokens[i - 1]!) || CLOSE.has(tokens[i - 1]!) || STRING.test(tokens[i - 1]!))) {
+    if (t === "as" && out.length > 0 && tokens[i - 1] !== "." && (NAME.test(tokens[i - 1]!) || CLOSERS.has(tokens[i - 1]!) || STRING.test(tokens[i - 1]!))) {
       // The type: names, dots, generics, arrays, unions, up to what ends the expression.
       let depth = 0;
       let k = i + 1;
       for (; k < tokens.length; k++) {
         const x = tokens[k]!;
-        if (x === "<" || OPEN.has(x)) depth++;
-        else if (x === ">" || CLOSE.has(x)) {
+        if (x === "<" || OPENERS.has(x)) depth++;
+        else if (x === ">" || CLOSERS.has(x)) {
           if (depth === 0) break;
           depth--;
         } else if (depth === 0 && !NAME.test(x) && x !== "." && x !== "|" && x !== "&" && !STRING.test(x)) break;
@@ -276,8 +271,8 @@ function withoutTypeScriptTypes(tokens: readonly string[]): string[] {
       let k = i + 3;
       for (; k < tokens.length; k++) {
         const x = tokens[k]!;
-        if (x === "<" || OPEN.has(x)) depth++;
-        else if (x === ">" || CLOSE.has(x)) depth--;
+        if (x === "<" || OPENERS.has(x)) depth++;
+        else if (x === ">" || CLOSERS.has(x)) depth--;
         else if (depth === 0 && (x === "=" || x === ";")) break;
       }
       i = k - 1;
@@ -311,8 +306,8 @@ function statementEnd(tokens: readonly string[], at: number): number {
   let depth = 0;
   for (let i = at; i < tokens.length; i++) {
     const x = tokens[i]!;
-    if (OPEN.has(x)) depth++;
-    else if (CLOSE.has(x)) {
+    if (OPENERS.has(x)) depth++;
+    else if (CLOSERS.has(x)) {
       if (depth === 0) return -1;
       depth--;
     } else if (x === ";" && depth === 0) return i + 1;

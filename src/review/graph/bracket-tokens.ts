@@ -1,6 +1,6 @@
 /**
  * Brackets among a line's tokens, as the review's behaviour comparisons read them (same-behaviour.ts,
- * inline-expressions.ts, inline-guards.ts).
+ * behaviour-form.ts, diagnostics-only.ts, inline-expressions.ts, inline-guards.ts).
  */
 
 export const OPENERS: ReadonlySet<string> = new Set(["(", "[", "{"]);

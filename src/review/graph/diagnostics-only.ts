@@ -19,12 +19,11 @@
  */
 import { languageOf } from "../analysers/context.ts";
 import { codeLines, tokensWithoutAnnotations } from "./similarity.ts";
+import { CLOSERS, OPENERS, closingIndex } from "./bracket-tokens.ts";
 
 const ANY_RECEIVER = new Set(["warn", "deprecate"]);
 const LEVELS = new Set(["debug", "info", "warn", "warning", "error", "exception", "critical", "fatal", "trace", "log"]);
 const LOGGER = /^_*(logger|log|logging|console|warnings)$/i;
-const OPEN = new Set(["(", "[", "{"]);
-const CLOSE = new Set([")", "]", "}"]);
 const STRING = /^(["'`]|""")/;
 const NAME = /^[A-Za-z_$][\w$]*$/;
 
@@ -60,12 +59,8 @@ function normalised(code: string, path: string): string[] {
     const macro = tokens[i + 1] === "!" && tokens[i + 2] === "(" && LEVELS.has(tokens[i]!);
     if (!macro && (tokens[i + 1] !== "(" || !diagnostic(tokens, i))) continue;
     const open = macro ? i + 2 : i + 1;
-    let depth = 0;
-    let j = open;
-    for (; j < tokens.length; j++) {
-      if (OPEN.has(tokens[j]!)) depth++;
-      else if (CLOSE.has(tokens[j]!) && --depth === 0) break;
-    }
+    const close = closingIndex(tokens, open);
+    const j = close < 0 ? tokens.length : close;
     if (macro) out.push("!");
     out.push(...argumentsOf(tokens.slice(open, j + 1)));
     i = j;
@@ -93,8 +88,8 @@ export function withoutThrownMessages(tokens: readonly string[]): string[] {
     let end = -1;
     for (let j = k + 2; j < tokens.length; j++) {
       const t = tokens[j]!;
-      if (OPEN.has(t)) depth++;
-      else if (CLOSE.has(t) && depth-- === 0) {
+      if (OPENERS.has(t)) depth++;
+      else if (CLOSERS.has(t) && depth-- === 0) {
         end = j;
         break;
       } else if (t === "," && depth === 0) {
