@@ -103,7 +103,13 @@ const listNames = (names: readonly string[], max = NAMES_PER_GROUP): string => {
  * How a chunk's summary says it is one window of a longer definition or section (`(part 2/4, lines
  * 80-159)`, `(part 2/4)`); read back by retrieval to find a definition's other windows.
  */
-export const WINDOW_PART = /\(part \d+\/\d+[,)]/;
+export const WINDOW_PART = /\(part (\d+)\/(\d+)[,)]/;
+
+/** The part number and count of a window (WINDOW_PART) a chunk's summary names, or null. */
+export function windowPartOf(summary: string): { part: number; of: number } | null {
+  const m = WINDOW_PART.exec(summary);
+  return m ? { part: Number(m[1]), of: Number(m[2]) } : null;
+}
 
 /**
  * Whether a chunk's summary says it is a block of imports and nothing else (`Code block (lines 1-2):

@@ -4,7 +4,7 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import { MAX_DEFINITION_LINES } from "../indexing/chunking/chunk-bounds.ts";
-import { importsOnly } from "../indexing/summary.ts";
+import { importsOnly, windowPartOf } from "../indexing/summary.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { isConstructor, RANKING, type RankedChunk } from "./ranking.ts";
 
@@ -123,13 +123,6 @@ export function byOwnEvidence(chunks: readonly RankedChunk[]): RankedChunk[] {
  */
 const CODE_KINDS: ReadonlySet<string> = new Set(["function", "method"]);
 
-/** The part number and count of a window of a long definition (`(part 2/4, lines 80-159)`), or null. */
-function windowPart(doc: ChunkDocument): { part: number; of: number } | null {
-  const m = WINDOW_NUMBERS.exec(doc.summary);
-  return m ? { part: Number(m[1]), of: Number(m[2]) } : null;
-}
-const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
-
 /**
  * Scored chunks best first, the windows of one long function or method counted as that definition: its best
  * window stands for it (a report's reference to a window becomes the whole definition,
@@ -141,7 +134,7 @@ const WINDOW_NUMBERS = /\(part (\d+)\/(\d+)[,)]/;
 export function byDefinition<T extends { doc: ChunkDocument; score: number }>(chunks: readonly T[]): T[] {
   const out: { chunk: T; score: number; part: { part: number; of: number } | null; windows: number }[] = [];
   for (const c of [...chunks].sort((a, b) => b.score - a.score)) {
-    const part = CODE_KINDS.has(c.doc.kind) ? windowPart(c.doc) : null;
+    const part = CODE_KINDS.has(c.doc.kind) ? windowPartOf(c.doc.summary) : null;
     // Windows of one definition: the same name, container, kind and window count, their parts as far
     // apart as their lines (overloads each cut into as many windows stay apart).
     const whole = part && out.find((o) => o.part !== null && o.part.of === part.of && o.chunk.doc.symbol === c.doc.symbol && o.chunk.doc.parent === c.doc.parent && o.chunk.doc.kind === c.doc.kind
