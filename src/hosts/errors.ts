@@ -22,8 +22,7 @@ export class HostError extends Error {
 /**
  * The host refused a call for its rate limit (HTTP 429, or a 403 with `x-ratelimit-remaining: 0`, a
  * `retry-after` or a message naming the limit, as GitHub sends: ./shared.ts, isRateLimited): no answer
- * about the repository. Anonymous calls have
- * the host's lowest limits (GitHub: 60 an hour per address).
+ * about the repository. Anonymous calls have the host's lowest limits (GitHub: 60 an hour per address).
  */
 export class HostRateLimitError extends HostError {
   constructor(remote: Remote, operation: string, message: string, status?: number) {
