@@ -17,6 +17,7 @@ import { analyzeQuery, type QueryAnalysis, type StackFrame } from "./query-analy
 import { innermostFirst } from "./query/frames/index.ts";
 import { withSourcesOfTests } from "./test-sources.ts";
 import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
+import { delegateOfBest, delegationReason, withDelegate, withDelegateFile } from "./delegation.ts";
 import { namesAFile, withExtraPaths } from "./path-mentions.ts";
 import { normalized } from "./quoted-messages.ts";
 import { classifyPath, distances, mentionsWord, queryNames, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
@@ -329,7 +330,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
 
-      if (deep && ranked.length > 0) {
+      if ((deep || (process.env.FOLLOW === "1" && !analysis.isLongReport) || process.env.FOLLOW === "2") && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
         const followed = new Set<string>();
         for (const f of ranked.slice(0, 5)) for (const c of f.chunks.slice(0, 2)) for (const n of referencedNames(c.doc)) followed.add(n);
@@ -342,6 +343,9 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       }
 
       ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile).slice(0, limit);
+      // A question's best match that only hands its work over: what it calls is read next (./delegation.ts).
+      const delegate = !analysis.isLongReport && (analysis.usages ?? []).length === 0 ? await delegateOfBest(codeIndex, request.orgId, ranked) : null;
+      if (delegate) ranked = withDelegateFile(ranked, delegate);
       const named = spanNames(analysis);
       const locations = specificLocations(analysis.locations, fileMap.values());
       const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));
@@ -375,6 +379,14 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           references = withWholeDefinitions(references, chunks, fileChunks);
           windows = windowsOfWidened(references, fileChunks);
         }
+        let reasons = f.reasons;
+        if (delegate && delegate.path === f.path && delegate.branch === f.branch && delegate.repoId === f.repoId) {
+          references = withDelegate(references, delegate, rank === 0, perFile);
+          if (rank === 0) reasons = [...reasons, delegationReason(ranked[0]!.chunks[0]!.doc.symbol!, delegate.def.name)];
+          const fileChunks = await allChunks();
+          const held = fileChunks.filter((c) => c.endLine >= delegate.def.startLine && c.startLine <= delegate.def.endLine && !chunks.includes(c));
+          chunks = [...chunks, ...held];
+        }
         // The lines the query points at in this file lead its references (./located.ts).
         const lines = linesIn(f.path, locations);
         if (lines.length > 0) references = withLocatedSpans(references, lines, await allChunks(), perFile);
@@ -391,7 +403,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           references,
           chunks: request.withChunks === false ? [] : withWindows(chunks.slice(0, 4), windows),
           ...(all && request.withChunks !== false ? { fileChunks: all } : {}),
-          reasons: f.reasons,
+          reasons,
         };
       }
     },

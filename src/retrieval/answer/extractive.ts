@@ -9,6 +9,7 @@ import { fileLines } from "./cited.ts";
 import { tracedFrame, type Traced } from "./traced.ts";
 import type { StackFrame } from "../query-analysis.ts";
 import { mentionsWord } from "../ranking.ts";
+import { delegationIn } from "../delegation.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
 
@@ -210,6 +211,19 @@ function filesInTurn(spans: readonly AnswerSpan[]): AnswerSpan[] {
   return [...first, ...rest];
 }
 
+/** The last part of a span's name (`redisvFormatCommand` of `Foo.redisvFormatCommand`). */
+const ownName = (span: AnswerSpan): string | null => span.name?.split(/\.|::/).pop() ?? null;
+
+/**
+ * The listed span the best match hands its work to: the search's reason for the best match's file says
+ * so (../delegation.ts) and names the best match itself.
+ */
+function delegateSpan(best: AnswerSpan, others: readonly AnswerSpan[]): AnswerSpan | null {
+  const named = delegationIn(best.source.reasons);
+  if (!named || ownName(best) !== named.entry) return null;
+  return others.find((s) => ownName(s) === named.delegate) ?? null;
+}
+
 /** What the trace says of the best place: the frame that names it, and its line when it is in it. */
 function tracedSentence({ frame, line }: Traced, best: AnswerSpan): string {
   const where = frame.path ? `${frame.path.slice(frame.path.lastIndexOf("/") + 1)}${frame.line !== null ? `:${frame.line}` : ""}` : null;
@@ -284,6 +298,7 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   // A pasted trace whose frame names the best place's file or function: that is the match, however few
   // of the log's words its code holds; the line the frame gives is quoted when it is in the definition.
   const traced = tracedFrame(frames, best);
+  const delegate = traced ? null : delegateSpan(best, others);
   if (best.coverage < WELL_MATCHED && !traced) {
     out.push("Nothing in the indexed code matches this question closely. The nearest code:");
     out.push("");
@@ -291,6 +306,7 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   } else {
     out.push(`Best match: ${sentence(what(listed[0]!, withRepository, 200))}`);
     if (traced) out.push(tracedSentence(traced, best));
+    else if (delegate) out.push(`It hands the work to \`${delegate.name}\` (${delegate.source === best.source ? "" : `\`${delegate.source.path}\`, `}${range(delegate.cited.linestart, delegate.cited.lineend)}), quoted next.`);
     if (others.length) {
       out.push("");
       out.push("Also relevant:");
@@ -301,7 +317,7 @@ export function extractiveAnswer(question: string, sources: AnswerSource[], note
   const tracedLines = traced?.line ? tracedQuote(best, traced.line) : null;
   const quotes: string[] = tracedLines ? [tracedLines] : [];
   quotes.push(quote(best, best.members[0] ?? null));
-  const next = tracedLines ? null : best.members[1] ? { span: best, part: best.members[1] } : others[0] ? { span: others[0], part: others[0].members[0] ?? null } : null;
+  const next = tracedLines ? null : delegate ? { span: delegate, part: null } : best.members[1] ? { span: best, part: best.members[1] } : others[0] ? { span: others[0], part: others[0].members[0] ?? null } : null;
   if (next && ANSWER_SHAPE.quoted > 1) quotes.push(quote(next.span, next.part));
   out.push("");
   out.push(quotes.join("\n\n"));
