@@ -26,7 +26,7 @@ function lowerPathMatches(p: string, m: string): boolean {
  * Facts of a file list, computed once per list: lowercased paths, and the files by lowercased base name
  * (every path a mention matches ends with the mention's base name) and by module stem (3+ characters).
  */
-type PathFacts = { lower: string[]; byBase: Map<string, number[]>; byStem: Map<string, number[]> };
+type PathFacts = { lower: string[]; byBase: Map<string, number[]>; byStem: Map<string, number[]>; modules: (string | null)[]; byModuleName: Map<string, number[]> };
 const pathFactsCache = new WeakMap<readonly string[], PathFacts>();
 export function pathFacts(paths: readonly string[]): PathFacts {
   let facts = pathFactsCache.get(paths);
@@ -34,6 +34,8 @@ export function pathFacts(paths: readonly string[]): PathFacts {
     const lower = paths.map((p) => p.toLowerCase());
     const byBase = new Map<string, number[]>();
     const byStem = new Map<string, number[]>();
+    const modules = lower.map(moduleOf);
+    const byModuleName = new Map<string, number[]>();
     const add = (map: Map<string, number[]>, key: string, i: number) => {
       const list = map.get(key);
       if (list) list.push(i);
@@ -46,8 +48,10 @@ export function pathFacts(paths: readonly string[]): PathFacts {
       // A Go package is its folder: `mapping.Unmarshal` names every file of `.../mapping/`.
       const pkg = p.endsWith(".go") ? goPackageDir(p) : null;
       if (pkg && pkg !== stem && pkg.length >= 3) add(byStem, pkg, i);
+      const module = modules[i];
+      if (module) add(byModuleName, module.slice(module.lastIndexOf("/") + 1), i);
     });
-    facts = { lower, byBase, byStem };
+    facts = { lower, byBase, byStem, modules, byModuleName };
     pathFactsCache.set(paths, facts);
   }
   return facts;
@@ -58,11 +62,58 @@ const baseName = (path: string) => path.slice(path.lastIndexOf("/") + 1);
 /** A path mention counts when it names at most this many files of a list: `__init__.py` names dozens. */
 export const MAX_FILES_NAMED = 3;
 
-/** The indices of the files of `paths` that a path mention names. */
+/**
+ * The indices of the files of `paths` that a path mention names: the files whose path ends with it, else
+ * the files of the same module under the language's resolution (`sameModuleFiles`).
+ */
 export function namedFiles(mention: string, paths: readonly string[]): number[] {
   const m = mention.toLowerCase().replace(/^\/+/, "");
-  const { lower, byBase } = pathFacts(paths);
-  return (byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(lower[i]!, m));
+  const facts = pathFacts(paths);
+  const named = (facts.byBase.get(baseName(m)) ?? []).filter((i) => lowerPathMatches(facts.lower[i]!, m));
+  return named.length > 0 ? named : sameModuleFiles(m, facts);
+}
+
+/**
+ * A path's module where the language resolves one name to several files, lowercased, with its module
+ * system: JavaScript and TypeScript `a/b.js`, `a/b.ts`, `a/b/index.js` are `js:a/b`; Python `a/b.py` and
+ * `a/b/__init__.py` are `py:a/b`; Rust `a/b.rs` and `a/b/mod.rs` are `rs:a/b`. Null for other files.
+ */
+export function moduleOf(path: string): string | null {
+  const p = path.toLowerCase();
+  const js = /^(.+?)(?:\/index)?\.[cm]?[jt]sx?$/.exec(p);
+  if (js) return `js:${js[1]}`;
+  const py = /^(.+?)(?:\/__init__)?\.pyi?$/.exec(p);
+  if (py) return `py:${py[1]}`;
+  const rs = /^(.+?)(?:\/mod)?\.rs$/.exec(p);
+  return rs ? `rs:${rs[1]}` : null;
+}
+
+/** A module mention names files by its last folders and name: at least this many parts of it. */
+const MODULE_PARTS = 2;
+
+/**
+ * The files of the mention's module (`moduleOf`) whose module ends with the mention's longest tail of
+ * MODULE_PARTS or more parts: a trace through the installed package `node_modules/dayjs/plugin/utc.js`
+ * (cut to `dayjs/plugin/utc.js`) names the repository's `src/plugin/utc/index.js`, and `pkg/mod.py`
+ * names `pkg/mod/__init__.py`. Lines of such a file are not the mention's (a build's output is not
+ * its source), so only the file is named (./located.ts reads lines by `pathMatches`).
+ */
+function sameModuleFiles(mention: string, facts: PathFacts): number[] {
+  const module = moduleOf(mention);
+  if (!module) return [];
+  const colon = module.indexOf(":");
+  const system = module.slice(0, colon);
+  const parts = module.slice(colon + 1).split("/").filter((p) => p !== "" && p !== ".");
+  const files = facts.byModuleName.get(parts[parts.length - 1] ?? "") ?? [];
+  for (let n = parts.length; n >= MODULE_PARTS && files.length > 0; n--) {
+    const tail = parts.slice(-n).join("/");
+    const found = files.filter((i) => {
+      const m = facts.modules[i]!;
+      return m.startsWith(`${system}:`) && (m === `${system}:${tail}` || m.endsWith(`/${tail}`));
+    });
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /** Whether a path mention names a file of one of the lists. */

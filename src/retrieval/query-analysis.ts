@@ -35,7 +35,13 @@ export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLangua
 
 type FrameLine = { frame: StackFrame; stack: number; order: "outer-first" | "inner-first"; diagnostic: boolean };
 
-export function analyzeQuery(text: string): QueryAnalysis {
+/**
+ * `ownsPath`: whether a path names a file of the searched repositories. A frame through an installed
+ * library (`site-packages/astroid/...`, `node_modules/dayjs/plugin/utc.js`) whose file is one of theirs
+ * is the project's own code (the report of a user of the repository's package): it weighs as a project
+ * frame.
+ */
+export function analyzeQuery(text: string, options: { ownsPath?: (path: string) => boolean } = {}): QueryAnalysis {
   const { lines, fenceLangs } = splitLines(text);
 
   // 1. Stack frames and located diagnostics, and the source lines Python prints under its frames.
@@ -58,6 +64,7 @@ export function analyzeQuery(text: string): QueryAnalysis {
       continue;
     }
     const parsed = frameAt(texts, i);
+    if (parsed && parsed.frame.origin === "library" && parsed.frame.path !== null && options.ownsPath?.(parsed.frame.path)) parsed.frame = { ...parsed.frame, origin: "project" };
     if (parsed) {
       if ((!previousWasFrame && parsed.order === "inner-first") || parsed.startsStack === true) stack++;
       frameLines.push({ frame: parsed.frame, stack, order: parsed.order, diagnostic: parsed.diagnostic === true });

@@ -229,7 +229,9 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
     async search(request) {
       const query = request.query.slice(0, MAX_QUERY_CHARS);
       const contextText = (request.context ?? []).join("\n").slice(0, MAX_CONTEXT_CHARS);
-      const queryAlone = analyzeQuery(query);
+      const targetFiles = await Promise.all(request.targets.map(filesOf));
+      const namesFile = (path: string) => namesAFile(path, targetFiles);
+      const queryAlone = analyzeQuery(query, { ownsPath: namesFile });
       const analysis = withSourcesOfTests(withExtraPaths(followUpAnalysis(query, request.context ?? [], queryAlone), query));
       const report = normalized(query);
       const filter = { orgId: request.orgId, targets: request.targets.map((t) => ({ repoId: t.repoId, branch: t.branch })) };
@@ -238,8 +240,6 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const limit = request.limit ?? 20;
 
       const lists: CandidateList[] = [];
-      const targetFiles = await Promise.all(request.targets.map(filesOf));
-      const namesFile = (path: string) => namesAFile(path, targetFiles);
       const queries = lexicalQueries(analysis, query, namesFile).map((q) => ({ ...q, limit: chunkLimit }));
       if (queries.length === 0) queries.push({ name: "raw", weight: 1, text: query.slice(0, 2000), limit: chunkLimit });
       if (contextText.trim()) {
