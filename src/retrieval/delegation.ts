@@ -45,26 +45,61 @@ export function delegatedNames(doc: ChunkDocument): string[] {
   return referencedNames(doc, DELEGATION.names).filter((n) => n !== doc.symbol);
 }
 
+/** A call of an entry point: a name, and the class of the receiver when a local made it (`d = LineDecoder()`). */
+export type Call = { name: string; parent: string | null };
+
+/** A local made by a constructor: `d = Cls(...)`, `new Cls(`, `&Cls{`, Rust's `Cls::new(`, Go's `NewCls(`. */
+const CONSTRUCTED = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*(?::=|=)\s*(?:new\s+|&)?([A-Z][\w$]*)(?:::new)?\s*[({]/g;
+/** A method called on a local: `d.decode(`. */
+const METHOD_CALL = /(?<![\w$.])([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]{2,})\s*\(/g;
+
 /**
- * The definition the entry point hands its work to: among the definitions of the names it calls (in the
- * order it calls them most), a function or method of a source file of the same target, longer than the
- * entry point, whose name is defined in few places: one in the entry point's own file first, else the
- * only one of another file that `elsewhere` accepts (the caller's evidence that the call reaches it).
+ * What an entry point calls: first the methods it calls on locals it made with a constructor, with
+ * their class (`decoder = LineDecoder()` then `decoder.decode(text)` calls `LineDecoder.decode`), then
+ * the names it calls most (./callees.ts), not itself.
+ */
+export function delegatedCalls(doc: ChunkDocument): Call[] {
+  const types = new Map<string, string>();
+  for (const m of doc.text.matchAll(CONSTRUCTED)) types.set(m[1]!, m[2]!.replace(/^New(?=[A-Z])/, ""));
+  const calls: Call[] = [];
+  for (const m of doc.text.matchAll(METHOD_CALL)) {
+    const parent = types.get(m[1]!);
+    if (parent && !calls.some((c) => c.name === m[2] && c.parent === parent)) calls.push({ name: m[2]!, parent });
+  }
+  for (const name of delegatedNames(doc)) if (!calls.some((c) => c.name === name)) calls.push({ name, parent: null });
+  return calls;
+}
+
+/**
+ * The definition the entry point hands its work to, among the definitions of what it calls (a method
+ * of the receiver's class, or a name defined in few places): a function or method of a source file of
+ * the same target, longer than the entry point, in the entry point's own file or, the only one of its
+ * name there, in another file that `elsewhere` accepts (the caller's evidence that the call reaches it).
+ * Of several, the one `evidence` scores highest (the question's words in it), then the first called.
  * Null when there is none.
  */
-export function delegateOf(entry: ChunkDocument, branch: string, names: readonly string[], definitions: readonly DefinitionHit[], elsewhere: (d: DefinitionHit) => boolean): DefinitionHit | null {
+export function delegateOf(
+  entry: ChunkDocument,
+  branch: string,
+  calls: readonly Call[],
+  definitions: readonly DefinitionHit[],
+  elsewhere: (d: DefinitionHit) => boolean,
+  evidence: (d: DefinitionHit) => number = () => 0,
+): DefinitionHit | null {
   const entryLines = codeLines(entry);
-  for (const name of names) {
-    const places = definitions.filter((d) => d.def.name === name && d.repoId === entry.repoId && d.branch === branch);
+  let best: { d: DefinitionHit; score: number } | null = null;
+  for (const { name, parent } of calls) {
+    const places = definitions.filter((d) => d.def.name === name && (parent === null || d.def.parent === parent) && d.repoId === entry.repoId && d.branch === branch);
     if (places.length === 0 || places.length > DELEGATION.maxPlaces) continue;
     const longer = places.filter(
       (d) => (d.def.kind === "function" || d.def.kind === "method") && classifyPath(d.path) === "source" && d.def.endLine - d.def.startLine + 1 >= entryLines * DELEGATION.minGrowth,
     );
-    const own = longer.find((d) => d.path === entry.path);
-    if (own) return own;
-    if (longer.length === 1 && elsewhere(longer[0]!)) return longer[0]!;
+    const found = longer.find((d) => d.path === entry.path) ?? (longer.length === 1 && elsewhere(longer[0]!) ? longer[0]! : undefined);
+    if (!found) continue;
+    const score = evidence(found);
+    if (!best || score > best.score) best = { d: found, score };
   }
-  return null;
+  return best?.d ?? null;
 }
 
 /**
@@ -76,15 +111,22 @@ export async function delegateOfBest(index: Pick<CodeIndex, "findDefinitions" | 
   const first = ranked[0];
   const entry = first?.chunks[0]?.doc;
   if (!first || !entry || !isEntryPoint(entry)) return null;
-  const names = delegatedNames(entry);
-  if (names.length === 0) return null;
+  const calls = delegatedCalls(entry);
+  if (calls.length === 0) return null;
   const [found, imported] = await Promise.all([
-    index.findDefinitions({ orgId, targets: [{ repoId: first.repoId, branch: first.branch }] }, names, 50),
+    index.findDefinitions({ orgId, targets: [{ repoId: first.repoId, branch: first.branch }] }, [...new Set(calls.map((c) => c.name))], 50),
     index.importsOf(first.repoId, first.branch, first.path),
   ]);
-  const isCandidate = (d: DefinitionHit) =>
-    ranked.some((f) => f.repoId === d.repoId && f.branch === d.branch && f.path === d.path && f.chunks.some((c) => c.doc.startLine <= d.def.endLine && c.doc.endLine >= d.def.startLine));
-  return delegateOf(entry, first.branch, names, found, (d) => imported.includes(d.path) && isCandidate(d));
+  // The best score of the candidates' chunks inside the definition: how much of the question it holds.
+  const evidence = (d: DefinitionHit) => {
+    let score = 0;
+    for (const f of ranked) {
+      if (f.repoId !== d.repoId || f.branch !== d.branch || f.path !== d.path) continue;
+      for (const c of f.chunks) if (c.doc.startLine <= d.def.endLine && c.doc.endLine >= d.def.startLine) score = Math.max(score, c.score);
+    }
+    return score;
+  };
+  return delegateOf(entry, first.branch, calls, found, (d) => imported.includes(d.path) && evidence(d) > 0, evidence);
 }
 
 /** The first file's reason when its best match hands its work over (read by ./answer/extractive.ts). */
