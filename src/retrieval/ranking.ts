@@ -96,7 +96,7 @@ export const RANKING = {
 } as const;
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)\.[^/.]+|conftest\.py)$/i;
-const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|benchmarks?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
+const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
 export type FileClass = "source" | "declaration" | "test" | "doc" | "other";

@@ -130,6 +130,11 @@ describe("ranking", () => {
     expect(classifyPath("test.c")).toBe("test");
     expect(classifyPath("src/tests.rs")).toBe("test");
     expect(classifyPath("src/attest.c")).toBe("source");
+    // Benchmarks under any of their usual folder names weigh like examples (spdlog's `bench/`, Rust's `benches/`).
+    expect(classifyPath("bench/formatter-bench.cpp")).toBe("doc");
+    expect(classifyPath("benches/parse.rs")).toBe("doc");
+    expect(classifyPath("benchmarks/run.py")).toBe("doc");
+    expect(classifyPath("src/benchmark.c")).toBe("source");
     expect(distances([{ score: 4 }, { score: 2 }, { score: 0.5 }])).toEqual([0, 0.5, 0.875]);
   });
 });
