@@ -288,6 +288,13 @@ describe("untested change", () => {
     expect(d("a.rs", "walk", "pub(in crate::field) fn walk(&self)")).toBe(false);
     expect(d("A.java", "run", "private void run()", "method")).toBe(false);
     expect(d("a.py", "Config", "class Config", "class")).toBe(false);
+    // Hooks only tests call, by their naming conventions: their users are tests, not their tests.
+    expect(d("db/db_impl.cc", "TEST_CompactRange", "void DBImpl::TEST_CompactRange(int level)", "method")).toBe(false);
+    expect(d("Clock.java", "setNowForTesting", "public void setNowForTesting(long now)", "method")).toBe(false);
+    expect(d("a.py", "reset_for_testing", "def reset_for_testing()")).toBe(false);
+    expect(d("a.go", "ResetForTest", "func ResetForTest()")).toBe(false);
+    expect(d("a.py", "testing_mode", "def testing_mode()")).toBe(true);
+    expect(d("a.go", "Test", "func Test(x int) bool")).toBe(true);
   });
 
   it("a title declares a change that keeps behaviour by its Conventional Commits type, or by starting with Refactor; a breaking one does not", () => {

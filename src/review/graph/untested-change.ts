@@ -45,7 +45,7 @@ export type UntestedReport = {
 export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind" | "signatureAfter" | "path">): boolean {
   if (change.kind !== "function" && change.kind !== "method") return false;
   const { name } = change;
-  if (name.startsWith("_") || name.startsWith("#")) return false;
+  if (name.startsWith("_") || name.startsWith("#") || isTestHookName(name)) return false;
   const signature = change.signatureAfter ?? "";
   const language = languageOf(change.path);
   if (language === "go") return /^[A-Z]/.test(name);
@@ -53,6 +53,12 @@ export function isPublicDefinition(change: Pick<DefinitionChange, "name" | "kind
   if (language === "rust") return /\bpub\b(?!\s*\()/.test(signature);
   return !/\bprivate\b/.test(signature);
 }
+
+/**
+ * A function named as a hook for tests (`TEST_CompactRange`, `setClockForTesting`, `reset_for_testing`):
+ * the conventions that mark code only tests call. The tests that call it use it, they do not test it.
+ */
+export const isTestHookName = (name: string): boolean => /^TEST_|ForTest(?:s|ing)?$|_for_test(?:s|ing)?$/.test(name);
 
 /**
  * Code that exists for tests outside test folders: mocks, fakes and test utilities (`mocks/`,
