@@ -7,7 +7,8 @@
  *  - fused retrieval score: each list's scores divided by that list's best score, weighted per list
  *    and summed per chunk (score normalisation; adapters' raw scores are not comparable);
  *  - definitions over uses: a chunk whose `symbol` is a name the query mentions gets a bonus scaled
- *    by that name's query weight; members of a mentioned class (`parent`) get a smaller one;
+ *    by that name's query weight; members of a mentioned class (`parent`) get a smaller one; a chunk
+ *    defining the name inside it (`proto.utcOffset = function` in a plugin kept whole) a share of it;
  *  - path mentions: a file whose path ends with a path from the query (trace frames, `foo/bar.py`,
  *    dotted module names turned into paths) gets a bonus scaled by the mention's weight;
  *  - module names: a file whose stem (or package directory, for `__init__`/`index` files) is an
@@ -26,6 +27,7 @@ import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
+import { definitionsIn } from "./definition-span.ts";
 
 export type CandidateList = {
   name: string;
@@ -93,6 +95,14 @@ export const RANKING = {
   nonCodeFactor: 0.6,
   /** A chunk whose string literal the report quotes (the output it prints; ./quoted-messages.ts). */
   quotedMessageBonus: 0.6,
+  /**
+   * A chunk holding, inside it, the definition of the strongest name it mentions (a plugin's
+   * `proto.utcOffset = function`, a method of a class kept whole, a nested function): this share of
+   * the definition bonus, scaled by that name's weight; its references narrow to it (./references.ts).
+   */
+  innerDefinitionShare: 0.4,
+  /** A chunk this short (lines) holds no definition of its own worth reading for (a one-liner's own name). */
+  innerDefinitionMinLines: 8,
 } as const;
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)\.[^/.]+|conftest\.py)$/i;
@@ -159,7 +169,7 @@ export function mentionsWord(text: string, word: string): boolean {
 }
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
-type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean };
+type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean; innerName?: string };
 
 /** Names the query mentions (identifiers, trace symbols, last parts of dotted names) with weights. */
 export function queryNames(analysis: QueryAnalysis): Map<string, number> {
@@ -252,12 +262,24 @@ export function rankFiles(input: RankInput): RankedFile[] {
       }
     }
     let mentioned = 0;
+    let mentionedName: string | null = null;
     for (const [name, w] of mentionNames) {
       if (name === doc.symbol || !mentionsWord(doc.text, name)) continue;
       mentioned = w / maxNameWeight;
+      mentionedName = name;
       break;
     }
     a.bonus += RANKING.mentionBonus * mentioned;
+    // The strongest name it mentions defined inside it (not its own symbol): a definition too, weighing less.
+    if (!a.defines && !a.usedName && mentionedName !== null && usages.length === 0 && doc.endLine - doc.startLine >= RANKING.innerDefinitionMinLines) {
+      const inner = definitionsIn(doc.text, doc.startLine, doc.language).find((d) => d.name === mentionedName);
+      if (inner) {
+        a.definition = RANKING.definitionBonus * RANKING.innerDefinitionShare * mentioned;
+        a.bonus += a.definition;
+        a.defines = true;
+        a.innerName = mentionedName;
+      }
+    }
   }
 
   // Output the report quotes: the chunks whose literals print it.
@@ -391,7 +413,8 @@ const byScore = (a: { score: number }, b: { score: number }): number => b.score 
 function chunkReasons(chunks: readonly ChunkAcc[]): string[] {
   const reasons: string[] = [];
   for (const c of chunks) {
-    if (c.defines && !reasons.includes(`defines ${c.doc.symbol}`)) reasons.push(`defines ${c.doc.symbol}`);
+    const defined = c.innerName ?? c.doc.symbol;
+    if (c.defines && !reasons.includes(`defines ${defined}`)) reasons.push(`defines ${defined}`);
     if (c.memberOf && !reasons.includes(`member of ${c.doc.parent}`)) reasons.push(`member of ${c.doc.parent}`);
     if (c.uses && !reasons.includes(`uses ${c.uses}`)) reasons.push(`uses ${c.uses}`);
     if (c.quoted && !reasons.includes(QUOTED_REASON)) reasons.push(QUOTED_REASON);

@@ -26,6 +26,32 @@ describe("ranking", () => {
     expect(rank("why does `parse_config` drop keys?", [hit(user, 10), hit(def, 9)])).toEqual(["app/config.py", "app/cli.py"]);
   });
 
+  it("a chunk defining a named function inside it (a plugin's prototype method) counts as defining it, with a smaller bonus", () => {
+    const plugin = [
+      "export default (option, Moment) => {",
+      "  const proto = Moment.prototype",
+      "  proto.utc = function () {",
+      "    return this.clone().set('utc', true)",
+      "  }",
+      "  proto.utcOffset = function (input, keepLocalTime) {",
+      "    if (input === undefined) return this.$offset",
+      "    const ins = this.utc()",
+      "    ins.$offset = input",
+      "    return keepLocalTime ? ins.add(-input, 'minute') : ins",
+      "  }",
+      "}",
+    ].join("\n");
+    const inPlugin = chunk("src/plugin/utc/index.js", { language: "javascript", symbol: "default", startLine: 3, endLine: 14, text: plugin });
+    const user = chunk("src/format.js", { language: "javascript", symbol: "format", startLine: 1, endLine: 12, text: `function format(m) {\n${"  // offset\n".repeat(9)}  return m.utcOffset()\n}` });
+    const query = "`utcOffset(-5, true)` should keep the local time of day";
+    expect(rank(query, [hit(user, 10), hit(inPlugin, 8)])).toEqual(["src/plugin/utc/index.js", "src/format.js"]);
+    const ranked = rankFiles({ analysis: analyzeQuery(query), lists: [{ name: "lexical", weight: 1, hits: [hit(user, 10), hit(inPlugin, 8)] }], limit: 10 });
+    expect(ranked[0]!.reasons).toContain("defines utcOffset");
+    // Its own definition of the name weighs more than one inside another chunk.
+    const own = chunk("src/core.js", { language: "javascript", symbol: "utcOffset", startLine: 1, endLine: 12, text: "utcOffset(input) {\n  return this.$offset\n}" });
+    expect(rank(query, [hit(inPlugin, 8), hit(own, 8)])[0]).toBe("src/core.js");
+  });
+
   it("source beats tests and docs unless the query asks for them", () => {
     const test = chunk("tests/test_config.py", { symbol: "test_merge" });
     const docs = chunk("docs/config.md", { kind: "section" });
