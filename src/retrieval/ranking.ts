@@ -168,6 +168,31 @@ export function mentionsWord(text: string, word: string): boolean {
   return false;
 }
 
+/** Whether a chunk defines `name` below its first line (`definitionsIn`), remembered per chunk and name. */
+function definesInside(doc: ChunkDocument, name: string): boolean {
+  let byName = insideCache.get(doc);
+  if (!byName) insideCache.set(doc, (byName = new Map()));
+  let yes = byName.get(name);
+  if (yes === undefined) {
+    // Only a line that starts with the name (after indentation, modifiers and a receiver) can define it.
+    yes = startsALine(doc.text, name) && definitionsIn(doc.text, doc.startLine, doc.language).some((d) => d.name === name);
+    byName.set(name, yes);
+  }
+  return yes;
+}
+/** The chunks' answers, as long as the index keeps the chunk objects (they come back query after query). */
+const insideCache = new WeakMap<ChunkDocument, Map<string, boolean>>();
+
+/** Whether a line of `text` has `name` before any assignment, string or `return` (where a definition names itself). */
+function startsALine(text: string, name: string): boolean {
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
+    const lineStart = text.lastIndexOf("\n", at) + 1;
+    if (LINE_HEAD.test(text.slice(lineStart, at))) return true;
+  }
+  return false;
+}
+const LINE_HEAD = /^(?![^=;"'`]*\breturn\b)[^=;"'`]*$/;
+
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
 type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean; innerName?: string };
 
@@ -272,8 +297,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     a.bonus += RANKING.mentionBonus * mentioned;
     // The strongest name it mentions defined inside it (not its own symbol): a definition too, weighing less.
     if (!a.defines && !a.usedName && mentionedName !== null && usages.length === 0 && doc.endLine - doc.startLine >= RANKING.innerDefinitionMinLines) {
-      const inner = definitionsIn(doc.text, doc.startLine, doc.language).find((d) => d.name === mentionedName);
-      if (inner) {
+      if (definesInside(doc, mentionedName)) {
         a.definition = RANKING.definitionBonus * RANKING.innerDefinitionShare * mentioned;
         a.bonus += a.definition;
         a.defines = true;
