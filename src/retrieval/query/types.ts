@@ -69,7 +69,7 @@ export type QueryAnalysis = {
 export const QUERY_WEIGHTS = {
   projectFramePath: 3.0,
   projectFrameSymbol: 2.5,
-  innermostFrameBonus: 0.5,
+  innermostFrameBonus: 1.0,
   /** Each project frame further out than a stack's innermost one weighs this much of the one inside it (not below a library frame). */
   outerFrameDecay: 0.75,
   libraryFramePath: 1.2,
