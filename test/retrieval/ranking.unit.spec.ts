@@ -52,6 +52,34 @@ describe("ranking", () => {
     expect(rank(query, [hit(inPlugin, 8), hit(own, 8)])[0]).toBe("src/core.js");
   });
 
+  it("the innermost project frame, where the exception was raised, outweighs several outer frames of another file", () => {
+    const trace = [
+      "Solar output fails for a single reading",
+      "```",
+      "Traceback (most recent call last):",
+      '  File "/home/u/.local/lib/python3.10/site-packages/solar/chain.py", line 1770, in run_model',
+      "    self._run_from_irradiance(weather)",
+      '  File "/home/u/.local/lib/python3.10/site-packages/solar/chain.py", line 1858, in _run_from_irradiance',
+      "    self.dc_model()",
+      '  File "/home/u/.local/lib/python3.10/site-packages/solar/chain.py", line 772, in _singlediode',
+      "    self.results.dc = tuple(itertools.starmap(",
+      '  File "/home/u/.local/lib/python3.10/site-packages/solar/tools.py", line 364, in _golden_section',
+      '    raise Exception("Iterations exceeded maximum")',
+      "Exception: Iterations exceeded maximum",
+      "```",
+    ].join("\n");
+    const files = ["solar/chain.py", "solar/tools.py"];
+    const chain = [
+      chunk("solar/chain.py", { symbol: "run_model", parent: "Chain", kind: "method", text: "def run_model(self, weather):\n    self._run_from_irradiance(weather)\n" }),
+      chunk("solar/chain.py", { symbol: "_run_from_irradiance", parent: "Chain", kind: "method", text: "def _run_from_irradiance(self, weather):\n    self.dc_model()\n" }),
+      chunk("solar/chain.py", { symbol: "_singlediode", parent: "Chain", kind: "method", text: "def _singlediode(self):\n    self.results.dc = tuple(itertools.starmap(f, args))\n" }),
+    ];
+    const tools = chunk("solar/tools.py", { symbol: "_golden_section", text: 'def _golden_section(params, lower, upper):\n    raise Exception("Iterations exceeded maximum")\n' });
+    const analysis = withExtraPaths(analyzeQuery(trace, { ownsPath: (p) => files.some((f) => pathMatches(f, p)) }), trace);
+    const ranked = rankFiles({ analysis, lists: [{ name: "lexical", weight: 1, hits: [...chain.map((c) => hit(c, 5)), hit(tools, 10)] }], files: new Map([["r\u0000main", files]]), limit: 10 });
+    expect(ranked[0]!.path).toBe("solar/tools.py");
+  });
+
   it("source beats tests and docs unless the query asks for them", () => {
     const test = chunk("tests/test_config.py", { symbol: "test_merge" });
     const docs = chunk("docs/config.md", { kind: "section" });
