@@ -27,7 +27,7 @@ import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
-import { definitionsIn } from "./definition-span.ts";
+import { definesInside } from "./inner-definitions.ts";
 
 export type CandidateList = {
   name: string;
@@ -167,31 +167,6 @@ export function mentionsWord(text: string, word: string): boolean {
   }
   return false;
 }
-
-/** Whether a chunk defines `name` below its first line (`definitionsIn`), remembered per chunk and name. */
-function definesInside(doc: ChunkDocument, name: string): boolean {
-  let byName = insideCache.get(doc);
-  if (!byName) insideCache.set(doc, (byName = new Map()));
-  let yes = byName.get(name);
-  if (yes === undefined) {
-    // Only a line that starts with the name (after indentation, modifiers and a receiver) can define it.
-    yes = startsALine(doc.text, name) && definitionsIn(doc.text, doc.startLine, doc.language).some((d) => d.name === name);
-    byName.set(name, yes);
-  }
-  return yes;
-}
-/** The chunks' answers, as long as the index keeps the chunk objects (they come back query after query). */
-const insideCache = new WeakMap<ChunkDocument, Map<string, boolean>>();
-
-/** Whether a line of `text` has `name` before any assignment, string or `return` (where a definition names itself). */
-function startsALine(text: string, name: string): boolean {
-  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-    const lineStart = text.lastIndexOf("\n", at) + 1;
-    if (LINE_HEAD.test(text.slice(lineStart, at))) return true;
-  }
-  return false;
-}
-const LINE_HEAD = /^(?![^=;"'`]*\breturn\b)[^=;"'`]*$/;
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
 type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean; innerName?: string };
