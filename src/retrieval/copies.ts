@@ -104,6 +104,9 @@ export function containment<T>(whole: ReadonlySet<T>, part: ReadonlySet<T>): num
 export const isAssembledFrom = (deeper: number, shallower: number): boolean =>
   deeper - shallower >= COPIES.assembledLines && deeper >= 2 * shallower;
 
+/** The word sets of chunks read so far, as long as the index keeps the chunk objects (they come back query after query). */
+const wordSets = new WeakMap<object, Set<number>>();
+
 /**
  * Re-orders `scored` (best first) in place after lowering the copies' scores; returns how many were
  * copies. Of two files whose best chunks are copies, the lower one takes the demotion. A file whose best
@@ -111,10 +114,13 @@ export const isAssembledFrom = (deeper: number, shallower: number): boolean =>
  * is a part of that file: the higher file takes the demotion (once), and the part keeps its score.
  */
 export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<ChunkDocument, "text" | "startLine"> }[] }; score: number }>(scored: T[]): number {
-  type Chunk = { line: number; length: number; text: string; words: Set<number> | null };
+  type Chunk = { line: number; length: number; text: string; words: Set<number> | null; doc: object };
   type Seen = { entry: T; best: Chunk; chunks: readonly { doc: Pick<ChunkDocument, "text" | "startLine"> }[]; others: Chunk[] | null; assembled: boolean };
-  const chunkOf = (doc: Pick<ChunkDocument, "text" | "startLine">): Chunk => ({ line: doc.startLine, length: doc.text.length, text: doc.text, words: null });
-  const wordsOf = (c: Chunk) => (c.words ??= wordSet(c.text));
+  const chunkOf = (doc: Pick<ChunkDocument, "text" | "startLine">): Chunk => ({ line: doc.startLine, length: doc.text.length, text: doc.text, words: wordSets.get(doc) ?? null, doc });
+  const wordsOf = (c: Chunk) => {
+    if (c.words === null) wordSets.set(c.doc, (c.words = wordSet(c.text)));
+    return c.words;
+  };
   // Words are read only for chunks of about one length: a copy shares four words in five, so its text
   // is nearly as long.
   const aboutOneLength = (a: Chunk, b: Chunk): boolean => Math.min(a.length, b.length) >= COPIES.similarity * Math.max(a.length, b.length);
