@@ -107,15 +107,15 @@ export function delegateOf(
  * file's only when the entry's file imports it and a chunk of it is among the ranked candidates (the
  * question's words found it too).
  */
-export async function delegateOfBest(index: Pick<CodeIndex, "findDefinitions" | "importsOf" | "getFileChunks">, orgId: string, ranked: readonly RankedFile[]): Promise<DefinitionHit | null> {
+export async function delegateOfBest(index: Pick<CodeIndex, "findDefinitions" | "importsOf">, orgId: string, ranked: readonly RankedFile[]): Promise<DefinitionHit | null> {
   const first = ranked[0];
   const entry = first?.chunks[0]?.doc;
   if (!first || !entry || !isEntryPoint(entry)) return null;
   const calls = delegatedCalls(entry);
   if (calls.length === 0) return null;
-  // A delegate is in the entry's own file or among the candidates: only the names one of those defines
-  // (or a class of theirs, for a method called on its instance) are looked up in the graph; reading the
-  // outlines of every file defining `get` cost a search a seventh of its time.
+  // Only the names a candidate chunk defines (or whose receiver's class one is) are looked up in the
+  // graph: the question's words found the code worth reading, and reading the outlines of every file
+  // defining `get` cost a search a seventh of its time.
   const called = new Set(calls.map((c) => c.name));
   const defined = new Set<string>();
   const typed = calls.filter((c) => c.parent !== null);
@@ -124,7 +124,6 @@ export async function delegateOfBest(index: Pick<CodeIndex, "findDefinitions" | 
     // A class kept whole (or one of its methods) holds the methods called on its instances.
     for (const c of typed) if (doc.symbol === c.parent || doc.parent === c.parent) defined.add(c.name);
   };
-  for (const doc of await index.getFileChunks(first.repoId, first.branch, first.path)) note(doc);
   for (const f of ranked) for (const c of f.chunks) note(c.doc);
   if (defined.size === 0) return null;
   const found = await index.findDefinitions({ orgId, targets: [{ repoId: first.repoId, branch: first.branch }] }, [...defined], 50);
