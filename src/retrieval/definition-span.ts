@@ -23,8 +23,20 @@ const isKeywordMethod = (line: string, language: string): boolean =>
 
 const escape = (name: string) => name.replace(/[$]/g, "\\$");
 
-/** Patterns of a definition of `name` at the start of a line (after indentation and modifiers). */
+/** Patterns of a definition of `name` at the start of a line (after indentation and modifiers), compiled once per name. */
 function definitionPatterns(name: string): RegExp[] {
+  let patterns = patternCache.get(name);
+  if (!patterns) {
+    if (patternCache.size >= PATTERN_CACHE_LIMIT) patternCache.clear();
+    patternCache.set(name, (patterns = compiledPatterns(name)));
+  }
+  return patterns;
+}
+/** The compiled patterns of recent names (a query's names come back in its every file's references). */
+const patternCache = new Map<string, RegExp[]>();
+const PATTERN_CACHE_LIMIT = 2_000;
+
+function compiledPatterns(name: string): RegExp[] {
   const n = escape(name);
   const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend)\\s+)*";
   return [
