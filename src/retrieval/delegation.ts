@@ -3,15 +3,15 @@
  * to another definition (`redisFormatCommand` starts a `va_list` and calls `redisvFormatCommand`;
  * `ExceptionUtils.stream` returns `getThrowableList(t).stream()`), and the reader asking "how is X done"
  * wants the code that does it. When the best chunk of a question's first file is a short function or
- * method, the definitions it calls (the code graph's, at most a few places each) that are longer than it
- * are its delegates; the first of them joins the references right after it, in its own file.
+ * method, the longer definitions it calls (the code graph's, at most a few places each, among the
+ * candidates) are its delegates; the one the question's words scored highest joins the references right
+ * after it (in its own file), or brings its file second (in a file the entry's file imports).
  *
  * Structure from the code, not the question's words: the same for every language the graph reads.
  */
 import type { ChunkDocument, CodeIndex, DefinitionHit } from "../codeindex/port.ts";
-import type { RankedFile } from "./ranking.ts";
 import { referencedNames } from "./callees.ts";
-import { classifyPath } from "./ranking.ts";
+import { classifyPath, type RankedFile } from "./ranking.ts";
 import type { Reference } from "./references.ts";
 
 export const DELEGATION = {
@@ -169,17 +169,14 @@ export function withDelegate(references: readonly Reference[], delegate: Pick<De
 }
 
 /**
- * The ranked files with the delegate's file second when it is another file than the first (moved up, or
- * added with the first's chunks' reason when no list found it); unchanged when it is the first file.
+ * The ranked files with the delegate's file moved second when it is another of them (a delegate in
+ * another file is always among the candidates: `delegateOfBest`); unchanged otherwise.
  */
 export function withDelegateFile(ranked: readonly RankedFile[], delegate: DefinitionHit): RankedFile[] {
   const [first, ...rest] = ranked;
-  if (!first) return [...ranked];
-  const same = (f: RankedFile) => f.repoId === delegate.repoId && f.branch === delegate.branch && f.path === delegate.path;
-  if (same(first)) return [...ranked];
-  const found = rest.find(same);
+  const found = rest.find((f) => f.repoId === delegate.repoId && f.branch === delegate.branch && f.path === delegate.path);
+  if (!first || !found) return [...ranked];
   const entry = first.chunks[0]?.doc.symbol ?? "the best match";
-  const file: RankedFile = found ?? { repoId: delegate.repoId, branch: delegate.branch, path: delegate.path, score: rest[0]?.score ?? first.score, chunks: [], reasons: [] };
-  const moved: RankedFile = { ...file, score: Math.max(file.score, rest[0]?.score ?? 0), reasons: [...file.reasons, `called by ${entry}`] };
+  const moved: RankedFile = { ...found, score: Math.max(found.score, rest[0]?.score ?? 0), reasons: [...found.reasons, `called by ${entry}`] };
   return [first, moved, ...rest.filter((f) => f !== found)];
 }

@@ -330,7 +330,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
 
       let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
 
-      if ((deep || (process.env.FOLLOW === "1" && !analysis.isLongReport) || process.env.FOLLOW === "2") && ranked.length > 0) {
+      if (deep && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
         const followed = new Set<string>();
         for (const f of ranked.slice(0, 5)) for (const c of f.chunks.slice(0, 2)) for (const n of referencedNames(c.doc)) followed.add(n);

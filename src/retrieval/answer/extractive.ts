@@ -29,6 +29,9 @@ const range = (a: number, b: number) => (a === b ? `line ${a}` : `lines ${a}–$
 
 const folderOf = (path: string) => path.slice(0, path.lastIndexOf("/") + 1);
 
+/** The last part of a span's name (`redisvFormatCommand` of `Foo.redisvFormatCommand`). */
+const ownName = (span: AnswerSpan): string | null => span.name?.split(/\.|::/).pop() ?? null;
+
 /**
  * A span listed, with how many files of its folder have a span like it among the results (their code in
  * `codes`), and the other places of the same definition in its file (the windows of one long definition).
@@ -147,8 +150,7 @@ const USE_CONTEXT = 3;
  * places as they are when none does.
  */
 function usingSpans(name: string, ordered: readonly AnswerSpan[], listed: Listed[]): Listed[] {
-  const own = (span: AnswerSpan) => span.name?.split(/\.|::/).pop() === name;
-  const using = ordered.filter((span) => !own(span) && useLines(span, name) !== null);
+  const using = ordered.filter((span) => ownName(span) !== name && useLines(span, name) !== null);
   return using.length > 0 ? distinctSpans(using, ANSWER_SHAPE.listed) : listed;
 }
 
@@ -211,9 +213,6 @@ function filesInTurn(spans: readonly AnswerSpan[]): AnswerSpan[] {
   return [...first, ...rest];
 }
 
-/** The last part of a span's name (`redisvFormatCommand` of `Foo.redisvFormatCommand`). */
-const ownName = (span: AnswerSpan): string | null => span.name?.split(/\.|::/).pop() ?? null;
-
 /**
  * The listed span the best match hands its work to: the search's reason for the best match's file says
  * so (../delegation.ts) and names the best match itself.
@@ -268,8 +267,7 @@ function askedNames(question: string): Set<string> {
 function askedDefinitionFirst(question: string, spans: readonly AnswerSpan[]): AnswerSpan[] {
   const names = askedNames(question);
   if (names.size === 0) return [...spans];
-  const own = (span: AnswerSpan) => span.name?.split(/\.|::/).pop() ?? null;
-  const at = spans.findIndex((s) => s.label !== "impl" && names.has(own(s) ?? ""));
+  const at = spans.findIndex((s) => s.label !== "impl" && names.has(ownName(s) ?? ""));
   if (at <= 0) return [...spans];
   return [spans[at]!, ...spans.slice(0, at), ...spans.slice(at + 1)];
 }
