@@ -128,7 +128,8 @@ export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<Ch
     if (!aboutOneLength(a, b)) return false;
     const x = wordsOf(a);
     const y = wordsOf(b);
-    return x.size >= COPIES.minWords && y.size >= COPIES.minWords && jaccard(x, y) >= COPIES.similarity;
+    // Two sets share at most the smaller one: sizes this far apart are no copies (the Jaccard is not read).
+    return x.size >= COPIES.minWords && y.size >= COPIES.minWords && Math.min(x.size, y.size) >= COPIES.similarity * Math.max(x.size, y.size) && jaccard(x, y) >= COPIES.similarity;
   };
   // An assembled file's chunk can begin with the end of the part before it: the part's words are found
   // in it (four in five) rather than the two sharing as much.

@@ -77,7 +77,9 @@ function quotes(report: string, piece: string): boolean {
  */
 export function quotedMessageScores(report: string, docs: readonly ChunkDocument[]): Map<ChunkDocument, number> {
   const out = new Map<ChunkDocument, number>();
-  if (report.length === 0) return out;
+  // A literal counts when the report repeats QUOTED.minWords of its words: a shorter query (a name, two
+  // names) quotes none, and its candidate chunks' literals are not read.
+  if (report.length < QUOTED.minChars || wordsIn(report) < QUOTED.minWords) return out;
   const pieceQuoted = new Map<string, boolean>();
   const quotedWords = new Map<string, number>();
   const holders = new Map<string, ChunkDocument[]>();

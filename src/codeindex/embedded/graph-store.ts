@@ -7,7 +7,7 @@
  * line of a file is in one of its chunks), whose graphs are then read. Imports are resolved per branch
  * (../graph/resolve.ts), cached until the repository's generation moves.
  */
-import type { BranchFileGraph, DefinitionHit, FileGraphRecord, IndexFilter, ReferenceHit } from "../port.ts";
+import type { BranchFileGraph, DefinitionHit, GraphDefinition, FileGraphRecord, IndexFilter, ReferenceHit } from "../port.ts";
 import { forEachWord, wordTokens } from "../tokenize.ts";
 import { createBranchGraphCache } from "../graph/cache.ts";
 import { decodeGraph, decodeGraphOutline, referencesNamed } from "../graph/codec.ts";
@@ -15,6 +15,8 @@ import { resolveBranchGraph, type BranchGraph, type ResolverFile } from "../grap
 import { SEP, blobKey, branchKey, rangeWithPrefix, type Generations, type IndexLayout, type StoredGraph } from "./layout.ts";
 
 const DEFAULT_LIMIT = 1000;
+/** Files whose decoded definitions are kept (a search's definition lookups read the same files again and again). */
+const OUTLINES_KEPT = 4_096;
 
 const nameKey = (repoId: string, name: string, path: string, blobId: string) => `${repoId}${SEP}${name}${SEP}${path}${SEP}${blobId}`;
 
@@ -40,10 +42,27 @@ export type CandidateFiles = (terms: readonly string[], filter: IndexFilter) => 
 export function createGraphStore(layout: IndexLayout, generations: Generations, candidateFiles: CandidateFiles) {
   const { commit, graphs, graphImports, graphNames, branches } = layout;
   const cache = createBranchGraphCache();
+  /** Decoded definitions by blob key, with the stored graph's organisation and language; dropped when the blob's graph is written or removed. */
+  const outlines = new Map<string, { orgId: string; language: string; definitions: GraphDefinition[] }>();
+
+  /** The definitions of a place's graph when it belongs to the filter's organisation, decoded once. */
+  function definitionsAt(filter: IndexFilter, place: Place): { language: string; definitions: GraphDefinition[] } | null {
+    const key = blobKey(place.repoId, place.path, place.blobId);
+    let outline = outlines.get(key);
+    if (outline === undefined) {
+      const stored = graphs.get(key);
+      if (!stored) return null;
+      outline = { orgId: stored.orgId, language: stored.language, definitions: decodeGraphOutline(stored.graph).definitions };
+      if (outlines.size >= OUTLINES_KEPT) outlines.delete(outlines.keys().next().value!);
+      outlines.set(key, outline);
+    }
+    return outline.orgId === filter.orgId ? outline : null;
+  }
 
   /** Inside a write transaction: removes the graph of one blob and its name keys. */
   function removeGraphSync(repoId: string, path: string, blobId: string): void {
     const key = blobKey(repoId, path, blobId);
+    outlines.delete(key);
     const old = graphs.get(key);
     if (!old) return;
     for (const def of decodeGraphOutline(old.graph).definitions) graphNames.removeSync(nameKey(repoId, def.name, path, blobId));
@@ -54,6 +73,7 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
   /** Inside a write transaction: removes every graph of a repository. */
   function removeRepositorySync(repoId: string): void {
     const prefix = `${repoId}${SEP}`;
+    outlines.clear();
     for (const key of [...rangeWithPrefix(graphs, prefix)].map((e) => e.key)) graphs.removeSync(key);
     for (const key of [...rangeWithPrefix(graphImports, prefix)].map((e) => e.key)) graphImports.removeSync(key);
     for (const key of [...rangeWithPrefix(graphNames, prefix)].map((e) => e.key)) graphNames.removeSync(key);
@@ -103,7 +123,10 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
   return {
     removeGraphSync,
     removeRepositorySync,
-    dropCaches: () => cache.clear(),
+    dropCaches: () => {
+      cache.clear();
+      outlines.clear();
+    },
 
     async upsertGraphs(input: FileGraphRecord[]): Promise<void> {
       if (input.length === 0) return;
@@ -114,6 +137,7 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
           const old = graphs.get(key);
           if (old && old.graph === record.graph && old.orgId === record.orgId && old.language === record.language) continue;
           if (old) removeGraphSync(record.repoId, record.path, record.blobId);
+          outlines.delete(key);
           const outline = decodeGraphOutline(record.graph);
           graphs.putSync(key, { orgId: record.orgId, language: record.language, graph: record.graph });
           if (outline.imports.length > 0 || outline.package !== null) {
@@ -166,9 +190,9 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
       });
       const hits: (DefinitionHit & { target: number })[] = [];
       for (const place of places.values()) {
-        const stored = graphAt(filter, place);
+        const stored = definitionsAt(filter, place);
         if (!stored) continue;
-        for (const def of decodeGraphOutline(stored.graph).definitions) {
+        for (const def of stored.definitions) {
           if (!wanted.has(def.name)) continue;
           hits.push({ target: place.target, repoId: place.repoId, branch: filter.targets[place.target]!.branch, path: place.path, blobId: place.blobId, language: stored.language, def });
         }
