@@ -36,6 +36,14 @@ const literalCache = new WeakMap<ChunkDocument, Literal[]>();
 
 const wordsIn = (text: string): number => text.match(/\p{L}[\p{L}\p{N}_'-]*/gu)?.length ?? 0;
 
+/** Whether `text` holds at least `n` words (read up to the n-th). */
+function hasWords(text: string, n: number): boolean {
+  const word = /\p{L}[\p{L}\p{N}_'-]*/gu;
+  let found = 0;
+  while (found < n && word.exec(text) !== null) found++;
+  return found >= n;
+}
+
 /** The string literals of a chunk with fixed text enough to be specific. */
 export function literalsOf(doc: ChunkDocument): Literal[] {
   let literals = literalCache.get(doc);
@@ -79,7 +87,7 @@ export function quotedMessageScores(report: string, docs: readonly ChunkDocument
   const out = new Map<ChunkDocument, number>();
   // A literal counts when the report repeats QUOTED.minWords of its words: a shorter query (a name, two
   // names) quotes none, and its candidate chunks' literals are not read.
-  if (report.length < QUOTED.minChars || wordsIn(report) < QUOTED.minWords) return out;
+  if (report.length < QUOTED.minChars || !hasWords(report, QUOTED.minWords)) return out;
   const pieceQuoted = new Map<string, boolean>();
   const quotedWords = new Map<string, number>();
   const holders = new Map<string, ChunkDocument[]>();

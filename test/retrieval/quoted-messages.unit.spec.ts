@@ -38,4 +38,10 @@ describe("quoted messages", () => {
     // A piece must stand as whole words in the report (`parse durations` is not `parse duration`).
     expect(quotedMessageScores(normalized("cannot parse durationsx for key"), [prints]).size).toBe(0);
   });
+
+  it("a query of one or two words quotes nothing, not even a literal that repeats them", () => {
+    const twice = chunk("python", 'raise ValueError(f"config file {a}: config file {b}")');
+    expect(quotedMessageScores(normalized("config file"), [twice]).size).toBe(0);
+    expect(quotedMessageScores(normalized("cannot read config file"), [twice]).get(twice)).toBeCloseTo(4 / 6);
+  });
 });

@@ -16,7 +16,7 @@ import { SEP, blobKey, branchKey, rangeWithPrefix, type Generations, type IndexL
 
 const DEFAULT_LIMIT = 1000;
 /** Files whose decoded definitions are kept (a search's definition lookups read the same files again and again). */
-const OUTLINES_KEPT = 4_096;
+const OUTLINES_KEPT = 1_024;
 
 const nameKey = (repoId: string, name: string, path: string, blobId: string) => `${repoId}${SEP}${name}${SEP}${path}${SEP}${blobId}`;
 
