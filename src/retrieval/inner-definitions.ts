@@ -30,4 +30,3 @@ function startsALine(text: string, name: string): boolean {
   return false;
 }
 const LINE_HEAD = /^(?![^=;"'`]*\breturn\b)[^=;"'`]*$/;
-

@@ -34,13 +34,16 @@ type Literal = { key: string; pieces: { text: string; words: number }[] };
 
 const literalCache = new WeakMap<ChunkDocument, Literal[]>();
 
-const wordsIn = (text: string): number => text.match(/\p{L}[\p{L}\p{N}_'-]*/gu)?.length ?? 0;
+/** A word of any script (`don't` and `utf-8` one word each). */
+const WORD = /\p{L}[\p{L}\p{N}_'-]*/gu;
+
+const wordsIn = (text: string): number => text.match(WORD)?.length ?? 0;
 
 /** Whether `text` holds at least `n` words (read up to the n-th). */
 function hasWords(text: string, n: number): boolean {
-  const word = /\p{L}[\p{L}\p{N}_'-]*/gu;
+  WORD.lastIndex = 0;
   let found = 0;
-  while (found < n && word.exec(text) !== null) found++;
+  while (found < n && WORD.exec(text) !== null) found++;
   return found >= n;
 }
 

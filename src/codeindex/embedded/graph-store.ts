@@ -136,8 +136,7 @@ export function createGraphStore(layout: IndexLayout, generations: Generations, 
           const key = blobKey(record.repoId, record.path, record.blobId);
           const old = graphs.get(key);
           if (old && old.graph === record.graph && old.orgId === record.orgId && old.language === record.language) continue;
-          if (old) removeGraphSync(record.repoId, record.path, record.blobId);
-          outlines.delete(key);
+          if (old) removeGraphSync(record.repoId, record.path, record.blobId); // its decoded definitions too
           const outline = decodeGraphOutline(record.graph);
           graphs.putSync(key, { orgId: record.orgId, language: record.language, graph: record.graph });
           if (outline.imports.length > 0 || outline.package !== null) {
