@@ -1,0 +1,136 @@
+/**
+ * Evaluation cases from a repository's own history, for repositories no dev set covers: each case is a
+ * real fix commit, its message the query and the source files it changed the answer.
+ *
+ *   npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000]
+ *                                    [--mirrors ../.mirror] --out <cases.jsonl>
+ *
+ * Then: npm run eval -- --dataset <cases.jsonl> --data-dir <dir>
+ *
+ * Per repository (a mirror brought with `fetch`, `<mirrors>/<owner>+<name>/repo`), newest first along the
+ * default branch's first parents, within --depth commits, a commit is a case when:
+ * - it is no merge, changes at most 8 files, and 1 to 3 of them are non-test source files of one
+ *   language (scripts/eval/languages.ts: the baseline's own extensions and test conventions), none
+ *   of them added or deleted (the file to find exists before the fix);
+ * - its message says it fixes something (a word of `FIX_WORDS` in its subject), and it has at least 6
+ *   words once trailers (Signed-off-by, Co-authored-by...) and pull-request numbers are taken out;
+ * - at most --per-repo cases a repository, spread over the window (every n-th of the candidates).
+ * The case's base_commit is the commit's first parent, its patch `git diff -U3 parent commit` of those
+ * source files, the fields of ../shared/eval/README.md. The files it writes hold fetched repositories'
+ * text: keep them out of the project (e.g. under a temp directory).
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { projectRoot } from "./results.ts";
+import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
+
+const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--mirrors ../.mirror] --out <cases.jsonl>";
+const { values: args } = parseArgs({
+  options: {
+    repos: { type: "string" },
+    "per-repo": { type: "string", default: "10" },
+    depth: { type: "string", default: "2000" },
+    mirrors: { type: "string" },
+    out: { type: "string" },
+  },
+});
+function fail(message: string): never {
+  process.stderr.write(`${message}\n\nusage: ${USAGE}\n`);
+  process.exit(2);
+}
+if (!args.repos || !args.out) fail("--repos and --out are required");
+const perRepo = Number(args["per-repo"]);
+const depth = Number(args.depth);
+if (!Number.isInteger(perRepo) || perRepo < 1 || !Number.isInteger(depth) || depth < 1) fail("--per-repo and --depth take whole numbers above 0");
+const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
+
+/** What a fix commit's subject says (data selection only; the ranking never reads it). */
+const FIX_WORDS = /\b(fix(es|ed)?|bug|crash(es)?|panic(s)?|regression|incorrect(ly)?|wrong(ly)?|broken|segfault|leak(s)?)\b/i;
+const TRAILER = /^[A-Z][\w-]+(-by|-authored-by)?:\s.*$/;
+
+const git = (dir: string, a: string[]) => execFileSync("git", a, { cwd: dir, maxBuffer: 1 << 30 }).toString("utf8");
+
+type Change = { status: string; path: string };
+type Commit = { commit: string; subject: string; changes: Change[] };
+
+/** The first-parent, non-merge commits of HEAD, newest first, each with its changes against its parent (one `git log`). */
+function historyOf(dir: string, count: number): Commit[] {
+  const out = git(dir, ["-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", `--max-count=${count}`, "--format=%x01%H %s", "--name-status", "HEAD"]);
+  return out
+    .split("\x01")
+    .filter(Boolean)
+    .map((block) => {
+      const [head, ...lines] = block.split("\n");
+      const space = head!.indexOf(" ");
+      const changes = lines
+        .filter((l) => l.includes("\t"))
+        .map((l) => ({ status: l.slice(0, l.indexOf("\t")), path: l.slice(l.indexOf("\t") + 1) }));
+      return { commit: head!.slice(0, space), subject: head!.slice(space + 1), changes };
+    });
+}
+
+/** The repository's language for a C/C++ header: the one more of its tracked sources are written in. */
+function headerLanguage(dir: string): "C" | "C++" {
+  const files = git(dir, ["ls-tree", "-r", "--name-only", "HEAD"]).split("\n");
+  const c = files.filter((f) => f.endsWith(".c")).length;
+  const cpp = files.filter((f) => /\.(cc|cpp|cxx|hpp)$/.test(f)).length;
+  return cpp > c ? "C++" : "C";
+}
+
+const DISPLAY: Record<string, string> = { python: "Python", javascript: "JavaScript", rust: "Rust", c: "C", "c++": "C++", go: "Go", java: "Java" };
+
+/** The one language of the source files among `paths` (a .h file read as `header`'s), or undefined when none or several. */
+function languageOf(paths: readonly string[], header: string): string | undefined {
+  const candidates = LANGUAGES.filter((l) => (l === "c" || l === "c++" ? DISPLAY[l] === header : true));
+  const found = new Set(paths.flatMap((p) => candidates.filter((l) => isSourceFile(p, l))));
+  return found.size === 1 ? DISPLAY[[...found][0]!] : undefined;
+}
+
+function message(dir: string, commit: string): string {
+  return git(dir, ["log", "-1", "--format=%B", commit])
+    .split("\n")
+    .filter((line) => !TRAILER.test(line.trim()))
+    .join("\n")
+    .replace(/\(#\d+\)/g, "")
+    .trim();
+}
+
+const cases: object[] = [];
+for (const repo of args.repos.split(",").map((r) => r.trim()).filter(Boolean)) {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) fail(`--repos: ${repo} is not owner/name`);
+  const dir = resolve(mirrors, repo.replace("/", "+"), "repo");
+  const header = headerLanguage(dir);
+  const commits = historyOf(dir, depth);
+  const candidates: { commit: string; language: string; gold: string[]; text: string }[] = [];
+  for (const { commit, subject, changes } of commits) {
+    if (!FIX_WORDS.test(subject)) continue;
+    if (changes.length === 0 || changes.length > 8) continue;
+    const language = languageOf(changes.map((c) => c.path), header);
+    if (!language) continue;
+    const key = language.toLowerCase();
+    const gold = changes.filter((c) => isSourceFile(c.path, key) && !isTestFile(c.path, key));
+    if (gold.length < 1 || gold.length > 3 || gold.some((c) => c.status !== "M")) continue;
+    const text = message(dir, commit);
+    if (text.split(/\s+/).filter(Boolean).length < 6) continue;
+    candidates.push({ commit, language, gold: gold.map((c) => c.path), text });
+  }
+  const step = Math.max(1, Math.floor(candidates.length / perRepo));
+  const chosen = candidates.filter((_, i) => i % step === 0).slice(0, perRepo);
+  for (const c of chosen) {
+    const parent = git(dir, ["rev-parse", `${c.commit}^`]).trim();
+    cases.push({
+      instance_id: `${repo.replace("/", "__")}-${c.commit.slice(0, 10)}`,
+      repo,
+      language: c.language,
+      base_commit: parent,
+      problem_statement: c.text,
+      gold_files: c.gold,
+      patch: git(dir, ["diff", "--no-color", "--no-ext-diff", "-U3", parent, c.commit, "--", ...c.gold]),
+    });
+  }
+  process.stderr.write(`${repo}: ${candidates.length} fix commits in the last ${commits.length}, ${chosen.length} taken\n`);
+}
+writeFileSync(resolve(args.out), cases.map((c) => JSON.stringify(c)).join("\n") + "\n");
+process.stderr.write(`${cases.length} cases -> ${args.out}\n`);
