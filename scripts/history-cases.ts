@@ -11,8 +11,10 @@
  * default branch's first parents, within --depth commits, a commit is a case when:
  * - it is no merge, changes at most 8 files, and 1 to 3 of them are non-test source files of one
  *   language (scripts/eval/languages.ts: the baseline's own extensions and test conventions), none
- *   of them added or deleted (the file to find exists before the fix);
- * - its message says it fixes something (a word of `FIX_WORDS` in its subject), and it has at least 6
+ *   of them added or deleted (the file to find exists before the fix) and none a test, benchmark or
+ *   example by its own name or folder (`NOT_ANSWER`);
+ * - its message says it fixes code (a word of `FIX_WORDS` in its subject, no `NOT_CODE` type such as
+ *   `docs:` or `chore:` and no typo), and it has at least 6
  *   words once trailers (Signed-off-by, Co-authored-by...) and pull-request numbers are taken out;
  * - at most --per-repo cases a repository, spread over the window (every n-th of the candidates).
  * The case's base_commit is the commit's first parent, its patch `git diff -U3 parent commit` of those
@@ -48,6 +50,10 @@ const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../
 
 /** What a fix commit's subject says (data selection only; the ranking never reads it). */
 const FIX_WORDS = /\b(fix(es|ed)?|bug|crash(es)?|panic(s)?|regression|incorrect(ly)?|wrong(ly)?|broken|segfault|leak(s)?)\b/i;
+/** Commits that fix no code: conventional-commit types for docs, tests, builds and chores, and typo fixes. */
+const NOT_CODE = /^(docs?|test|tests|ci|build|chore|style)(\(|:|!)|\btypos?\b/i;
+/** Files no user asks for as the code at fault: a test, benchmark or example by its own name (`test.c`, `bench/x.cc`). */
+const NOT_ANSWER = /(^|\/)(tests?|bench(es|marks?)?|examples?|samples?|docs?)(\/|\.[^/.]+$)/i;
 const TRAILER = /^[A-Z][\w-]+(-by|-authored-by)?:\s.*$/;
 
 const git = (dir: string, a: string[]) => execFileSync("git", a, { cwd: dir, maxBuffer: 1 << 30 }).toString("utf8");
@@ -105,13 +111,13 @@ for (const repo of args.repos.split(",").map((r) => r.trim()).filter(Boolean)) {
   const commits = historyOf(dir, depth);
   const candidates: { commit: string; language: string; gold: string[]; text: string }[] = [];
   for (const { commit, subject, changes } of commits) {
-    if (!FIX_WORDS.test(subject)) continue;
+    if (!FIX_WORDS.test(subject) || NOT_CODE.test(subject)) continue;
     if (changes.length === 0 || changes.length > 8) continue;
     const language = languageOf(changes.map((c) => c.path), header);
     if (!language) continue;
     const key = language.toLowerCase();
     const gold = changes.filter((c) => isSourceFile(c.path, key) && !isTestFile(c.path, key));
-    if (gold.length < 1 || gold.length > 3 || gold.some((c) => c.status !== "M")) continue;
+    if (gold.length < 1 || gold.length > 3 || gold.some((c) => c.status !== "M" || NOT_ANSWER.test(c.path))) continue;
     const text = message(dir, commit);
     if (text.split(/\s+/).filter(Boolean).length < 6) continue;
     candidates.push({ commit, language, gold: gold.map((c) => c.path), text });

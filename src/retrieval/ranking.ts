@@ -135,10 +135,11 @@ const CLASS_CACHE_LIMIT = 100_000;
 export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean } {
   const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
   const texts = analysis.terms.filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase());
-  const tests = texts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
-    || analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest)$/.test(t.text) && t.weight >= 0.9)
-    // "Where is X tested?" asks for its tests; a report's "tested on Linux" does not.
-    || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && t.text === "tested" && t.weight >= 0.9));
+  // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
+  // where the fault is; its paths and names still ask for a test. A short question's words ask.
+  const testTexts = analysis.isLongReport ? analysis.terms.filter((t) => t.kind !== "word" && (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase()) : texts;
+  const tests = testTexts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
+    || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
     || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
