@@ -87,12 +87,15 @@ function indentEnd(lines: readonly string[], from: number): number {
 
 /**
  * The 1-based line range of `name`'s definition inside a chunk (`text` starting at `startLine`), or null
- * when the chunk does not define it (or is that definition already).
+ * when the chunk does not define it (or is that definition already). A name defined more than once in
+ * the chunk (C++ and Java overloads, a method of two classes) gives the definition whose lines hold the
+ * most of `words` (a query's words, lower case), the first of them on a tie.
  */
-export function definitionSpan(text: string, startLine: number, name: string, language: string): { startLine: number; endLine: number } | null {
+export function definitionSpan(text: string, startLine: number, name: string, language: string, words: readonly string[] = []): { startLine: number; endLine: number } | null {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
   const lines = text.split("\n");
   const patterns = definitionPatterns(name);
+  let best: { first: number; last: number; matched: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (!line.includes(name) || !patterns.some((p) => p.test(line))) continue;
@@ -103,10 +106,16 @@ export function definitionSpan(text: string, startLine: number, name: string, la
     const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
     if (last === null) continue;
     if (first === 0 && last >= lines.length - 1) return null; // the chunk is the definition
-    return { startLine: startLine + first, endLine: startLine + last };
+    const matched = words.length === 0 ? 0 : wordsIn(lines.slice(first, last + 1).join("\n").toLowerCase(), words);
+    if (!best || matched > best.matched) best = { first, last, matched };
+    if (words.length === 0) break;
+    i = last;
   }
-  return null;
+  return best && { startLine: startLine + best.first, endLine: startLine + best.last };
 }
+
+/** How many of `words` (lower case) `text` (lower case) holds. */
+const wordsIn = (text: string, words: readonly string[]): number => words.reduce((n, w) => n + (text.includes(w) ? 1 : 0), 0);
 
 /** Shapes of a definition's first line across languages, capturing the defined name. */
 const DEFINITION_LINES: RegExp[] = [

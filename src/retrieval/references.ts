@@ -29,13 +29,24 @@ export const REFERENCES = {
  * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
  * function merged into a block) gives that definition's lines instead of its own.
  */
-export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], names: readonly string[] = [], joinNeighbours = false, perFile: number = REFERENCES.perFile): Reference[] {
+export type ReferenceOptions = {
+  /** Names whose definition inside a chunk is its span (strongest first). */
+  names?: readonly string[];
+  /** The query's words, lower case: which of a name's several definitions (overloads) is meant. */
+  words?: readonly string[];
+  /** Join neighbouring spans (a report's). */
+  joinNeighbours?: boolean;
+  perFile?: number;
+};
+
+export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], options: ReferenceOptions = {}): Reference[] {
+  const { names = [], words = [], joinNeighbours = false, perFile = REFERENCES.perFile } = options;
   const best = chunks[0]?.score ?? 0;
   const out: (Reference & { narrowed: boolean })[] = [];
   for (const c of chunks.slice(0, REFERENCES.chunksRead)) {
     if (out.length >= perFile) break;
     if (out.length > 0 && !(c.score >= best * REFERENCES.minShare && c.score > 0)) break;
-    const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names);
+    const named = c.doc.symbol && names.includes(c.doc.symbol) ? null : namedDefinition(c.doc, names, words);
     const { startLine: linestart, endLine: lineend } = named ?? c.doc;
     if (out.some((r) => r.linestart <= linestart && r.lineend >= lineend)) continue; // inside a span already given
     // For a report, neighbouring definitions that both carry evidence (small functions side by side, a
@@ -60,10 +71,10 @@ function joinable(span: { linestart: number; lineend: number }, start: number, e
 }
 
 /** The first of `names` (strongest first) whose definition the chunk holds, as its line range. */
-function namedDefinition(doc: ChunkDocument, names: readonly string[]): { startLine: number; endLine: number } | null {
+function namedDefinition(doc: ChunkDocument, names: readonly string[], words: readonly string[]): { startLine: number; endLine: number } | null {
   for (const name of names) {
     if (!doc.text.includes(name)) continue;
-    const span = definitionSpan(doc.text, doc.startLine, name, doc.language);
+    const span = definitionSpan(doc.text, doc.startLine, name, doc.language, words);
     if (span) return span;
   }
   return null;

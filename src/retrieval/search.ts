@@ -347,6 +347,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const delegate = !analysis.isLongReport && (analysis.usages ?? []).length === 0 ? await delegateOfBest(codeIndex, request.orgId, ranked) : null;
       if (delegate) ranked = withDelegateFile(ranked, delegate);
       const named = spanNames(analysis);
+      const spanWords = named.length === 0 ? [] : analysis.terms.filter((t) => t.kind === "word" || t.kind === "identifier").map((t) => t.text.toLowerCase());
       const locations = specificLocations(analysis.locations, fileMap.values());
       const files = await Promise.all(ranked.map((f, i) => toResult(f, i)));
       const ds = distances(ranked);
@@ -363,12 +364,13 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         const allChunks = async () => (all ??= await codeIndex.getFileChunks(f.repoId, f.branch, f.path));
         const perFile = rank === 0 ? REFERENCES.firstFile : REFERENCES.perFile;
         // A report's references follow each chunk's own evidence (./references.ts, byOwnEvidence).
-        let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : own, named, analysis.isLongReport, perFile);
+        const options = { names: named, words: spanWords, joinNeighbours: analysis.isLongReport, perFile };
+        let references = referencesOf(analysis.isLongReport ? byOwnEvidence(f.chunks) : own, options);
         if (chunks.length === 0) {
           // A file that ranks by its path only: take its chunks to pick a span and a summary.
           const local = bestLocalChunks(await allChunks(), analysis);
           chunks = local.map((c) => c.doc);
-          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), named, analysis.isLongReport, perFile);
+          references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), options);
         }
         // A report's reference to a window of a long definition is the whole definition (./whole-definitions.ts),
         // in the files a reader opens first (each widening reads the file's chunks).

@@ -63,6 +63,37 @@ describe("definitionSpan: a named definition's lines inside a chunk", () => {
     expect(definitionSpan(cpp, 1, "format_to", "cpp")).toEqual({ startLine: 3, endLine: 5 });
   });
 
+  it("of a name defined several times (overloads), the definition holding the query's words", () => {
+    const java = at([
+      "public final class StringUtils {",
+      "  public static String join(Object[] array, char separator) {",
+      "    return join(array, separator, 0, array.length);",
+      "  }",
+      "",
+      "  public static String join(Iterable<?> iterable, String separator) {",
+      "    if (iterable == null) {",
+      "      return null;",
+      "    }",
+      "    return join(iterable.iterator(), separator);",
+      "  }",
+      "}",
+    ]);
+    expect(definitionSpan(java, 1, "join", "java", ["join", "iterable", "separator"])).toEqual({ startLine: 6, endLine: 11 });
+    expect(definitionSpan(java, 1, "join", "java", ["join", "array"])).toEqual({ startLine: 2, endLine: 4 });
+    // Without words, or with none any of them holds: the first.
+    expect(definitionSpan(java, 1, "join", "java")).toEqual({ startLine: 2, endLine: 4 });
+    expect(definitionSpan(java, 1, "join", "java", ["unrelated"])).toEqual({ startLine: 2, endLine: 4 });
+    const cpp = at([
+      "struct ordered_map : std::vector<std::pair<const Key, T>, Allocator> {",
+      "    ordered_map(const Allocator& alloc = Allocator()) : Container{alloc} {}",
+      "    ordered_map(std::initializer_list<T> init, const Allocator& alloc = Allocator())",
+      "        : Container{init, alloc} {}",
+      "    size_type erase(const Key& key) { return 0; }",
+      "};",
+    ]);
+    expect(definitionSpan(cpp, 1, "ordered_map", "cpp", ["ordered_map", "initializer_list"])).toEqual({ startLine: 3, endLine: 4 });
+  });
+
   it("gives nothing when the chunk is the definition itself, or the name is only called", () => {
     const whole = at(["def apply_discount(amount, coupon):", "    return amount"]);
     expect(definitionSpan(whole, 1, "apply_discount", "python")).toBeNull();
