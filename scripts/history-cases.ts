@@ -3,12 +3,13 @@
  * real fix commit, its message the query and the source files it changed the answer.
  *
  *   npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000]
- *                                    [--mirrors ../.mirror] --out <cases.jsonl>
+ *                                    [--before YYYY-MM-DD] [--mirrors ../.mirror] --out <cases.jsonl>
  *
  * Then: npm run eval -- --dataset <cases.jsonl> --data-dir <dir>
  *
  * Per repository (a mirror brought with `fetch`, `<mirrors>/<owner>+<name>/repo`), newest first along the
- * default branch's first parents, within --depth commits, a commit is a case when:
+ * default branch's first parents, within --depth commits (committed before --before, so that a mirror
+ * fetched again later gives the same cases), a commit is a case when:
  * - it is no merge, changes at most 8 files, and 1 to 3 of them are non-test source files of one
  *   language (scripts/eval/languages.ts: the baseline's own extensions and test conventions), none
  *   of them added or deleted (the file to find exists before the fix) and none a test, benchmark or
@@ -28,12 +29,13 @@ import { parseArgs } from "node:util";
 import { projectRoot } from "./results.ts";
 import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
 
-const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--mirrors ../.mirror] --out <cases.jsonl>";
+const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--mirrors ../.mirror] --out <cases.jsonl>";
 const { values: args } = parseArgs({
   options: {
     repos: { type: "string" },
     "per-repo": { type: "string", default: "10" },
     depth: { type: "string", default: "2000" },
+    before: { type: "string" },
     mirrors: { type: "string" },
     out: { type: "string" },
   },
@@ -46,6 +48,7 @@ if (!args.repos || !args.out) fail("--repos and --out are required");
 const perRepo = Number(args["per-repo"]);
 const depth = Number(args.depth);
 if (!Number.isInteger(perRepo) || perRepo < 1 || !Number.isInteger(depth) || depth < 1) fail("--per-repo and --depth take whole numbers above 0");
+if (args.before !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.before)) fail("--before takes a date, YYYY-MM-DD");
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
 
 /** What a fix commit's subject says (data selection only; the ranking never reads it). */
@@ -62,8 +65,9 @@ type Change = { status: string; path: string };
 type Commit = { commit: string; subject: string; changes: Change[] };
 
 /** The first-parent, non-merge commits of HEAD, newest first, each with its changes against its parent (one `git log`). */
-function historyOf(dir: string, count: number): Commit[] {
-  const out = git(dir, ["-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", `--max-count=${count}`, "--format=%x01%H %s", "--name-status", "HEAD"]);
+function historyOf(dir: string, count: number, before: string | undefined): Commit[] {
+  const until = before === undefined ? [] : [`--before=${before}T00:00:00Z`];
+  const out = git(dir, ["-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", `--max-count=${count}`, ...until, "--format=%x01%H %s", "--name-status", "HEAD"]);
   return out
     .split("\x01")
     .filter(Boolean)
@@ -108,7 +112,7 @@ for (const repo of args.repos.split(",").map((r) => r.trim()).filter(Boolean)) {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) fail(`--repos: ${repo} is not owner/name`);
   const dir = resolve(mirrors, repo.replace("/", "+"), "repo");
   const header = headerLanguage(dir);
-  const commits = historyOf(dir, depth);
+  const commits = historyOf(dir, depth, args.before);
   const candidates: { commit: string; language: string; gold: string[]; text: string }[] = [];
   for (const { commit, subject, changes } of commits) {
     if (!FIX_WORDS.test(subject) || NOT_CODE.test(subject)) continue;
