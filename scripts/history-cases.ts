@@ -3,7 +3,8 @@
  * real fix commit, its message the query and the source files it changed the answer.
  *
  *   npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000]
- *                                    [--before YYYY-MM-DD] [--mirrors ../.mirror] --out <cases.jsonl>
+ *                                    [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror]
+ *                                    --out <cases.jsonl>
  *
  * Then: npm run eval -- --dataset <cases.jsonl> --data-dir <dir>
  *
@@ -15,8 +16,9 @@
  *   of them added or deleted (the file to find exists before the fix) and none a test, benchmark or
  *   example by its own name or folder (`NOT_ANSWER`);
  * - its message says it fixes code (a word of `FIX_WORDS` in its subject, no `NOT_CODE` type such as
- *   `docs:` or `chore:` and no typo), and it has at least 6
- *   words once trailers (Signed-off-by, Co-authored-by...) and pull-request numbers are taken out;
+ *   `docs:` or `chore:` and no typo), and it has at least --min-words words (6; 50 and more make
+ *   report-like cases, whose messages describe the problem) once trailers (Signed-off-by,
+ *   Co-authored-by...) and pull-request numbers are taken out;
  * - at most --per-repo cases a repository, spread over the window (every n-th of the candidates).
  * The case's base_commit is the commit's first parent, its patch `git diff -U3 parent commit` of those
  * source files, the fields of ../shared/eval/README.md. The files it writes hold fetched repositories'
@@ -29,13 +31,14 @@ import { parseArgs } from "node:util";
 import { projectRoot } from "./results.ts";
 import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
 
-const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--mirrors ../.mirror] --out <cases.jsonl>";
+const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror] --out <cases.jsonl>";
 const { values: args } = parseArgs({
   options: {
     repos: { type: "string" },
     "per-repo": { type: "string", default: "10" },
     depth: { type: "string", default: "2000" },
     before: { type: "string" },
+    "min-words": { type: "string", default: "6" },
     mirrors: { type: "string" },
     out: { type: "string" },
   },
@@ -47,7 +50,8 @@ function fail(message: string): never {
 if (!args.repos || !args.out) fail("--repos and --out are required");
 const perRepo = Number(args["per-repo"]);
 const depth = Number(args.depth);
-if (!Number.isInteger(perRepo) || perRepo < 1 || !Number.isInteger(depth) || depth < 1) fail("--per-repo and --depth take whole numbers above 0");
+const minWords = Number(args["min-words"]);
+if (![perRepo, depth, minWords].every((n) => Number.isInteger(n) && n >= 1)) fail("--per-repo, --depth and --min-words take whole numbers above 0");
 if (args.before !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.before)) fail("--before takes a date, YYYY-MM-DD");
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
 
@@ -123,7 +127,7 @@ for (const repo of args.repos.split(",").map((r) => r.trim()).filter(Boolean)) {
     const gold = changes.filter((c) => isSourceFile(c.path, key) && !isTestFile(c.path, key));
     if (gold.length < 1 || gold.length > 3 || gold.some((c) => c.status !== "M" || NOT_ANSWER.test(c.path))) continue;
     const text = message(dir, commit);
-    if (text.split(/\s+/).filter(Boolean).length < 6) continue;
+    if (text.split(/\s+/).filter(Boolean).length < minWords) continue;
     candidates.push({ commit, language, gold: gold.map((c) => c.path), text });
   }
   const step = Math.max(1, Math.floor(candidates.length / perRepo));
