@@ -85,6 +85,11 @@ export const RANKING = {
   stemBonus: 0.35,
   /** Multiplier for test, docs and example files when the query does not ask for them. */
   auxiliaryFactor: 0.35,
+  /**
+   * Multiplier for a project's release notes (CHANGELOG.md, History.md, NEWS) when the query does not ask
+   * for them: they repeat, a line each, what changed, in the words a report or question uses, and hold no code.
+   */
+  releaseNotesFactor: 0.15,
   /** A question asking where a name is used: a chunk that uses it gains a definition's bonus... */
   usageBonus: 0.9,
   /** ...and the name's own definition keeps this share of its score (./query/usages.ts). */
@@ -109,6 +114,9 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixture
 const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
+/** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS`, `RELEASE-NOTES.rst`). */
+const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release[-_]?notes?|whatsnew)(\.[^/]*)?$/i;
+
 export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
 
 /** Declaration-only files (TypeScript `.d.ts`, Python stubs): the types of code that lives elsewhere. */
@@ -132,7 +140,7 @@ const CLASS_CACHE_LIMIT = 100_000;
  * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
  * asks for no documentation.
  */
-export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean } {
+export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean } {
   const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
   const texts = analysis.terms.filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase());
   // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
@@ -144,7 +152,8 @@ export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) =>
     || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
   const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text) && asked(t)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
-  return { tests, docs, declarations };
+  const releaseNotes = analysis.terms.some((t) => (t.kind === "word" && /^(changelogs?|releases?|whatsnew)$/.test(t.text) && t.weight >= 0.9) || (t.kind === "path" && RELEASE_NOTES.test(t.text) && asked(t)));
+  return { tests, docs, declarations, releaseNotes };
 }
 
 /** A chunk of Rust's test module inside a source file (`#[cfg(test)] mod tests`, by convention `tests` or `test`). */
@@ -388,7 +397,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
     for (let i = 0, decay = 1; i < f.chunks.length && i < RANKING.aggregateChunks; i++, decay *= RANKING.aggregateDecay) score += f.chunks[i]!.score * decay;
     score += f.bonus;
     const cls = classifyPath(f.path);
-    if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
+    if (cls === "doc" && !wants.releaseNotes && RELEASE_NOTES.test(f.path)) score *= RANKING.releaseNotesFactor;
+    else if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
     if (score > 0) scored.push({ file: f, score });
   }
