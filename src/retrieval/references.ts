@@ -24,11 +24,6 @@ export const REFERENCES = {
   chunksRead: 8,
 } as const;
 
-/**
- * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
- * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
- * function merged into a block) gives that definition's lines instead of its own.
- */
 export type ReferenceOptions = {
   /** Names whose definition inside a chunk is its span (strongest first). */
   names?: readonly string[];
@@ -36,9 +31,15 @@ export type ReferenceOptions = {
   words?: readonly string[];
   /** Join neighbouring spans (a report's). */
   joinNeighbours?: boolean;
+  /** Spans the file gives at most. */
   perFile?: number;
 };
 
+/**
+ * A file's references from its ranked chunks (best first): distinct spans, the weaker ones dropped. A
+ * chunk that holds the definition of a name the query mentions (a method in its class's chunk, a
+ * function merged into a block) gives that definition's lines instead of its own.
+ */
 export function referencesOf(chunks: readonly { doc: ChunkDocument; score: number }[], options: ReferenceOptions = {}): Reference[] {
   const { names = [], words = [], joinNeighbours = false, perFile = REFERENCES.perFile } = options;
   const best = chunks[0]?.score ?? 0;
