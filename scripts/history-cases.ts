@@ -24,11 +24,11 @@
  * source files, the fields of ../shared/eval/README.md. The files it writes hold fetched repositories'
  * text: keep them out of the project (e.g. under a temp directory).
  */
-import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { projectRoot } from "./results.ts";
+import { git, mirrorOf } from "./eval/git-host.ts";
 import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
 
 const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror] --out <cases.jsonl>";
@@ -63,27 +63,38 @@ const NOT_CODE = /^(docs?|test|tests|ci|build|chore|style)(\(|:|!)|\btypos?\b/i;
 const NOT_ANSWER = /(^|\/)(tests?|bench(es|marks?)?|examples?|samples?|docs?)(\/|\.[^/.]+$)/i;
 const TRAILER = /^[A-Z][\w-]+(-by|-authored-by)?:\s.*$/;
 
-const git = (dir: string, a: string[]) => execFileSync("git", a, { cwd: dir, maxBuffer: 1 << 30 }).toString("utf8");
-
 type Change = { status: string; path: string };
-type Commit = { commit: string; subject: string; changes: Change[] };
+type Commit = { commit: string; parent: string | undefined; subject: string; text: string; changes: Change[] };
 
-/** The first-parent, non-merge commits of HEAD, newest first, each with its changes against its parent (one `git log`). */
+/**
+ * The first-parent, non-merge commits of HEAD, newest first, each with its first parent, subject, message
+ * (trailers and pull-request numbers taken out) and changes against its parent: one `git log`.
+ */
 function historyOf(dir: string, count: number, before: string | undefined): Commit[] {
   const until = before === undefined ? [] : [`--before=${before}T00:00:00Z`];
-  const out = git(dir, ["-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", `--max-count=${count}`, ...until, "--format=%x01%H %s", "--name-status", "HEAD"]);
+  const out = git(dir, ["-c", "core.quotePath=false", "log", "--first-parent", "--no-merges", "--no-renames", `--max-count=${count}`, ...until, "--format=%x01%H %P%x02%s%x02%B%x02", "--name-status", "HEAD"]);
   return out
     .split("\x01")
     .filter(Boolean)
     .map((block) => {
-      const [head, ...lines] = block.split("\n");
-      const space = head!.indexOf(" ");
-      const changes = lines
+      const [ids, subject, body, status] = block.split("\x02") as [string, string, string, string];
+      const [commit, parent] = ids.split(" ");
+      const changes = status
+        .split("\n")
         .filter((l) => l.includes("\t"))
         .map((l) => ({ status: l.slice(0, l.indexOf("\t")), path: l.slice(l.indexOf("\t") + 1) }));
-      return { commit: head!.slice(0, space), subject: head!.slice(space + 1), changes };
+      return { commit: commit!, parent: parent || undefined, subject, text: messageOf(body), changes };
     });
 }
+
+/** A commit message without its trailers (Signed-off-by...) and pull-request numbers. */
+const messageOf = (body: string): string =>
+  body
+    .split("\n")
+    .filter((line) => !TRAILER.test(line.trim()))
+    .join("\n")
+    .replace(/\(#\d+\)/g, "")
+    .trim();
 
 /** The repository's language for a C/C++ header: the one more of its tracked sources are written in. */
 function headerLanguage(dir: string): "C" | "C++" {
@@ -102,46 +113,35 @@ function languageOf(paths: readonly string[], header: string): string | undefine
   return found.size === 1 ? DISPLAY[[...found][0]!] : undefined;
 }
 
-function message(dir: string, commit: string): string {
-  return git(dir, ["log", "-1", "--format=%B", commit])
-    .split("\n")
-    .filter((line) => !TRAILER.test(line.trim()))
-    .join("\n")
-    .replace(/\(#\d+\)/g, "")
-    .trim();
-}
-
 const cases: object[] = [];
 for (const repo of args.repos.split(",").map((r) => r.trim()).filter(Boolean)) {
   if (!/^[\w.-]+\/[\w.-]+$/.test(repo)) fail(`--repos: ${repo} is not owner/name`);
-  const dir = resolve(mirrors, repo.replace("/", "+"), "repo");
+  const dir = mirrorOf(mirrors, repo);
   const header = headerLanguage(dir);
   const commits = historyOf(dir, depth, args.before);
-  const candidates: { commit: string; language: string; gold: string[]; text: string }[] = [];
-  for (const { commit, subject, changes } of commits) {
-    if (!FIX_WORDS.test(subject) || NOT_CODE.test(subject)) continue;
+  const candidates: { commit: string; parent: string; language: string; gold: string[]; text: string }[] = [];
+  for (const { commit, parent, subject, text, changes } of commits) {
+    if (!parent || !FIX_WORDS.test(subject) || NOT_CODE.test(subject)) continue;
     if (changes.length === 0 || changes.length > 8) continue;
     const language = languageOf(changes.map((c) => c.path), header);
     if (!language) continue;
     const key = language.toLowerCase();
     const gold = changes.filter((c) => isSourceFile(c.path, key) && !isTestFile(c.path, key));
     if (gold.length < 1 || gold.length > 3 || gold.some((c) => c.status !== "M" || NOT_ANSWER.test(c.path))) continue;
-    const text = message(dir, commit);
     if (text.split(/\s+/).filter(Boolean).length < minWords) continue;
-    candidates.push({ commit, language, gold: gold.map((c) => c.path), text });
+    candidates.push({ commit, parent, language, gold: gold.map((c) => c.path), text });
   }
   const step = Math.max(1, Math.floor(candidates.length / perRepo));
   const chosen = candidates.filter((_, i) => i % step === 0).slice(0, perRepo);
   for (const c of chosen) {
-    const parent = git(dir, ["rev-parse", `${c.commit}^`]).trim();
     cases.push({
       instance_id: `${repo.replace("/", "__")}-${c.commit.slice(0, 10)}`,
       repo,
       language: c.language,
-      base_commit: parent,
+      base_commit: c.parent,
       problem_statement: c.text,
       gold_files: c.gold,
-      patch: git(dir, ["diff", "--no-color", "--no-ext-diff", "-U3", parent, c.commit, "--", ...c.gold]),
+      patch: git(dir, ["diff", "--no-color", "--no-ext-diff", "-U3", c.parent, c.commit, "--", ...c.gold]),
     });
   }
   process.stderr.write(`${repo}: ${candidates.length} fix commits in the last ${commits.length}, ${chosen.length} taken\n`);

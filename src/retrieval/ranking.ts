@@ -136,16 +136,17 @@ const classCache = new Map<string, FileClass>();
 const CLASS_CACHE_LIMIT = 100_000;
 
 /**
- * Does the query ask about tests / docs (then they are not demoted)? A path it mentions asks for its class
+ * Does the query ask about tests, docs, typings or release notes (then they are not demoted)? A path it mentions asks for its class
  * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
  * asks for no documentation.
  */
 export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean } {
   const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
-  const texts = analysis.terms.filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase());
   // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
   // where the fault is; its paths and names still ask for a test. A short question's words ask.
-  const testTexts = analysis.isLongReport ? analysis.terms.filter((t) => t.kind !== "word" && (t.weight >= 0.9 || t.kind === "path") && asked(t)).map((t) => t.text.toLowerCase()) : texts;
+  const testTexts = analysis.terms
+    .filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t) && !(analysis.isLongReport && t.kind === "word"))
+    .map((t) => t.text.toLowerCase());
   const tests = testTexts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
     || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
