@@ -150,7 +150,8 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
         // The index first: a reference this organisation never indexed is answered without asking the host.
         let record = findRecord(orgId, remote, stored.repository, stored.branch);
         // A local repository another organisation indexed before only the bootstrap one could: not shown to it.
-        if (record && deps.mayReadLocal && !deps.mayReadLocal(orgId) && deps.cloneUrlFor?.(remote, record.repository) !== undefined) record = undefined;
+        // (The local-path check first: asking which organisation is the bootstrap one reads the read store.)
+        if (record && deps.cloneUrlFor?.(remote, record.repository) !== undefined && deps.mayReadLocal && !deps.mayReadLocal(orgId)) record = undefined;
         if (record) {
           let readable: boolean;
           try {
