@@ -50,7 +50,12 @@ describe("/metrics", () => {
       if (s.status === "completed" || s.status === "failed") break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const text = await scrape();
+    // The job leaves the running count just after its completion is recorded: the gauge is read once it has.
+    let text = await scrape();
+    for (let i = 0; i < 100 && value(text, 'loupe_queue_in_flight{source="indexer"}') !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      text = await scrape();
+    }
 
     expect(value(text, 'loupe_http_requests_total{method="POST",route="/v2/keys",status="201"}')).toBe(1);
     // The route pattern, never the raw path (no key ids, no repository ids in label values).
