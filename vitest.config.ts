@@ -8,12 +8,10 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // vitest's default is one worker fewer than the cores: one on a 2-core machine, while most test files
-    // wait on the processes, servers and git commands they start. Two there run the suite in 11 minutes
-    // instead of 15 (all passing); three were no faster.
+    // wait on the processes, servers and git commands they start (docs/ENGINEERING.md, Tests).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    // A worker's test files share its module instances instead of importing the project again for each
-    // (that import was 290 of the suite's 667 s). Every file builds its own services, data directories
-    // and servers; the suite passes in file order and shuffled (--sequence.shuffle.files).
+    // A worker's test files share its module instances instead of importing the project again for each:
+    // every file builds its own services, data directories and servers.
     isolate: false,
     reporters: ["default", ["json", { outputFile: "test-results/vitest.json" }]],
   },
