@@ -15,6 +15,11 @@ export const REFERENCES = {
   perFile: 3,
   /** The first file's: where a reader starts, and the likeliest home of what is asked. */
   firstFile: 4,
+  /**
+   * The spans each later file shows, its best ones (built from REFERENCES.perFile, so a neighbour still
+   * joins them): a reader scanning a search's first ten references reaches more files.
+   */
+  laterFilesShown: 2,
   minShare: 0.5,
   /** A span this close (lines between) to one already given extends it instead of taking a place of its own... */
   adjacentGap: 2,

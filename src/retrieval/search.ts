@@ -62,8 +62,8 @@ export type SearchHitFile = {
   score: number;
   /**
    * The file's references, best first: the spans of the chunks that carry the evidence (the best one,
-   * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.perFile; REFERENCES.firstFile
-   * for the first file).
+   * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.firstFile for the first
+   * file and REFERENCES.laterFilesShown for the others).
    */
   references: { linestart: number; lineend: number; score: number }[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
@@ -402,7 +402,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           summary: best ? fileSummaryOf(best) : "",
           distance: 1,
           score: f.score,
-          references,
+          references: rank === 0 ? references : references.slice(0, REFERENCES.laterFilesShown),
           chunks: request.withChunks === false ? [] : withWindows(chunks.slice(0, 4), windows),
           ...(all && request.withChunks !== false ? { fileChunks: all } : {}),
           reasons,

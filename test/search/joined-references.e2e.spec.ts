@@ -85,7 +85,7 @@ describe("a report's references join neighbouring definitions that both carry it
     expect(spans).toEqual(expect.arrayContaining([[3, 6], [8, 11]]));
   });
 
-  it("the first file gives four references, the next ones three", async () => {
+  it("the first file gives four references, the next ones two (their best)", async () => {
     const report = `Retry policy: the retry backoff ignores jitter and the deadline
 
 With a retry policy whose backoff is exponential, the jitter is never added and the deadline is
@@ -98,6 +98,7 @@ Tried with retryStep and policyStep: both give the same wrong waits for the same
     const files = [...new Set(refs.map((r) => r.filepath))];
     expect(files.slice(0, 2).sort()).toEqual(["lib/policy.js", "lib/retry.js"]);
     expect(refs.filter((r) => r.filepath === files[0])).toHaveLength(4);
-    expect(refs.filter((r) => r.filepath === files[1])).toHaveLength(3);
+    // Each file after the first shows its best two: the first ten references reach more files.
+    expect(refs.filter((r) => r.filepath === files[1])).toHaveLength(2);
   });
 });
