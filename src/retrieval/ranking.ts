@@ -86,8 +86,9 @@ export const RANKING = {
   /** Multiplier for test, docs and example files when the query does not ask for them. */
   auxiliaryFactor: 0.35,
   /**
-   * Multiplier for a project's release notes (CHANGELOG.md, History.md, NEWS) when the query does not ask
-   * for them: they repeat, a line each, what changed, in the words a report or question uses, and hold no code.
+   * Multiplier for a project's release notes (CHANGELOG.md, History.md, NEWS.md: documentation files of
+   * those names) when the query does not ask for them: they repeat, a line each, what changed, in the
+   * words a report or question uses, and hold no code.
    */
   releaseNotesFactor: 0.15,
   /** A question asking where a name is used: a chunk that uses it gains a definition's bonus... */
@@ -114,7 +115,7 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixture
 const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
-/** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS`, `RELEASE-NOTES.rst`). */
+/** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`, `RELEASE-NOTES.rst`); read only for files classed as documentation. */
 const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release[-_]?notes?|whatsnew)(\.[^/]*)?$/i;
 
 export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
