@@ -855,7 +855,9 @@ static void queue_dump(const struct queue *q) {
     const c = await chunk("util/queue.h", header);
     expect(c.language).toBe("c");
     expect(chunkOf(c, "queue_push")).toMatchObject({ kind: "function", startLine: 6, endLine: 10, doc: "Pushes a value." });
-    expect(chunkOf(c, "queue_dump")).toMatchObject({ kind: "function", startLine: 13, endLine: 16 });
+    // The conditional's directive lines go with the function they govern; the include guard's stay apart.
+    expect(chunkOf(c, "queue_dump")).toMatchObject({ kind: "function", startLine: 12, endLine: 17 });
+    expect(c.chunks.find((k) => k.startLine === 19)).toMatchObject({ kind: "block", text: "#endif" });
 
     const cpp = await chunk(
       "db/skiplist.h",
@@ -895,6 +897,129 @@ void SkipList<Key, Comparator>::Insert(const Key& key) {
     expect(symbolOf(cpp, "SkipList")).toMatchObject({ kind: "class", parent: "store" });
     expect(symbolOf(cpp, "RandomHeight")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 15, endLine: 20 });
     expect(symbolOf(cpp, "Insert")).toMatchObject({ kind: "method", parent: "SkipList", startLine: 22, endLine: 26 });
+  });
+
+  it("C and C++: a conditional's directive lines join the definition they touch, not a chunk of their own (spdlog logger.h)", async () => {
+    const c = await chunk(
+      "src/poll.c",
+      `#include <stdio.h>
+
+#ifdef _WIN32
+int open_thing(const char *path)
+{
+    return win_open(path);
+}
+#else
+int open_thing(const char *path)
+{
+    return open(path, 0);
+}
+#endif
+
+#if defined(HAVE_EPOLL)
+static int poll_once(int fd)
+{
+    return epoll_wait(fd);
+}
+#endif /* HAVE_EPOLL */
+
+int main(void)
+{
+    return poll_once(open_thing("x"));
+}
+`,
+    );
+    expect(c.chunks.filter((k) => k.symbol === "open_thing").map((k) => [k.startLine, k.endLine])).toEqual([[3, 7], [8, 13]]);
+    expect(chunkOf(c, "poll_once")).toMatchObject({ startLine: 15, endLine: 20 });
+    expect(chunkOf(c, "main")).toMatchObject({ startLine: 22, endLine: 25 });
+    expect(c.chunks.some((k) => /^#/.test(k.text))).toBe(c.chunks.some((k) => k.text.startsWith("#include")));
+
+    // A method of a class cut into its members: the \`#ifdef\` line before it was a one-line chunk that a
+    // report naming the macro found first.
+    const methods = Array.from({ length: 30 }, (_, i) => `    void step${i}(int n)\n    {\n        total_ += n * ${i};\n        count_++;\n        last_ = n;\n    }\n`).join("\n");
+    const cpp = await chunk(
+      "include/lib/logger.h",
+      `namespace lib {
+class logger
+{
+public:
+${methods}
+#ifdef LIB_WCHAR_SUPPORT
+    template<typename... Args>
+    void log_wide(const wchar_t *fmt, Args &&... args)
+    {
+        wbuf_.clear();
+        convert(fmt, wbuf_);
+        write(wbuf_, args...);
+    }
+#endif // LIB_WCHAR_SUPPORT
+
+private:
+    int total_ = 0;
+    int count_ = 0;
+    int last_ = 0;
+};
+} // namespace lib
+`,
+    );
+    const wide = chunkOf(cpp, "log_wide");
+    expect(wide.text.split("\n")[0]).toBe("#ifdef LIB_WCHAR_SUPPORT");
+    expect(wide.text.split("\n").at(-1)).toBe("#endif // LIB_WCHAR_SUPPORT");
+    expect(cpp.chunks.filter((k) => k.text.trim().startsWith("#"))).toEqual([wide]);
+  });
+
+  it("C++: a class, struct, union or enum defined inside a class is a definition, its methods its members (nlohmann/json's iterator_wrapper)", async () => {
+    const methods = Array.from({ length: 30 }, (_, i) => `    int m${i}(int n) const\n    {\n        int a = n + ${i};\n        return a * x_;\n    }\n`).join("\n");
+    const helpers = Array.from({ length: 35 }, (_, i) => `        int h${i}() const\n        {\n            return v_ + ${i};\n        }\n`).join("\n");
+    const content = `namespace lib {
+template<typename T>
+class outer
+{
+  public:
+    /*!
+    @brief wraps an iterator
+    */
+    class wrapper
+    {
+      public:
+${helpers}
+      private:
+        int v_;
+    };
+
+    struct node
+    {
+        int a;
+        int b;
+    };
+
+    union slot
+    {
+        int i;
+        double d;
+    };
+
+    enum class mode { fast, slow };
+
+    struct { int x; } anonymous_field;
+
+${methods}
+  private:
+    int x_;
+};
+}
+`;
+    const file = await chunk("include/lib/outer.hpp", content);
+    expect(symbolOf(file, "wrapper")).toMatchObject({ kind: "class", parent: "outer" });
+    const nodeLine = content.split("\n").indexOf("    struct node") + 1;
+    expect(symbolOf(file, "node")).toMatchObject({ kind: "class", parent: "outer", startLine: nodeLine, endLine: nodeLine + 4 });
+    expect(symbolOf(file, "slot")).toMatchObject({ kind: "class", parent: "outer" });
+    expect(symbolOf(file, "mode")).toMatchObject({ kind: "enum", parent: "outer" });
+    // The nested class is long: its header (with its doc) and its methods are chunks of their own.
+    expect(chunkOf(file, "wrapper")).toMatchObject({ startLine: 6, doc: expect.stringContaining("wraps an iterator") });
+    expect(chunkOf(file, "h12")).toMatchObject({ kind: "method", parent: "wrapper" });
+    expect(chunkOf(file, "m3")).toMatchObject({ kind: "method", parent: "outer" });
+    expect(file.symbols.some((s) => s.name === "anonymous_field")).toBe(false);
   });
 
   it("C++: a namespace around the whole file is its scope (its functions are chunks), a small one among other code stays one unit", async () => {

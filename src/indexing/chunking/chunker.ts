@@ -25,9 +25,12 @@ import { chunkText } from "./text-chunker.ts";
  * template's parameter list keeps its capitalised names (`template <bool IS_SIGNED>`). 19: a conditional
  * opening a constructor's member initializer list (after its colon) reads as blank too. 20: an object of
  * methods given through chained assignments (`const proto = module.exports = { ... }`) is a container
- * too, and its `key: name` members (`assert: httpAssert`) are definitions of their keys.
+ * too, and its `key: name` members (`assert: httpAssert`) are definitions of their keys. 21: a C or C++
+ * conditional's directive line joins the definition it touches (`#ifdef X` the one after it, `#endif` the
+ * one before it) instead of standing alone, and a class, struct, union or enum defined inside a class is
+ * a definition (its members chunks of their own when it is long).
  */
-export const CHUNKER_VERSION = "20";
+export const CHUNKER_VERSION = "21";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

@@ -87,6 +87,11 @@ export type FileContext = {
   lines: string[];
   /** Character offset at which each row starts. */
   rowOffsets: number[];
+  /**
+   * Join a conditional's directive lines to the definitions they touch (`withDirectivesJoined`): the
+   * chunks' reading; a review's outline keeps each definition from its own first line.
+   */
+  joinDirectives?: boolean;
 };
 
 const signatureOf = (ctx: FileContext, outer: Node, outerType: string, defNode: Node, body: Node | null): string | null => {
@@ -202,6 +207,8 @@ const newUnit = (start: number, end: number, def: Definition | null): Unit => ({
 export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Definition | null): Unit[] => {
   const units: Unit[] = [];
   let pending: Node[] = [];
+  /** The units that are a conditional's directive line (./syntax-rules.ts, withoutConditionals). */
+  const directives = new Map<Unit, "opens" | "closes">();
   /** Whether each pending node is a comment (its type was read when it was queued). */
   let pendingComment: boolean[] = [];
 
@@ -263,6 +270,8 @@ export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Defini
       const imports = importTargetsOf(node, type);
       if (imports) unit.imports.push(...imports);
       else unit.statements = 1;
+      if (OPENS_PART.test(type)) directives.set(unit, "opens");
+      else if (CLOSES_PART.test(type)) directives.set(unit, "closes");
       push(unit);
       if (ownsDoc) {
         pending.push(trailing);
@@ -276,7 +285,33 @@ export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Defini
     push(newUnit(start, endRowOf(node), def));
   }
   flushPending();
-  return units;
+  return directives.size > 0 && ctx.joinDirectives ? withDirectivesJoined(units, directives) : units;
+};
+
+/** A conditional's directive that opens (or switches to) a part: `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`. */
+const OPENS_PART = /^#(?:if|ifdef|ifndef|elif|elifdef|elifndef|else)$/;
+/** The directive that closes a conditional. */
+const CLOSES_PART = /^#endif$/;
+
+/**
+ * `units` with each conditional's directive line joined to the definition it governs, when it touches it:
+ * an opening `#ifdef X` (or `#else`) to the definition right after it, a closing `#endif` to the one right
+ * before it. The condition is read with its code, and a lone `#ifdef X` line is no place of its own (a
+ * report naming the macro was led to that line, not to the function under it). A directive apart from
+ * any definition (an include guard, `#ifdef __cplusplus` around `extern "C" {`) stays a statement.
+ */
+const withDirectivesJoined = (units: Unit[], directives: ReadonlyMap<Unit, "opens" | "closes">): Unit[] => {
+  const out: Unit[] = [];
+  for (let i = 0; i < units.length; i++) {
+    const unit = units[i]!;
+    const role = directives.get(unit);
+    const next = units[i + 1];
+    const previous = out[out.length - 1];
+    if (role === "opens" && next?.def && next.start === unit.end + 1) next.start = unit.start;
+    else if (role === "closes" && previous?.def && unit.start === previous.end + 1) previous.end = unit.end;
+    else out.push(unit);
+  }
+  return out;
 };
 
 // ---- chunk drafts -------------------------------------------------------------------------------

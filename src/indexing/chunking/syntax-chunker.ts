@@ -106,7 +106,7 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         if (bad > 0 && bad / Math.max(1, lines.length) > MAX_ERROR_SHARE) {
           return lineFallback(path, content, language, `syntax errors cover ${Math.round((100 * bad) / lines.length)}% of the file`);
         }
-        const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines) };
+        const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines), joinDirectives: true };
         const units = unitsOf(ctx, childrenOf(root), null);
         const em: Emitter = {
           ctx,

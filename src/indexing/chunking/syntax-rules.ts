@@ -233,6 +233,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
     return null;
   }
   if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
+  if (nodeType === "field_declaration") return nestedTypeOf(node);
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
@@ -243,6 +244,17 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
   // C/C++ `struct S;` forward declarations and `enum E x;` uses are not definitions.
   if ((nodeType.endsWith("_specifier") || nodeType === "mod_item") && !node.childForFieldName("body")) return null;
   return node;
+};
+
+/**
+ * A C or C++ class, struct, union or enum defined inside another one (`class iterator { ... };` in a
+ * class's body): the grammar reads it as a member declaration of that type. Only a named type with a
+ * body declaring nothing else (`struct { int a; } pos;` declares a field).
+ */
+const nestedTypeOf = (node: Node): Node | null => {
+  const type = node.childForFieldName("type");
+  if (!type || !type.type.endsWith("_specifier") || node.childForFieldName("declarator")) return null;
+  return DEFINITION_TYPES[type.type] && type.childForFieldName("name") && type.childForFieldName("body") ? type : null;
 };
 
 /** Kind and language word of a definition node. */
