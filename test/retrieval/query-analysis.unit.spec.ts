@@ -244,6 +244,16 @@ describe("analyzeQuery: the lines a writer points at", () => {
     expect(a.paths).toEqual(expect.arrayContaining(["src/format/pad.c", "include/fmt/core.h", "lib/x.py"]));
   });
 
+  it("takes a line written in words after or before its file", () => {
+    const at = (text: string) => analyzeQuery(text).locations;
+    expect(at("The problem is in `jsonrep.py` at line 227. I plan on submitting a pull-request today.")).toEqual([{ path: "jsonrep.py", line: 227 }]);
+    expect(at("The method is private due to private inheritance (fmt/format.h - line 4055.")).toEqual([{ path: "fmt/format.h", line: 4055 }]);
+    expect(at('Assertion failed: (0 && "Invalid value"), function jv_dump_term, file jv_print.c, line 221.')).toEqual([{ path: "jv_print.c", line: 221 }]);
+    expect(at("See line 42 of src/util/cache.cc where the handle is freed twice.")).toEqual([{ path: "src/util/cache.cc", line: 42 }]);
+    // No file: a line of output, a version's "line".
+    expect(at("Output lines 2 and 3 show the problem; the 3.9 line 5 is fine, and so is line 7 of the output.")).toEqual([]);
+  });
+
   it("keeps a stack's frames in `frames`, not in `locations`", () => {
     const a = analyzeQuery(["Traceback (most recent call last):", '  File "/srv/app/src/pkg/mod.py", line 42, in run', "    go()", "ValueError: bad"].join("\n"));
     expect(a.frames.map((f) => f.line)).toEqual([42]);

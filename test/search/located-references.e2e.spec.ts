@@ -59,6 +59,11 @@ describe("references start at the line a report's writer points at (e2e)", () =>
     expect(await first(`${words}\nThe clamp at \`lib/layout.js:14\` looks inverted.\n`)).toMatchObject({ linestart: 11, lineend: 15 });
   });
 
+  it("so does a line written in words: \"lib/layout.js, line 14\" or \"line 14 of lib/layout.js\"", async () => {
+    expect(await first(`${words}\nThe clamp in lib/layout.js, line 14, looks inverted.\n`)).toMatchObject({ linestart: 11, lineend: 15 });
+    expect(await first(`${words}\nThe clamp at line 14 of \`lib/layout.js\` looks inverted.\n`)).toMatchObject({ linestart: 11, lineend: 15 });
+  });
+
   it("a line of a name that four files share changes nothing", async () => {
     expect(await first(`${words}\nThe clamp at layout.js:14 looks inverted.\n`)).toMatchObject({ linestart: 3, lineend: 9 });
   });

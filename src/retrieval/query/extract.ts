@@ -256,8 +256,27 @@ const continuesSentence = (next: string | undefined): boolean => {
 /** `name!` then a bracket's arguments or nothing: Rust's macro call form. */
 const MACRO_CALL = /^([A-Za-z_][\w]*)!([([{].*)?$/;
 
+/**
+ * A file and a line written as words: "`jsonrep.py` at line 227", "fmt/format.h - line 4055", "file
+ * jv_print.c, line 221" (BSD and macOS assertion messages), "line 12 of src/x.c". The path must read as a
+ * file of a known language (./paths.ts, toPath); `x.c:12` and `#L12` links are read with the path itself.
+ */
+const PATH_THEN_LINE = /([\w./\\@~+-]+\.[A-Za-z0-9+]{1,6})[`'"’”)\]]*\s*(?:[,:\u2013-]\s*)?(?:(?:at|on|in)\s+)?line\s+(\d{1,7})\b/gi;
+const LINE_THEN_PATH = /\bline\s+(\d{1,7})\s+(?:of|in)\s+(?:the\s+)?(?:file\s+)?[`'"‘“(]?([\w./\\@~+-]+\.[A-Za-z0-9+]{1,6})\b/gi;
+
+function addWrittenLocations(ctx: Ctx, line: string): void {
+  if (!/\bline\s+\d/i.test(line)) return;
+  const add = (rawPath: string, lineNumber: string) => {
+    const path = toPath(rawPath.replace(/[.:]+$/, ""), false);
+    if (path && path.line === null) addLocation(ctx, { path: path.path, line: Number(lineNumber) });
+  };
+  for (const m of line.matchAll(PATH_THEN_LINE)) add(m[1]!, m[2]!);
+  for (const m of line.matchAll(LINE_THEN_PATH)) add(m[2]!, m[1]!);
+}
+
 export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): void {
   const W = QUERY_WEIGHTS;
+  addWrittenLocations(ctx, raw);
   // Inline code spans first.
   const line = withoutCodeSpans(raw, (inner) => extractFromSpan(ctx, inner.trim()));
   const wordWeight = !ctx.long ? W.wordInShortQuery : isTitle ? W.wordInTitle : W.wordInReport;
