@@ -23,7 +23,7 @@
  * project paths are kept whole. Match them against indexed paths by path-segment suffix in either
  * direction. Identifiers are not split into sub-words here; the ranker's tokenizer does that.
  */
-import { QUERY_WEIGHTS, type FrameOrigin, type QueryAnalysis, type QueryTerm, type QueryTermKind, type ReportLanguage, type StackFrame } from "./query/types.ts";
+import { QUERY_WEIGHTS, isScripting, type FrameOrigin, type QueryAnalysis, type QueryTerm, type QueryTermKind, type ReportLanguage, type StackFrame } from "./query/types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, IDENT, JS_FRAME_RECEIVERS, LIMITS, isProduct } from "./query/lexicon.ts";
 import { type Ctx, createTermBag } from "./query/terms.ts";
 import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/index.ts";
@@ -183,10 +183,13 @@ const FENCE_LANGUAGES: [RegExp, ReportLanguage][] = [
   [/^(?:kt|kotlin|kts)$/, "kotlin"],
   [/^(?:c|h)$/, "c"],
   [/^(?:cpp|c\+\+|cc|cxx|hpp)$/, "cpp"],
+  [/^(?:rb|ruby)$/, "ruby"],
+  [/^(?:cs|csharp|c#)$/, "csharp"],
+  [/^php$/, "php"],
 ];
 /** Runs of name and path characters, and a code extension right after one (`name` + `.py`). */
 const NAME_RUN = /[\w/-]+/g;
-const CODE_EXTENSION = /\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?)\b/y;
+const CODE_EXTENSION = /\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]sx?|rb|cs|php)\b/y;
 
 /**
  * File names in the text with their extensions (`src/app.py`, `main.go`): a run of name characters
@@ -216,6 +219,9 @@ const EXTENSION_LANGUAGES: [RegExp, ReportLanguage][] = [
   [/^kts?$/, "kotlin"],
   [/^[ch]$/, "c"],
   [/^(?:cc|cpp|cxx|hpp|hh)$/, "cpp"],
+  [/^rb$/, "ruby"],
+  [/^cs$/, "csharp"],
+  [/^php$/, "php"],
 ];
 
 function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): ReportLanguage | null {
@@ -237,7 +243,7 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
   }
   // Ties go to the order of this list (Python, then JavaScript, as before other languages were read).
   let best: ReportLanguage | null = null;
-  for (const language of ["python", "javascript", "go", "rust", "java", "kotlin", "c", "cpp"] as const) {
+  for (const language of ["python", "javascript", "go", "rust", "java", "kotlin", "c", "cpp", "ruby", "csharp", "php"] as const) {
     const n = score.get(language) ?? 0;
     if (n > 0 && (best === null || n > (score.get(best) ?? 0))) best = language;
   }
@@ -282,7 +288,7 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): Set<string> {
     const { frame } = f;
     const k = depth.get(f);
     const bonus = f === innermost.get(f.stack) ? W.innermostFrameBonus : 0;
-    const decay = k !== undefined && frame.language !== "python" && frame.language !== "javascript" ? W.outerFrameDecay ** k : 1;
+    const decay = k !== undefined && !isScripting(frame.language) ? W.outerFrameDecay ** k : 1;
     const [pathW, symW] =
       frame.origin === "project"
         ? f.diagnostic
@@ -296,7 +302,7 @@ function addFrames(ctx: Ctx, frameLines: FrameLine[]): Set<string> {
       const parts = frame.symbol.split(".").filter((p) => IDENT.test(p));
       const name = parts[parts.length - 1];
       // `main` is every compiled program's entry point: its frame says nothing about where the fault is.
-      const entry = name === "main" && frame.language !== "python" && frame.language !== "javascript";
+      const entry = name !== undefined && /^main$/i.test(name) && !isScripting(frame.language);
       if (name !== undefined && !CODE_KEYWORDS.has(name) && !entry) add(name, "symbolFromTrace", symW, frame.origin);
       const owner = parts[parts.length - 2];
       if (owner !== undefined && !JS_FRAME_RECEIVERS.has(owner) && !CODE_KEYWORDS.has(owner)) {

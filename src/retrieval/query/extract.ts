@@ -1,5 +1,5 @@
 /** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
-import { QUERY_WEIGHTS, type SourceLocation } from "./types.ts";
+import { QUERY_WEIGHTS, isScripting, type SourceLocation } from "./types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
 import { toPath } from "./paths.ts";
@@ -63,7 +63,7 @@ function addErrorClass(ctx: Ctx, qualified: string, name: string, message: strin
 export function addQuotedNames(ctx: Ctx, message: string): void {
   const W = QUERY_WEIGHTS;
   const msg = message.slice(0, LIMITS.messageChars);
-  const compiled = ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript";
+  const compiled = ctx.language !== null && !isScripting(ctx.language);
   for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
     let inner = q[2] ?? "";
     // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.

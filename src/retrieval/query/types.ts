@@ -7,7 +7,10 @@ export type QueryTerm = { text: string; weight: number; kind: QueryTermKind };
 export type FrameOrigin = "project" | "library" | "runtime";
 
 /** The languages whose stack traces and error output the analysis reads. */
-export type ReportLanguage = "python" | "javascript" | "go" | "rust" | "java" | "kotlin" | "c" | "cpp";
+export type ReportLanguage = "python" | "javascript" | "go" | "rust" | "java" | "kotlin" | "c" | "cpp" | "ruby" | "csharp" | "php";
+
+/** Languages run from their source (their stacks are the program's own calls, with no `main` entry point). */
+export const isScripting = (language: ReportLanguage | null): boolean => language === "python" || language === "javascript" || language === "ruby" || language === "php";
 
 export type StackFrame = {
   /** Normalised path, null when the frame has none (`<anonymous>`, `<stdin>`). */

@@ -1,13 +1,17 @@
 /**
  * Stack frames and located diagnostics in reports, in every language the analysis reads
  * (../../query-analysis.ts). Each family has its reader; this one tries them in an order where no
- * reader can take another's line: Python, JVM (`at pkg.Class.m(File.java:1)`, no space before the
- * parenthesis) before V8 (`at fn (file:1:2)`), Go and Rust (two-line frames), native stacks, then
- * compiler-style `file:line:col: message` lines.
+ * reader can take another's line: Python, Ruby (`x.rb:12:in 'm'`), .NET (`at Ns.Class.M(String s) in x.cs:line
+ * 3`) and JVM (`at pkg.Class.m(File.java:1)`, no space before the parenthesis) before V8 (`at fn
+ * (file:1:2)`), Go and Rust (two-line frames), PHP (`#0 x.php(12): f()`) before native stacks (`#0 0x...
+ * in f`), then compiler-style `file:line:col: message` lines.
  */
 import type { FrameMatch, StackFrame } from "../types.ts";
 import { LIMITS } from "../lexicon.ts";
 import { pythonFrame } from "./python.ts";
+import { rubyFrame } from "./ruby.ts";
+import { dotnetFrame } from "./dotnet.ts";
+import { phpFrame } from "./php.ts";
 import { jvmFrame } from "./jvm.ts";
 import { jsFrame } from "./js.ts";
 import { goFrame } from "./go.ts";
@@ -24,7 +28,10 @@ export function frameAt(lines: readonly string[], i: number): FrameMatch | null 
   // Every frame has a number (line, address, frame index) on its line or, for Go's function line, on
   // the next one; JVM frames without a file say `at`, GCC's function context `: In`.
   if (!/\d/.test(line) && !/\d/.test(lines[i + 1] ?? "") && !/\bat |: In /.test(line)) return null;
-  return pythonFrame(line) ?? jvmFrame(line) ?? jsFrame(line) ?? goFrame(lines, i) ?? rustFrame(lines, i) ?? nativeFrame(lines, i) ?? diagnosticFrame(line);
+  return (
+    pythonFrame(line) ?? rubyFrame(line) ?? dotnetFrame(line) ?? jvmFrame(line) ?? jsFrame(line) ?? goFrame(lines, i) ?? rustFrame(lines, i) ??
+    phpFrame(line) ?? nativeFrame(lines, i) ?? diagnosticFrame(line)
+  );
 }
 
 /**
