@@ -42,8 +42,8 @@ export function pathOrigin(path: string): FrameOrigin {
   // Package caches: Go modules, Cargo registries and git checkouts, Maven, Gradle, vendored Go code.
   if (/^https?:\/\//.test(p) || /\/\.cargo\/(?:registry|git)\/|\/pkg\/mod\/|\/\.m2\/repository\/|\/\.gradle\/caches\//.test(p)) return "library";
   if (/(?:^|\/)vendor\/(?:github\.com|golang\.org|gopkg\.in|google\.golang\.org|go\.\w+)\//.test(p)) return "library";
-  // Ruby's installed gems (RubyGems' and Bundler's `gems/<name>-<version>/`) and PHP's Composer packages.
-  if (/\/gems\/[\w.-]+-\d[\w.]*\//.test(p) || /(?:^|\/)vendor\/(?:bundle|composer)\/|\/vendor\/[\w-]+\/[\w-]+\/src\//.test(p)) return "library";
+  // Ruby's installed gems (RubyGems' and Bundler's `gems/<name>-<version>/`) and PHP's Composer packages (`vendor/`).
+  if (/\/gems\/[\w.-]+-\d[\w.]*\//.test(p) || /(?:^|\/)vendor\/[\w.-]+\/.+\.php$/.test(p)) return "library";
   if (/(?:^|\/)lib\/python\d+(?:\.\d+)?\//i.test(p) || /(?:^|\/)python\d*\/lib\//i.test(p)) return "runtime";
   if (/\/usr\/lib\/python|\/lib\/node\/|\/rustc\/|^\/?rustc\/[0-9a-f]{7,}\//.test(p)) return "runtime";
   // Rust's own library in old panic messages (src/libcore/option.rs) and new ones (library/core/src/...).

@@ -12,10 +12,7 @@ const RUNTIME_NAMESPACES = /^(?:System|Microsoft|Internal|Windows)\./;
 
 export function dotnetFrame(line: string): FrameMatch | null {
   const m = DOTNET_FRAME.exec(line);
-  // Without a file, a frame is .NET's only when its parameters are written as .NET prints them
-  // (`String s`, `Int32 n`, or none): `at foo.Bar(Bar.java:1)`, `(Unknown Source)` and `(Native Method)`
-  // are the JVM's (./jvm.ts, read next).
-  if (!m || (m[3] === undefined && (!/^(?:|[\w.`<>[\],&*]+ \w+(?:, [\w.`<>[\],&*]+ \w+)*)$/.test(m[2]!) || /^(?:Unknown Source|Native Method)$/.test(m[2]!)))) return null;
+  if (!m || (m[3] === undefined && !dotnetParameters(m[2]!))) return null;
   const qualified = m[1]!;
   const location = m[3] ?? null;
   const path = location === null ? null : framePath(location);
@@ -26,6 +23,14 @@ export function dotnetFrame(line: string): FrameMatch | null {
     lines: 1,
   };
 }
+
+/**
+ * Parameters as .NET prints them (`String s`, `Int32 n, Boolean b`, or none): without a file, only they
+ * tell a .NET frame; `at foo.Bar(Bar.java:1)`, `(Unknown Source)` and `(Native Method)` are the JVM's
+ * (./jvm.ts, read next).
+ */
+const dotnetParameters = (params: string): boolean =>
+  /^(?:|[\w.`<>[\],&*]+ \w+(?:, [\w.`<>[\],&*]+ \w+)*)$/.test(params) && !/^(?:Unknown Source|Native Method)$/.test(params);
 
 /** `Acme.Svc.<LoadAsync>d__5.MoveNext` -> `Svc.LoadAsync`; `Acme.Program.<>c.<Main>b__0_0` -> `Program.Main`. */
 export function dotnetSymbol(qualified: string): string | null {
