@@ -2,7 +2,10 @@
  * References at the lines a query's writer points at. A `src/x.c:221` in the text or a
  * `blob/<ref>/x.js#L98` link says where to read: the smallest chunk holding that line of the file leads
  * the file's references, ahead of the spans the words chose. The line may come from another version of
- * the file than the indexed one; the chunk holding it is still the nearest code to read.
+ * the file than the indexed one; the chunk holding it is still the nearest code to read. A line no chunk
+ * holds (a blank line between two definitions) points at the chunk that starts right after it, or else
+ * at the one that ends right before it (LOCATED.nearLines); a link to a range (`#L285-L287`) points at
+ * its first and last lines.
  *
  * Stack frames and diagnostics are not taken here: they say where a fault showed, often a caller of the
  * code at fault, and their function names already rank the definitions (measured on the eval's reports:
@@ -16,6 +19,8 @@ import type { Reference } from "./references.ts";
 export const LOCATED = {
   /** Located spans leading a file's references, at most. */
   perFile: 2,
+  /** A line no chunk holds points at a chunk starting (or else ending) this many lines from it, at most. */
+  nearLines: 2,
 } as const;
 
 /**
@@ -62,6 +67,18 @@ function smallestHolding(chunks: readonly ChunkDocument[], line: number): ChunkD
   for (const c of chunks) {
     if (c.startLine > line || c.endLine < line) continue;
     if (!found || c.endLine - c.startLine < found.endLine - found.startLine) found = c;
+  }
+  return found ?? nearest(chunks, (c) => c.startLine - line) ?? nearest(chunks, (c) => line - c.endLine);
+}
+
+/** The smallest chunk at the least distance (1 to LOCATED.nearLines lines) by `distance`. */
+function nearest(chunks: readonly ChunkDocument[], distance: (c: ChunkDocument) => number): ChunkDocument | undefined {
+  let found: ChunkDocument | undefined;
+  let best = Infinity;
+  for (const c of chunks) {
+    const d = distance(c);
+    if (d < 1 || d > LOCATED.nearLines) continue;
+    if (d < best || (d === best && found && c.endLine - c.startLine < found.endLine - found.startLine)) [found, best] = [c, d];
   }
   return found;
 }

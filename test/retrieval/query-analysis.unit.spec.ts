@@ -239,7 +239,9 @@ describe("analyzeQuery: the lines a writer points at", () => {
     expect(a.locations).toEqual([
       { path: "lib/x.py", line: 12 },
       { path: "src/format/pad.c", line: 221 },
+      // A link to a range: its first and last lines.
       { path: "include/fmt/core.h", line: 314 },
+      { path: "include/fmt/core.h", line: 317 },
     ]);
     expect(a.paths).toEqual(expect.arrayContaining(["src/format/pad.c", "include/fmt/core.h", "lib/x.py"]));
   });
@@ -258,6 +260,14 @@ describe("analyzeQuery: the lines a writer points at", () => {
     const a = analyzeQuery(["Traceback (most recent call last):", '  File "/srv/app/src/pkg/mod.py", line 42, in run', "    go()", "ValueError: bad"].join("\n"));
     expect(a.frames.map((f) => f.line)).toEqual([42]);
     expect(a.locations).toEqual([]);
+  });
+
+  it("reads GitLab's range (#L10-20) like GitHub's, and a range of one line once", () => {
+    expect(analyzeQuery("See https://gitlab.com/acme/fmt/-/blob/main/src/pad.c#L10-20 for it").locations).toEqual([
+      { path: "src/pad.c", line: 10 },
+      { path: "src/pad.c", line: 20 },
+    ]);
+    expect(analyzeQuery("See https://github.com/acme/fmt/blob/main/src/pad.c#L10-L10 for it").locations).toEqual([{ path: "src/pad.c", line: 10 }]);
   });
 
   it("a path without a line and a link without #L point at no line", () => {

@@ -55,6 +55,17 @@ describe("references start at the line a report's writer points at (e2e)", () =>
     expect(refs.slice(1)).toEqual(expect.arrayContaining([expect.objectContaining({ linestart: 3, lineend: 9 })]));
   });
 
+  it("a blank line between two definitions points at the one after it", async () => {
+    // Line 10 is blank: a link to another version's lines lands between definitions.
+    expect(await first(`${words}\nThe clamp: https://github.com/acme/layout/blob/main/lib/layout.js#L10\n`)).toMatchObject({ linestart: 11, lineend: 15 });
+  });
+
+  it("a range whose first line is blank points at the definition it covers", async () => {
+    const refs = (await searchAll(`${words}\nSee https://github.com/acme/layout/blob/main/lib/layout.js#L10-L12\n`)).filter((s) => s.filepath === "lib/layout.js");
+    expect(refs[0]).toMatchObject({ linestart: 11, lineend: 15 });
+    expect(refs.filter((r) => r.linestart === 11)).toHaveLength(1);
+  });
+
   it("so does `lib/layout.js:14` in the text", async () => {
     expect(await first(`${words}\nThe clamp at \`lib/layout.js:14\` looks inverted.\n`)).toMatchObject({ linestart: 11, lineend: 15 });
   });

@@ -376,11 +376,14 @@ function extractFromSpan(ctx: Ctx, inner: string): void {
 }
 
 function addUrl(ctx: Ctx, url: string): void {
-  // https://github.com/org/repo/blob/<ref>/src/x.py#L10 (GitHub, GitLab "/-/blob/")
-  const m = /\/(?:-\/)?(?:blob|tree|raw)\/[^/]+\/([^?#\s]+)(?:\?[^#\s]*)?(?:#L(\d+))?/.exec(url);
+  // https://github.com/org/repo/blob/<ref>/src/x.py#L10 (GitHub, GitLab "/-/blob/"), a range #L10-L20
+  // (GitLab #L10-20): its first and last lines.
+  const m = /\/(?:-\/)?(?:blob|tree|raw)\/[^/]+\/([^?#\s]+)(?:\?[^#\s]*)?(?:#L(\d+)(?:-L?(\d+))?)?/.exec(url);
   if (!m) return;
   const path = toPath(decodeURIComponentSafe(m[1] ?? ""), true);
-  if (path) addPath(ctx, { path: path.path, line: m[2] ? Number(m[2]) : null }, QUERY_WEIGHTS.pathInText);
+  if (!path) return;
+  addPath(ctx, { path: path.path, line: m[2] ? Number(m[2]) : null }, QUERY_WEIGHTS.pathInText);
+  if (m[2] && m[3] && Number(m[3]) > Number(m[2])) addLocation(ctx, { path: path.path, line: Number(m[3]) });
 }
 
 /** A path the text mentions, as a term, and the line it points at when it gives one (`x.c:12`, `#L12`). */
