@@ -5,7 +5,7 @@
 import type { Tree } from "web-tree-sitter";
 import { detectLanguageOf, type LanguageInfo } from "../indexing/chunking/languages.ts";
 import { parserFor } from "../indexing/chunking/parsers.ts";
-import { parseAsChunked } from "../indexing/chunking/syntax-chunker.ts";
+import { parseAsChunked, readsThroughErrors } from "../indexing/chunking/syntax-chunker.ts";
 import type { FileContext } from "../indexing/chunking/definitions.ts";
 import { splitLines } from "../indexing/chunking/line-windows.ts";
 
@@ -50,7 +50,7 @@ export async function readParsed<T>(
       return null;
     }
     const lines = splitLines(content);
-    return read(tree, { content, lines, rowOffsets: rowOffsetsOf(lines) }, language);
+    return read(tree, { content, lines, rowOffsets: rowOffsetsOf(lines), throughErrors: readsThroughErrors(language.id) }, language);
   } catch {
     return null;
   } finally {

@@ -507,6 +507,57 @@ static YY_BUFFER_STATE yy_copy_buffer (YY_BUFFER_STATE from) {
     expect(file.chunks.some((c) => c.text.includes("# ifdef HW_NCPUONLINE"))).toBe(true);
   });
 
+  it("C: a conditional the grammar cannot place (a function's header split by #ifdef, autoconf's alloca lines) leaves the functions it wraps in an error definitions (jq src/main.c, src/util.c)", async () => {
+    // The grammar reads everything after such a conditional as one error, inside which it still parses
+    // each function whole; before, most of the file being an error, it was cut into line windows.
+    const body = Array.from({ length: 40 }, (_, i) => `  if (argc > ${i}) total += parse_option(argv[${i}], ${i});`).join("\n");
+    const content = `#include <stdio.h>
+#ifdef HAVE_ALLOCA_H
+# include <alloca.h>
+#elif !defined alloca
+# ifdef __GNUC__
+#  define alloca __builtin_alloca
+# elif !defined HAVE_ALLOCA
+#  ifdef  __cplusplus
+extern "C"
+#  endif
+void *alloca (size_t);
+# endif
+#endif
+
+static int parse_option(const char *text, int at) {
+  return text[0] == '-' ? at : 0;
+}
+
+#ifdef WIN32
+int umain(int argc, char* argv[]);
+
+int wmain(int argc, wchar_t* wargv[]) {
+  char **argv = alloca(argc * sizeof(wchar_t*));
+  return umain(argc, argv);
+}
+
+int umain(int argc, char* argv[]) {
+#else /*}*/
+int main(int argc, char* argv[]) {
+#endif
+  int total = 0;
+${body}
+  return total;
+}
+`;
+    const file = await chunk("src/main.c", content);
+    expect(file.parseError ?? null).toBeNull();
+    expect(file.chunks.map((c) => c.kind)).not.toContain("lines");
+    expect(symbolOf(file, "parse_option")).toMatchObject({ kind: "function", startLine: 15, endLine: 17 });
+    expect(symbolOf(file, "wmain")).toMatchObject({ kind: "function", startLine: 22, endLine: 25 });
+    const main = symbolOf(file, "main");
+    expect(main).toMatchObject({ kind: "function", startLine: 29 });
+    expect(main.endLine).toBe(content.split("\n").length - 1);
+    // The chunks keep the file's own text, the directives included.
+    expect(file.chunks.some((c) => c.text.includes("#else /*}*/"))).toBe(true);
+  });
+
   it("C++: a conditional opening a constructor's member initializer list leaves the class whole (leveldb util/env_windows.cc)", async () => {
     // Without reading these directives as blank, the grammar lost the constructor (and in the whole file
     // read Limiter and the rest of the namespace as the return type of the function after them).

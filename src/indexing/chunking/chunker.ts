@@ -28,9 +28,11 @@ import { chunkText } from "./text-chunker.ts";
  * too, and its `key: name` members (`assert: httpAssert`) are definitions of their keys. 21: a C or C++
  * conditional's directive line joins the definition it touches (`#ifdef X` the one after it, `#endif` the
  * one before it) instead of standing alone, and a class, struct, union or enum defined inside a class is
- * a definition (its members chunks of their own when it is long).
+ * a definition (its members chunks of their own when it is long). 22: C and C++ files are read through
+ * their syntax errors: the definitions the grammar parsed whole inside an error are definitions, and only
+ * the error's rows no well-read node holds count towards the share that sends a file to line windows.
  */
-export const CHUNKER_VERSION = "21";
+export const CHUNKER_VERSION = "22";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

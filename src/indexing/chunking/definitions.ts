@@ -92,6 +92,8 @@ export type FileContext = {
    * chunks' reading; a review's outline keeps each definition from its own first line.
    */
   joinDirectives?: boolean;
+  /** Read through syntax errors (C and C++: `withoutConditionals` in ./syntax-rules.ts). */
+  throughErrors?: boolean;
 };
 
 const signatureOf = (ctx: FileContext, outer: Node, outerType: string, defNode: Node, body: Node | null): string | null => {
@@ -236,7 +238,7 @@ export const unitsOf = (ctx: FileContext, nodes: readonly Node[], parent: Defini
     pendingComment = [];
   };
 
-  for (const node of withoutConditionals(nodes)) {
+  for (const node of withoutConditionals(nodes, ctx.throughErrors)) {
     const type = node.type;
     const comment = isCommentType(type);
     if (comment || PREFIX_TYPES.has(type)) {

@@ -184,16 +184,33 @@ export const coverGaps = (em: Emitter, totalRows: number): void => {
   em.drafts.sort((a, b) => a.start - b.start);
 };
 
-export const errorRows = (root: Node): number => {
-  if (root.type === "ERROR") return root.endPosition.row - root.startPosition.row + 1;
+const rowsOf = (node: Node): number => endRowOf(node) - node.startPosition.row + 1;
+
+/**
+ * The rows of a file's top level that its syntax errors cover. With `throughErrors` (C and C++, read
+ * through their errors: ./syntax-rules.ts, `withoutConditionals`), an error's rows that a well-read node
+ * inside it holds (a function the grammar parsed whole) are not counted.
+ */
+export const errorRows = (root: Node, throughErrors = false): number => {
+  if (root.type === "ERROR") return throughErrors ? unreadRows(root) : rowsOf(root);
   if (!root.hasError) return 0;
   let rows = 0;
   for (const child of childrenOf(root)) {
-    if (child.type === "ERROR") rows += endRowOf(child) - child.startPosition.row + 1;
+    if (child.type === "ERROR") rows += throughErrors ? unreadRows(child) : rowsOf(child);
     // A preprocessor conditional's contents are top level too (an include guard holds a whole header).
-    else if (child.hasError && CONDITIONAL_TYPES.test(child.type)) rows += errorRows(child);
+    else if (child.hasError && CONDITIONAL_TYPES.test(child.type)) rows += errorRows(child, throughErrors);
   }
   return rows;
+};
+
+/** The rows of an error node that none of the nodes the grammar read inside it holds (at least 0). */
+const unreadRows = (error: Node): number => {
+  let read = 0;
+  for (const child of namedChildrenOf(error)) {
+    const bad = child.type === "ERROR" ? unreadRows(child) : child.hasError && CONDITIONAL_TYPES.test(child.type) ? errorRows(child, true) : 0;
+    read += rowsOf(child) - bad;
+  }
+  return Math.max(0, rowsOf(error) - read);
 };
 
 // ---- entry point ---------------------------------------------------------------------------------

@@ -41,6 +41,13 @@ export const lineFallback = (path: string, content: string, language: LanguageIn
 const C_FAMILY = new Set(["c", "cpp"]);
 
 /**
+ * Whether a language's files are read through their syntax errors (`withoutConditionals` in
+ * ./syntax-rules.ts): C and C++, whose preprocessor the grammar does not know, so that an error there is
+ * most often a conditional it could not place around code it still parses whole.
+ */
+export const readsThroughErrors = (languageId: string): boolean => C_FAMILY.has(languageId);
+
+/**
  * A C or C++ file's tree: read with its lone macro lines, declarations' export macros and conditionals
  * inside lists as blank (`blankForGrammar`, ./c-preprocessor.ts). When most of
  * the file is still an error (which would chunk it by lines), it is read again as written (the grammar's
@@ -51,11 +58,11 @@ function parseC(parser: Parser, content: string, progressCallback: () => boolean
   const blanked = blankForGrammar(content);
   const first = parser.parse(blanked, null, { progressCallback });
   if (!first || !first.rootNode.hasError || blanked === content) return first;
-  const firstErrors = errorRows(first.rootNode);
+  const firstErrors = errorRows(first.rootNode, true);
   if (firstErrors <= MAX_ERROR_SHARE * splitLines(content).length) return first;
   const asWritten = parser.parse(content, null, { progressCallback });
   if (!asWritten) return first; // out of time
-  if ((asWritten.rootNode.hasError ? errorRows(asWritten.rootNode) : 0) < firstErrors) {
+  if ((asWritten.rootNode.hasError ? errorRows(asWritten.rootNode, true) : 0) < firstErrors) {
     first.delete();
     return asWritten;
   }
@@ -102,11 +109,12 @@ export const createSyntaxChunker = (options: SyntaxChunkerOptions = {}): SyntaxC
         }
         const root = tree.rootNode;
         const lines = splitLines(content);
-        const bad = errorRows(root);
+        const throughErrors = readsThroughErrors(language.id);
+        const bad = errorRows(root, throughErrors);
         if (bad > 0 && bad / Math.max(1, lines.length) > MAX_ERROR_SHARE) {
           return lineFallback(path, content, language, `syntax errors cover ${Math.round((100 * bad) / lines.length)}% of the file`);
         }
-        const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines), joinDirectives: true };
+        const ctx: FileContext = { content, lines, rowOffsets: rowOffsetsOf(lines), joinDirectives: true, throughErrors };
         const units = unitsOf(ctx, childrenOf(root), null);
         const em: Emitter = {
           ctx,

@@ -155,7 +155,8 @@ const isScopeAnonymousNamespace = (node: Node): boolean =>
   node.childForFieldName("name") === null &&
   node.endPosition.row - node.startPosition.row + 1 >= SCOPE_NAMESPACE_SHARE * (node.tree.rootNode.endPosition.row + 1);
 
-const isWrapper = (node: Node): boolean => CONDITIONAL_TYPES.test(node.type) || isScopeAnonymousNamespace(node);
+const isWrapper = (node: Node, throughErrors: boolean): boolean =>
+  CONDITIONAL_TYPES.test(node.type) || isScopeAnonymousNamespace(node) || (throughErrors && node.type === "ERROR");
 
 /** What a wrapper holds: a conditional's children (its directives too), an anonymous namespace's body and braces. */
 const wrapped = (node: Node): Node[] => {
@@ -170,9 +171,15 @@ const wrapped = (node: Node): Node[] => {
  * replaced by what it holds (directive lines, `namespace {` and its braces become statements of their
  * own): the functions inside an include guard (every header has one), a `#ifdef FEATURE ... #endif` or a
  * C++ file's anonymous namespace are definitions like any other, not one block cut into line windows.
+ * With `throughErrors` (C and C++), a syntax error is read through the same way: the grammar cannot
+ * place a conditional that splits a function's header (`#ifdef WIN32 int wmain(...) { ... #else int
+ * main(...) { #endif`) and wraps the rest of the file in an error, inside which it still parses every
+ * function whole; those are definitions, the error's loose pieces statements.
  */
-export const withoutConditionals = (nodes: readonly Node[]): Node[] =>
-  nodes.some(isWrapper) ? nodes.flatMap((node) => (isWrapper(node) ? withoutConditionals(wrapped(node)) : [node])) : [...nodes];
+export const withoutConditionals = (nodes: readonly Node[], throughErrors = false): Node[] =>
+  nodes.some((n) => isWrapper(n, throughErrors))
+    ? nodes.flatMap((node) => (isWrapper(node, throughErrors) ? withoutConditionals(wrapped(node), throughErrors) : [node]))
+    : [...nodes];
 
 /** The first named child whose type is in `types`, or null (children are read one at a time up to it). */
 const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null => {
