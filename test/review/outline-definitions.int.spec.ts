@@ -81,6 +81,37 @@ describe("the outline reads every declared name", () => {
     ]);
   });
 
+  it("C: a function after a conditional the grammar cannot place is a definition of the outline (jq src/util.c, src/main.c)", async () => {
+    // autoconf's alloca lines make the grammar wrap the rest of the file in one error; the functions in it
+    // are still parsed whole, and a change to one is a change to that function.
+    const c = (ret: string) =>
+      lines(
+        "#ifdef HAVE_ALLOCA_H",
+        "# include <alloca.h>",
+        "#elif !defined alloca",
+        "# ifdef  __cplusplus",
+        'extern "C"',
+        "# endif",
+        "void *alloca (size_t);",
+        "#endif",
+        "",
+        "static int parse_option(const char *text, int at) {",
+        `  return ${ret};`,
+        "}",
+        "",
+        "#ifdef WIN32",
+        "int umain(int argc, char* argv[]) {",
+        "#else",
+        "int main(int argc, char* argv[]) {",
+        "#endif",
+        "  return parse_option(argv[0], argc);",
+        "}",
+      );
+    expect(await changesOf({ path: "src/util.c", oldPath: "src/util.c", before: c("text[0] == '-' ? at : 0"), after: c("text[0] == '-' ? at : -1") })).toEqual([
+      ["changed", null, "parse_option", false],
+    ]);
+  });
+
   it("a JavaScript declaration of several names is one definition per name", async () => {
     const before = lines("const a = 1, b = 2;", "export const c = 3, d = () => 4;");
     const after = lines("const a = 1, b = 5;", "export const c = 3;");
