@@ -30,6 +30,7 @@ import { PY_FRAME, frameAt, isStackNoise, stackHeader } from "./query/frames/ind
 import { type Line, splitLines } from "./query/markdown.ts";
 import { USAGE_SHAPE_WORDS, capitalisedNames, isUsageQuestion, usageNames } from "./query/usages.ts";
 import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
+import { languageOfPath } from "./query/paths.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
 
@@ -196,7 +197,7 @@ const CODE_EXTENSION = /\.(pyx?|go|rs|java|kts?|[ch]|cc|cpp|cxx|hpp|hh|[mc]?[jt]
  * followed by a code extension, read in one pass (a pattern `[name chars]+\.ext` tried at every word
  * start was quadratic on a long `a/a/a/...` or `a-a-a-...` word).
  */
-function* mentionedFiles(text: string): Generator<{ name: string; extension: string }> {
+function* mentionedFiles(text: string): Generator<string> {
   let after = 0;
   for (const run of text.matchAll(NAME_RUN)) {
     if (run.index < after) continue;
@@ -207,22 +208,9 @@ function* mentionedFiles(text: string): Generator<{ name: string; extension: str
     const stem = run[0].replace(/^[/-]+/, "");
     if (!ext || stem === "") continue;
     after = end + ext[0].length;
-    yield { name: stem + ext[0], extension: ext[1]! };
+    yield stem + ext[0];
   }
 }
-const EXTENSION_LANGUAGES: [RegExp, ReportLanguage][] = [
-  [/^pyx?$/, "python"],
-  [/^[mc]?[jt]sx?$/, "javascript"],
-  [/^go$/, "go"],
-  [/^rs$/, "rust"],
-  [/^java$/, "java"],
-  [/^kts?$/, "kotlin"],
-  [/^[ch]$/, "c"],
-  [/^(?:cc|cpp|cxx|hpp|hh)$/, "cpp"],
-  [/^rb$/, "ruby"],
-  [/^cs$/, "csharp"],
-  [/^php$/, "php"],
-];
 
 function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frames: StackFrame[]): ReportLanguage | null {
   const score = new Map<ReportLanguage, number>();
@@ -232,9 +220,9 @@ function detectLanguage(text: string, lines: Line[], fenceLangs: string[], frame
     const hit = FENCE_LANGUAGES.find(([re]) => re.test(lang));
     if (hit) add(hit[1], 3);
   }
-  for (const m of mentionedFiles(text)) {
-    const hit = EXTENSION_LANGUAGES.find(([re]) => re.test(m.extension));
-    if (hit && !(hit[1] === "javascript" && isProduct(m.name))) add(hit[1], 1);
+  for (const name of mentionedFiles(text)) {
+    const language = languageOfPath(name);
+    if (language && !(language === "javascript" && isProduct(name))) add(language, 1);
   }
   for (const l of lines) {
     if (l.zone !== "code") continue;

@@ -29,4 +29,3 @@ function frame(location: string, line: number, symbol: string | null, diagnostic
     ...(diagnostic ? { diagnostic: true } : {}),
   };
 }
-
