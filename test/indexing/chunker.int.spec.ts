@@ -882,6 +882,66 @@ int Circle::sides() const { return 0; }
     expect(symbolOf(cpp, "sides")).toMatchObject({ kind: "method", parent: "Circle" });
   });
 
+  it("C++: a function returning a reference, a conversion operator and a friend function defined in a class are named definitions (nlohmann/json json_pointer.hpp)", async () => {
+    const body = Array.from({ length: 50 }, (_, i) => `        result += ${i};`).join("\n");
+    const cpp = await chunk(
+      "include/pointer.hpp",
+      `class json_pointer {
+  public:
+    /// @brief the path as a string
+    std::string to_string() const
+    {
+${body}
+        return result;
+    }
+
+    /// @brief appends a token
+    friend json_pointer operator/(const json_pointer& lhs, std::string token)
+    {
+${body}
+        return json_pointer(lhs) /= token;
+    }
+
+  private:
+    /*!
+    @brief create and return a reference to the pointed to value
+    */
+    template<typename BasicJsonType>
+    BasicJsonType& get_and_create(BasicJsonType& j) const
+    {
+${body}
+        return j;
+    }
+
+    std::string&& take(std::string&& s)
+    {
+${body}
+        return std::move(s);
+    }
+
+    explicit operator bool() const
+    {
+${body}
+        return result != 0;
+    }
+};
+
+const json_pointer& root_pointer()
+{
+${body}
+    return root;
+}
+`,
+    );
+    expect(chunkOf(cpp, "get_and_create")).toMatchObject({ kind: "method", parent: "json_pointer" });
+    expect(chunkOf(cpp, "get_and_create").text).toMatch(/^ {4}\/\*!\n {4}@brief create and return/);
+    expect(chunkOf(cpp, "take")).toMatchObject({ kind: "method", parent: "json_pointer" });
+    expect(chunkOf(cpp, "operator/")).toMatchObject({ kind: "method", parent: "json_pointer", startLine: 59 });
+    expect(chunkOf(cpp, "root_pointer")).toMatchObject({ kind: "function" });
+    expect(chunkOf(cpp, "operator bool")).toMatchObject({ kind: "method", parent: "json_pointer" });
+    expect(cpp.chunks.filter((c) => c.kind === "block" && /get_and_create|take\(|root_pointer|operator\//.test(c.text))).toEqual([]);
+  });
+
   it("C and C++ headers: definitions inside an include guard or #ifdef, a .h written in C++, template classes' out-of-class methods", async () => {
     const header = `#ifndef UTIL_QUEUE_H
 #define UTIL_QUEUE_H

@@ -220,6 +220,26 @@ describe("code graph extraction", () => {
     expect(imports(cpp)).toEqual([["geo/shape.h", "include", 1]]);
   });
 
+  it("C++: functions returning references, conversion operators and friend functions are definitions", async () => {
+    const cpp = await graphOf("src/pointer.hpp", [
+      "class Pointer {",
+      " public:",
+      "  template <typename J> J& get_and_create(J& j) const { return j; }",
+      "  explicit operator bool() const { return true; }",
+      "  friend bool operator==(const Pointer& a, const Pointer& b) { return true; }",
+      "};",
+      "const Pointer& root(int depth) { return *make(depth); }",
+    ]);
+    expect(defs(cpp)).toEqual([
+      ["Pointer", "class", null, 1, 6],
+      ["get_and_create", "method", "Pointer", 3, 3],
+      ["operator bool", "method", "Pointer", 4, 4],
+      ["operator==", "method", "Pointer", 5, 5],
+      ["root", "function", null, 7, 7],
+    ]);
+    expect(params(cpp, "root")).toEqual(["depth"]);
+  });
+
   it("a generated chain of 50,000 calls is chunked, without a graph (its query grew with the square of the depth: minutes)", async () => {
     const content = "export const routes = router" + ".get(f)".repeat(50_000) + ";\n";
     const file = await chunker.chunkFile("src/routes.js", content);

@@ -31,8 +31,10 @@ import { chunkText } from "./text-chunker.ts";
  * a definition (its members chunks of their own when it is long). 22: C and C++ files are read through
  * their syntax errors: the definitions the grammar parsed whole inside an error are definitions, and only
  * the error's rows no well-read node holds count towards the share that sends a file to line windows.
+ * 23: a C++ function returning a reference (`T& at()`, `T&& take()`) is named through its reference
+ * declarator (it was an anonymous block), and a friend function defined in a class body is a definition.
  */
-export const CHUNKER_VERSION = "22";
+export const CHUNKER_VERSION = "23";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

@@ -88,8 +88,12 @@ export const DEFINITION_TYPES: Readonly<Record<string, DefinitionType>> = {
   var_declaration: { kind: "variable", label: "variable" },
 };
 
-/** Nodes that wrap a definition; the wrapper's range is the definition's range. */
-export const WRAPPER_TYPES = new Set(["export_statement", "decorated_definition", "template_declaration", "ambient_declaration", "expression_statement"]);
+/**
+ * Nodes that wrap a definition; the wrapper's range is the definition's range. A C++ friend declaration
+ * wraps the function it defines in the class body (`friend bool operator==(...) { ... }`), or declares
+ * one defined elsewhere (no definition: not a wrapper then).
+ */
+export const WRAPPER_TYPES = new Set(["export_statement", "decorated_definition", "template_declaration", "ambient_declaration", "expression_statement", "friend_declaration"]);
 
 /** Nodes that precede a definition and belong to it (doc comments, decorators, attributes). */
 export const PREFIX_TYPES = new Set(["decorator", "attribute_item", "attribute_list", "annotation", "file_annotation"]);
@@ -305,10 +309,16 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
   }
 };
 
+/**
+ * The innermost declarator of a C/C++ declaration, where its name is. A C++ reference declarator (`T&
+ * f()`, `T&& g()`) holds its inner declarator without the `declarator` field the pointer, function and
+ * array declarators give it: its last named child. A conversion operator's is the `operator_cast` itself.
+ */
 const descendDeclarator = (node: Node): Node => {
   let current = node;
   for (let depth = 0; depth < 8; depth++) {
-    const next = current.childForFieldName("declarator");
+    if (current.type === "operator_cast") break;
+    const next = current.childForFieldName("declarator") ?? (current.type === "reference_declarator" ? current.namedChild(current.namedChildCount - 1) : null);
     if (!next || NAME_TYPES.has(current.type)) break;
     current = next;
   }
@@ -361,6 +371,8 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
   const declarator = node.childForFieldName("declarator");
   if (declarator) {
     const leaf = descendDeclarator(declarator);
+    // A C++ conversion operator (`operator bool() const`) is named by the type it converts to.
+    if (leaf.type === "operator_cast") return `operator ${leaf.childForFieldName("type")?.text ?? ""}`.trim();
     return NAME_TYPES.has(leaf.type) || leaf.type.endsWith("_name") ? leaf.text : null;
   }
   const fallback = firstNamedOfType(node, NAME_TYPES);
