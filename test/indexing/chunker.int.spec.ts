@@ -214,6 +214,36 @@ module.exports = { Queue, drain };
     expect(file.chunks[0]!.summary).toContain("node:events");
   });
 
+  it("JavaScript and TypeScript: a long class's fields holding functions are its methods (they were read as loose lines)", async () => {
+    const body = Array.from({ length: 70 }, (_, i) => `    total += ${i};`).join("\n");
+    const source = (typed: boolean) => `export class Store {
+  count${typed ? ": number" : ""} = 0;
+
+  ${typed ? "private readonly " : ""}handle = async (event${typed ? ": Event" : ""}) => {
+${body}
+    return total;
+  };
+
+  ${typed ? "public " : ""}onChange = function (value${typed ? ": string" : ""}) {
+${body}
+    return value;
+  };
+
+  save(event${typed ? ": Event" : ""}) {
+${body}
+    return event;
+  }
+}
+`;
+    for (const path of ["src/store.js", "src/store.ts"]) {
+      const file = await chunk(path, source(path.endsWith(".ts")));
+      expect(chunkOf(file, "handle")).toMatchObject({ kind: "method", parent: "Store", startLine: 4, endLine: 76 });
+      expect(chunkOf(file, "onChange")).toMatchObject({ kind: "method", parent: "Store", startLine: 78, endLine: 150 });
+      expect(chunkOf(file, "save")).toMatchObject({ kind: "method", parent: "Store" });
+      expect(file.symbols.some((s) => s.name === "count")).toBe(false);
+    }
+  });
+
   it("JavaScript: functions assigned to properties are methods of their object", async () => {
     const src = [
       "'use strict';",

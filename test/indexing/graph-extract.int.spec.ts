@@ -96,6 +96,29 @@ describe("code graph extraction", () => {
     ]);
   });
 
+  it("JavaScript and TypeScript: a class field holding a function is a method with its parameters; other fields are not definitions", async () => {
+    const ts = await graphOf("src/store.ts", [
+      "export class Store {",
+      "  count: number = 0;",
+      "  private readonly handle = async (event: Event, retries = 3): Promise<void> => { await this.save(event); };",
+      "  static parse = function (text: string) { return JSON.parse(text); };",
+      "}",
+    ]);
+    expect(defs(ts)).toEqual([
+      ["Store", "class", null, 1, 5],
+      ["handle", "method", "Store", 3, 3],
+      ["parse", "method", "Store", 4, 4],
+    ]);
+    expect(params(ts, "handle")).toEqual(["event", "retries="]);
+    const js = await graphOf("src/store.js", ["class Store {", "  count = 0;", "  #flush = () => this.save();", "  onChange = (value) => { this.value = value; };", "}"]);
+    expect(defs(js)).toEqual([
+      ["Store", "class", null, 1, 5],
+      ["#flush", "method", "Store", 3, 3],
+      ["onChange", "method", "Store", 4, 4],
+    ]);
+    expect(params(js, "onChange")).toEqual(["value"]);
+  });
+
   it("JavaScript and TSX: JSX components are calls, lowercase elements are not references", async () => {
     const js = await graphOf("web/app.jsx", ['import React from "react";', "export default function App({ user }, opts = {}) {", "  return <Layout><div>{format(user)}</div></Layout>;", "}"]);
     expect(defs(js)).toEqual([["App", "function", null, 2, 4]]);
@@ -220,7 +243,7 @@ describe("code graph extraction", () => {
     expect(imports(cpp)).toEqual([["geo/shape.h", "include", 1]]);
   });
 
-  it("C++: functions returning references, conversion operators and friend functions are definitions", async () => {
+  it("C and C++: functions returning references or function pointers, conversion operators and friend functions are definitions", async () => {
     const cpp = await graphOf("src/pointer.hpp", [
       "class Pointer {",
       " public:",
@@ -238,6 +261,8 @@ describe("code graph extraction", () => {
       ["root", "function", null, 7, 7],
     ]);
     expect(params(cpp, "root")).toEqual(["depth"]);
+    const c = await graphOf("src/signals.c", ["static void (*handler_for(int sig))(int) { return table[sig]; }"]);
+    expect(defs(c)).toEqual([["handler_for", "function", null, 1, 1]]);
   });
 
   it("a generated chain of 50,000 calls is chunked, without a graph (its query grew with the square of the depth: minutes)", async () => {

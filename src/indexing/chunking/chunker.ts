@@ -33,8 +33,10 @@ import { chunkText } from "./text-chunker.ts";
  * the error's rows no well-read node holds count towards the share that sends a file to line windows.
  * 23: a C++ function returning a reference (`T& at()`, `T&& take()`) is named through its reference
  * declarator (it was an anonymous block), and a friend function defined in a class body is a definition.
+ * 24: also a C function returning a function pointer (through its parenthesised declarator), and a
+ * JavaScript/TypeScript class field holding a function (`handle = async (e) => { ... }`) is a method.
  */
-export const CHUNKER_VERSION = "23";
+export const CHUNKER_VERSION = "24";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

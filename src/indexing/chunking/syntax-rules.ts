@@ -25,6 +25,9 @@ export const DEFINITION_TYPES: Readonly<Record<string, DefinitionType>> = {
   function_signature_item: fn(),
   generator_function_declaration: fn(),
   method_definition: fn("method"),
+  // A JavaScript/TypeScript class field holding a function (`handle = async (e) => { ... }`), see classFieldFunction.
+  field_definition: fn("method"),
+  public_field_definition: fn("method"),
   method_declaration: fn("method"),
   method_signature: fn("method"),
   abstract_method_signature: fn("method"),
@@ -196,6 +199,18 @@ const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null =
 
 const VARIABLE_DECLARATOR = new Set(["variable_declarator"]);
 
+const FIELD_FUNCTION_TYPES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
+
+/**
+ * The function a JavaScript/TypeScript class field holds (`handle = async (e) => { ... }`, `static parse =
+ * function () { ... }`): such a field is a method of the class, named by the field. Null for a field of
+ * any other value (`count = 0`).
+ */
+export const classFieldFunction = (node: Node): Node | null => {
+  const value = node.childForFieldName("value");
+  return value && FIELD_FUNCTION_TYPES.has(value.type) ? value : null;
+};
+
 const TYPE_SPECS = new Set(["type_spec", "type_alias"]);
 
 /** The body node of a definition (class body, function block...), or null. */
@@ -212,6 +227,7 @@ export const bodyOf = (node: Node): Node | null => {
     const object = assignedObject(node);
     if (object) return object.right;
   }
+  if (type === "field_definition" || type === "public_field_definition") return classFieldFunction(node)?.childForFieldName("body") ?? null;
   if (type === "object") return node;
   if (type === "pair") return node.childForFieldName("value")?.childForFieldName("body") ?? null;
   const body = node.childForFieldName("body");
@@ -245,6 +261,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
   }
   if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
   if (nodeType === "field_declaration") return nestedTypeOf(node);
+  if (nodeType === "field_definition" || nodeType === "public_field_definition") return classFieldFunction(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
@@ -312,13 +329,15 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
 /**
  * The innermost declarator of a C/C++ declaration, where its name is. A C++ reference declarator (`T&
  * f()`, `T&& g()`) holds its inner declarator without the `declarator` field the pointer, function and
- * array declarators give it: its last named child. A conversion operator's is the `operator_cast` itself.
+ * array declarators give it: its last named child; so does a parenthesised one (a C function returning a
+ * function pointer: `int (*handler_for(int sig))(int)`). A conversion operator's is the `operator_cast` itself.
  */
+const POSITIONAL_DECLARATORS = new Set(["reference_declarator", "parenthesized_declarator"]);
 const descendDeclarator = (node: Node): Node => {
   let current = node;
   for (let depth = 0; depth < 8; depth++) {
     if (current.type === "operator_cast") break;
-    const next = current.childForFieldName("declarator") ?? (current.type === "reference_declarator" ? current.namedChild(current.namedChildCount - 1) : null);
+    const next = current.childForFieldName("declarator") ?? (POSITIONAL_DECLARATORS.has(current.type) ? current.namedChild(current.namedChildCount - 1) : null);
     if (!next || NAME_TYPES.has(current.type)) break;
     current = next;
   }
@@ -342,6 +361,8 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
       const name = declarator?.childForFieldName("name");
       return name ? name.text : null;
     }
+    case "field_definition":
+      return node.childForFieldName("property")?.text ?? null;
     case "impl_item": {
       const type = node.childForFieldName("type");
       return type ? type.text : null;

@@ -24,6 +24,11 @@ function parametersNodeOf(def: Node): Node | null {
     }
     return null;
   }
+  // JS/TS class fields holding a function: `handle = async (event) => {}`.
+  if (def.type === "field_definition" || def.type === "public_field_definition") {
+    const value = def.childForFieldName("value");
+    return value ? (value.childForFieldName("parameters") ?? value.childForFieldName("parameter")) : null;
+  }
   // JS: `exports.f = function (a, b) {}`, `proto.f = (a) => {}`: the assigned function's parameters.
   if (def.type === "expression_statement") {
     const expression = def.namedChildren.find((n) => n?.type === "assignment_expression");
