@@ -199,14 +199,17 @@ const firstNamedOfType = (node: Node, types: ReadonlySet<string>): Node | null =
 
 const VARIABLE_DECLARATOR = new Set(["variable_declarator"]);
 
+/** JavaScript's and TypeScript's class fields. */
+const CLASS_FIELD_TYPES = new Set(["field_definition", "public_field_definition"]);
 const FIELD_FUNCTION_TYPES = new Set(["arrow_function", "function_expression", "function", "generator_function"]);
 
 /**
  * The function a JavaScript/TypeScript class field holds (`handle = async (e) => { ... }`, `static parse =
  * function () { ... }`): such a field is a method of the class, named by the field. Null for a field of
- * any other value (`count = 0`).
+ * any other value (`count = 0`) and for any other node.
  */
-export const classFieldFunction = (node: Node): Node | null => {
+const classFieldFunction = (node: Node): Node | null => {
+  if (!CLASS_FIELD_TYPES.has(node.type)) return null;
   const value = node.childForFieldName("value");
   return value && FIELD_FUNCTION_TYPES.has(value.type) ? value : null;
 };
@@ -227,7 +230,7 @@ export const bodyOf = (node: Node): Node | null => {
     const object = assignedObject(node);
     if (object) return object.right;
   }
-  if (type === "field_definition" || type === "public_field_definition") return classFieldFunction(node)?.childForFieldName("body") ?? null;
+  if (CLASS_FIELD_TYPES.has(type)) return classFieldFunction(node)?.childForFieldName("body") ?? null;
   if (type === "object") return node;
   if (type === "pair") return node.childForFieldName("value")?.childForFieldName("body") ?? null;
   const body = node.childForFieldName("body");
@@ -261,7 +264,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
   }
   if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
   if (nodeType === "field_declaration") return nestedTypeOf(node);
-  if (nodeType === "field_definition" || nodeType === "public_field_definition") return classFieldFunction(node) ? node : null;
+  if (CLASS_FIELD_TYPES.has(nodeType)) return classFieldFunction(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
   // `const { x } = require("y")` is an import, not a definition.
