@@ -244,6 +244,75 @@ ${body}
     }
   });
 
+  it("Go, Rust and C++: a function literal bound to a name is a function of that name (it was a variable, or no definition at all)", async () => {
+    const body = (line: (i: number) => string) => Array.from({ length: 6 }, (_, i) => line(i)).join("\n");
+    const go = await chunk("server/routes.go", `package server
+
+var handler = func(w Writer, r *Request) error {
+${body((i) => `\tw.Write(${i})`)}
+\treturn nil
+}
+
+var (
+\tparse = func(text string) int {
+${body((i) => `\t\ttext += "${i}"`)}
+\t\treturn len(text)
+\t}
+)
+`);
+    expect(chunkOf(go, "handler")).toMatchObject({ kind: "function", startLine: 3, endLine: 11 });
+    expect(chunkOf(go, "parse")).toMatchObject({ kind: "function", startLine: 13, endLine: 23 });
+    const rs = await chunk("src/hooks.rs", `static HANDLER: fn(i32) -> i32 = |x| {
+    let mut y = x;
+${body((i) => `    y += ${i};`)}
+    y
+};
+`);
+    expect(chunkOf(rs, "HANDLER")).toMatchObject({ kind: "function", startLine: 1, endLine: 10 });
+    const cpp = await chunk("src/text.cpp", `#include <string>
+
+namespace text {
+auto trim = [](const std::string& s) {
+    int from = 0;
+${body((i) => `    from += ${i};`)}
+    return s.substr(from);
+};
+
+int limit(int x) {
+${body((i) => `    x += ${i};`)}
+    return x;
+}
+}
+`);
+    expect(chunkOf(cpp, "trim")).toMatchObject({ kind: "function", parent: "text", startLine: 4, endLine: 13 });
+    expect(chunkOf(cpp, "limit")).toMatchObject({ kind: "function", parent: "text" });
+  });
+
+  it("Java: a long class's field holding a lambda is a method of the class (it was part of the class's header)", async () => {
+    const body = Array.from({ length: 70 }, (_, i) => `        total += ${i};`).join("\n");
+    const file = await chunk("src/main/java/x/Sizes.java", `package x;
+
+class Sizes {
+    private int count = 0;
+
+    static final Comparator<String> BY_LENGTH = (a, b) -> {
+        int total = 0;
+${body}
+        return a.length() - b.length();
+    };
+
+    int size(String s) {
+        int total = 0;
+${body}
+        return total;
+    }
+}
+`);
+    expect(chunkOf(file, "BY_LENGTH")).toMatchObject({ kind: "method", parent: "Sizes", startLine: 6, endLine: 79 });
+    expect(chunkOf(file, "size")).toMatchObject({ kind: "method", parent: "Sizes" });
+    expect(file.symbols.some((s) => s.name === "count")).toBe(false);
+  });
+
   it("JavaScript: functions assigned to properties are methods of their object", async () => {
     const src = [
       "'use strict';",

@@ -119,6 +119,51 @@ describe("code graph extraction", () => {
     expect(params(js, "onChange")).toEqual(["value"]);
   });
 
+  it("Go, Python, Rust, C++ and Java: a name bound to a function literal is a function with its parameters; other bindings are not definitions", async () => {
+    const go = await graphOf("server/handler.go", [
+      "package server",
+      "var handler = func(w Writer, r *Request) error { return serve(w, r) }",
+      "var (",
+      "\tparse = func(text string) int { return len(text) }",
+      ")",
+      "var a, b = func() {}, 2",
+      "var limit = 3",
+    ]);
+    expect(defs(go)).toEqual([
+      ["handler", "function", null, 2, 2],
+      ["parse", "function", null, 3, 5],
+    ]);
+    expect(params(go, "handler")).toEqual(["w", "r"]);
+    const py = await graphOf("pkg/text.py", ["normalize = lambda s, strip=True: s.strip() if strip else s", "LIMIT = 3", "class K:", "    key = staticmethod(lambda x: x)"]);
+    expect(defs(py)).toEqual([
+      ["normalize", "function", null, 1, 1],
+      ["K", "class", null, 3, 4],
+    ]);
+    expect(params(py, "normalize")).toEqual(["s", "strip="]);
+    const rs = await graphOf("src/lib.rs", ["static HANDLER: fn(i32) -> i32 = |x| { x + 1 };", "const CHECK: fn(&str) -> bool = |s: &str| s.is_empty();", "const LIMIT: usize = 3;"]);
+    expect(defs(rs)).toEqual([
+      ["HANDLER", "function", null, 1, 1],
+      ["CHECK", "function", null, 2, 2],
+    ]);
+    expect(params(rs, "CHECK")).toEqual(["s"]);
+    const cpp = await graphOf("src/text.cpp", ["namespace text {", "static const auto trim = [](const std::string& s, int from = 0) { return s.substr(from); };", "int limit = 3;", "}"]);
+    expect(defs(cpp)).toEqual([["trim", "function", "text", 2, 2]]);
+    expect(params(cpp, "trim")).toEqual(["s", "from="]);
+    const java = await graphOf("src/main/java/x/Sizes.java", [
+      "class Sizes {",
+      "  static final Comparator<String> BY_LENGTH = (a, b) -> { return a.length() - b.length(); };",
+      "  private final Runnable flush = () -> save();",
+      "  private int count = 0;",
+      "}",
+    ]);
+    expect(defs(java)).toEqual([
+      ["Sizes", "class", null, 1, 5],
+      ["BY_LENGTH", "method", "Sizes", 2, 2],
+      ["flush", "method", "Sizes", 3, 3],
+    ]);
+    expect(params(java, "BY_LENGTH")).toEqual(["a", "b"]);
+  });
+
   it("JavaScript and TSX: JSX components are calls, lowercase elements are not references", async () => {
     const js = await graphOf("web/app.jsx", ['import React from "react";', "export default function App({ user }, opts = {}) {", "  return <Layout><div>{format(user)}</div></Layout>;", "}"]);
     expect(defs(js)).toEqual([["App", "function", null, 2, 4]]);

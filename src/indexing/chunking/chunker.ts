@@ -35,8 +35,11 @@ import { chunkText } from "./text-chunker.ts";
  * declarator (it was an anonymous block), and a friend function defined in a class body is a definition.
  * 24: also a C function returning a function pointer (through its parenthesised declarator), and a
  * JavaScript/TypeScript class field holding a function (`handle = async (e) => { ... }`) is a method.
+ * 25: a name bound to a function literal is a function in Go, Python, Rust, C++ and Java too (`var h =
+ * func(...)`, `f = lambda ...`, `static H: fn() = || ...`, `auto f = [](...) {...}`, a field holding a
+ * lambda; ./bound-functions.ts): it was a variable, a C++ namespace's loose lines or a Java class's header.
  */
-export const CHUNKER_VERSION = "24";
+export const CHUNKER_VERSION = "25";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

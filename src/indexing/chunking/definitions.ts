@@ -5,7 +5,8 @@
 import { type Node } from "web-tree-sitter";
 import type { ChunkKind } from "../chunk.ts";
 import { truncate } from "../summary.ts";
-import { bodyOf, definitionTypeOf, implTraitOf, importTargetsOf, nameOf, PREFIX_TYPES, receiverTypeOf, unwrapDefinition, withoutConditionals } from "./syntax-rules.ts";
+import { bodyOf, definitionTypeOf, implTraitOf, nameOf, PREFIX_TYPES, receiverTypeOf, unwrapDefinition, withoutConditionals } from "./syntax-rules.ts";
+import { importTargetsOf } from "./import-targets.ts";
 import { isComment, isCommentType, namedChildrenOf } from "./syntax-nodes.ts";
 import { DOC_MAX_CHARS, SIGNATURE_MAX_CHARS } from "./chunk-bounds.ts";
 

@@ -3,6 +3,7 @@ import type { ChunkKind } from "../chunk.ts";
 import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
 import { assignedFunction, assignedObject, declaredValue, FUNCTION_VALUE_TYPES, isAliasPair, isFunctionPair, isMethodObject } from "./js-objects.ts";
 import { childrenOf, namedChildrenOf } from "./syntax-nodes.ts";
+import { boundFunctionName, boundFunctionOf } from "./bound-functions.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -231,6 +232,8 @@ export const bodyOf = (node: Node): Node | null => {
     if (object) return object.right;
   }
   if (CLASS_FIELD_TYPES.has(type)) return classFieldFunction(node)?.childForFieldName("body") ?? null;
+  const bound = boundFunctionOf(node, type);
+  if (bound) return bound.childForFieldName("body");
   if (type === "object") return node;
   if (type === "pair") return node.childForFieldName("value")?.childForFieldName("body") ?? null;
   const body = node.childForFieldName("body");
@@ -263,7 +266,9 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
     return null;
   }
   if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
-  if (nodeType === "field_declaration") return nestedTypeOf(node);
+  if (nodeType === "field_declaration") return nestedTypeOf(node) ?? (boundFunctionOf(node, nodeType) ? node : null);
+  // C++: `auto trim = [](...) { ... };` at namespace level (./bound-functions.ts).
+  if (nodeType === "declaration") return boundFunctionOf(node, nodeType) ? node : null;
   if (CLASS_FIELD_TYPES.has(nodeType)) return classFieldFunction(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];
   if (!type) return null;
@@ -297,8 +302,9 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
     const assigned = assignedFunction(node);
     if (assigned) return assigned.right.type.includes("class") ? cls() : fn();
     if (assignedObject(node)) return cls("object");
-    return { kind: "variable", label: "variable" };
+    return boundFunctionOf(node, nodeType) ? fn() : { kind: "variable", label: "variable" };
   }
+  if (boundFunctionOf(node, nodeType)) return fn();
   const base = DEFINITION_TYPES[nodeType] ?? { kind: "block", label: "block" };
   switch (nodeType) {
     case "type_declaration": {
@@ -353,6 +359,8 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
     case "type_declaration":
     case "const_declaration":
     case "var_declaration": {
+      const bound = boundFunctionName(node, nodeType);
+      if (bound) return bound;
       const spec = namedChildrenOf(node).find((c) => c.type.endsWith("_spec") || c.type === "type_alias");
       const name = spec?.childForFieldName("name") ?? (spec ? firstNamedOfType(spec, NAME_TYPES) : null);
       if (name) return name.text;
@@ -366,6 +374,11 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
     }
     case "field_definition":
       return node.childForFieldName("property")?.text ?? null;
+    case "field_declaration": {
+      const bound = boundFunctionName(node, nodeType);
+      if (bound) return bound;
+      break;
+    }
     case "impl_item": {
       const type = node.childForFieldName("type");
       return type ? type.text : null;
@@ -421,29 +434,3 @@ export const receiverTypeOf = (node: Node, nodeType: string = node.type): string
 /** Rust `impl Display for Foo` describes itself better than its type name alone. */
 export const implTraitOf = (node: Node, nodeType: string = node.type): string | null =>
   nodeType === "impl_item" ? (node.childForFieldName("trait")?.text ?? null) : null;
-
-const IMPORT_TYPES =
-  /^(import_statement|import_from_statement|future_import_statement|import_declaration|import_list|import_header|use_declaration|using_directive|preproc_include|namespace_use_declaration|extern_crate_declaration)$/;
-
-/** For block summaries: the modules an import-like statement brings in, or null if it is not one. */
-export const importTargetsOf = (node: Node, nodeType: string = node.type): string[] | null => {
-  // `node.text` is read once: each read slices the source again through web-tree-sitter.
-  let full: string | null = null;
-  const textOf = (): string => (full ??= node.text);
-  const isRequire = nodeType === "call" && /^require(_relative)?\b/.test(textOf());
-  if (!IMPORT_TYPES.test(nodeType) && !isRequire) {
-    if (!((nodeType === "lexical_declaration" || nodeType === "variable_declaration") && /=\s*require\(/.test(textOf().slice(0, 200)))) return null;
-  }
-  const text = textOf().length > 400 ? textOf().slice(0, 400) : textOf();
-  const quoted = [...text.matchAll(/["'<]([^"'<>\n]+)["'>]/g)].map((m) => m[1]!);
-  if (quoted.length) return quoted.slice(0, 6);
-  const from = /^from\s+(\S+)\s+import\s+\(?\s*([\w.]+)/.exec(text);
-  if (from) return [/^\.+$/.test(from[1]!) ? `${from[1]}${from[2]}` : from[1]!];
-  return [
-    text
-      .replace(/^(import|use|using|require|extern\s+crate)\s+(static\s+)?/, "")
-      .replace(/[;\s]+$/, "")
-      .replace(/\s+/g, " ")
-      .slice(0, 60),
-  ];
-};
