@@ -37,7 +37,7 @@ import { chunkText } from "./text-chunker.ts";
  * JavaScript/TypeScript class field holding a function (`handle = async (e) => { ... }`) is a method.
  * 25: a name bound to a function literal is a function in Go, Python, Rust, C++ and Java too (`var h =
  * func(...)`, `f = lambda ...`, `static H: fn() = || ...`, `auto f = [](...) {...}`, a field holding a
- * lambda; ./bound-functions.ts): it was a variable, a C++ namespace's loose lines or a Java class's header.
+ * lambda; ../bound-functions.ts): it was a variable, a C++ namespace's loose lines or a Java class's header.
  */
 export const CHUNKER_VERSION = "25";
 

@@ -3,7 +3,7 @@ import type { ChunkKind } from "../chunk.ts";
 import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
 import { assignedFunction, assignedObject, declaredValue, FUNCTION_VALUE_TYPES, isAliasPair, isFunctionPair, isMethodObject } from "./js-objects.ts";
 import { childrenOf, namedChildrenOf } from "./syntax-nodes.ts";
-import { boundFunctionName, boundFunctionOf } from "./bound-functions.ts";
+import { boundFunctionName, boundFunctionOf } from "../bound-functions.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -267,7 +267,7 @@ export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node
   }
   if (nodeType === "pair") return isFunctionPair(node) || isAliasPair(node) ? node : null;
   if (nodeType === "field_declaration") return nestedTypeOf(node) ?? (boundFunctionOf(node, nodeType) ? node : null);
-  // C++: `auto trim = [](...) { ... };` at namespace level (./bound-functions.ts).
+  // C++: `auto trim = [](...) { ... };` at namespace level (../bound-functions.ts).
   if (nodeType === "declaration") return boundFunctionOf(node, nodeType) ? node : null;
   if (CLASS_FIELD_TYPES.has(nodeType)) return classFieldFunction(node) ? node : null;
   const type = DEFINITION_TYPES[nodeType];

@@ -4,7 +4,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { GraphParam } from "../../codeindex/port.ts";
-import { boundFunctionOf, boundFunctionParameters } from "../chunking/bound-functions.ts";
+import { boundFunctionOf, boundFunctionParameters } from "../bound-functions.ts";
 
 const PARAMS_TEXT_MAX = 500;
 const PARAMS_MAX = 64;
@@ -17,7 +17,7 @@ const DECLARATORS = new Set(["lexical_declaration", "variable_declaration"]);
 function parametersNodeOf(def: Node): Node | null {
   const direct = def.childForFieldName("parameters");
   if (direct) return direct;
-  // A name bound to a function literal (Go, Python, Rust, C++, Java; ../chunking/bound-functions.ts).
+  // A name bound to a function literal (Go, Python, Rust, C++, Java; ../bound-functions.ts).
   const bound = boundFunctionOf(def);
   if (bound) return boundFunctionParameters(bound);
   if (DECLARATORS.has(def.type)) {

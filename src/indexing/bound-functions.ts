@@ -4,10 +4,11 @@
  * lambda s: ...`, Rust `static HANDLER: fn(i32) -> i32 = |x| { ... };`, C++ `auto trim = [](const
  * std::string& s) { ... };` at namespace level, Java `static final Comparator<T> BY_SIZE = (a, b) -> {
  * ... };` as a field. JavaScript's and TypeScript's forms (`const f = () => {}`, class fields) are read
- * by ./js-objects.ts and ./syntax-rules.ts. A declaration of several names stays a statement.
+ * by ./chunking/js-objects.ts and ./chunking/syntax-rules.ts. A declaration of several names stays a
+ * statement. Read by the chunker (./chunking/syntax-rules.ts) and the code graph (./graph/params.ts),
+ * which imports nothing from the chunker.
  */
 import type { Node } from "web-tree-sitter";
-import { namedChildrenOf } from "./syntax-nodes.ts";
 
 /** The function literals of the grammars, by the declaration node that can bind one. */
 const LITERALS: Readonly<Record<string, ReadonlySet<string>>> = {
@@ -21,7 +22,7 @@ const LITERALS: Readonly<Record<string, ReadonlySet<string>>> = {
 
 /** The only named child of `node` of `type`, or null when there are none or several. */
 const onlyOfType = (node: Node, type: string): Node | null => {
-  const found = namedChildrenOf(node).filter((c) => c.type === type);
+  const found = node.namedChildren.filter((c): c is Node => c !== null && c.type === type);
   return found.length === 1 ? found[0]! : null;
 };
 
