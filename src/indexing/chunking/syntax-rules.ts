@@ -298,13 +298,13 @@ export const definitionTypeOf = (node: Node, nodeType: string = node.type): Defi
   if (FUNCTION_VALUE_TYPES.has(nodeType)) return nodeType.includes("class") ? cls() : fn();
   if (nodeType === "object") return cls("object");
   if (nodeType === "pair") return isFunctionPair(node) ? fn() : { kind: "variable", label: "property" };
+  if (boundFunctionOf(node, nodeType)) return fn();
   if (nodeType === "expression_statement") {
     const assigned = assignedFunction(node);
     if (assigned) return assigned.right.type.includes("class") ? cls() : fn();
     if (assignedObject(node)) return cls("object");
-    return boundFunctionOf(node, nodeType) ? fn() : { kind: "variable", label: "variable" };
+    return { kind: "variable", label: "variable" };
   }
-  if (boundFunctionOf(node, nodeType)) return fn();
   const base = DEFINITION_TYPES[nodeType] ?? { kind: "block", label: "block" };
   switch (nodeType) {
     case "type_declaration": {
