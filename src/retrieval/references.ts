@@ -8,7 +8,13 @@ import { importsOnly, windowPartOf } from "../indexing/summary.ts";
 import { definitionSpan } from "./definition-span.ts";
 import { isConstructor, RANKING, type RankedChunk } from "./ranking.ts";
 
-export type Reference = { linestart: number; lineend: number; score: number };
+export type Reference = {
+  linestart: number;
+  lineend: number;
+  score: number;
+  /** In a reference widened to a whole definition (./whole-definitions.ts): the window the search matched. */
+  focus?: { linestart: number; lineend: number };
+};
 
 /** How many spans a file contributes to a search's references, and how close to its best each must score. */
 export const REFERENCES = {

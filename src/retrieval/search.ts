@@ -26,7 +26,7 @@ import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.
 import { withVerbForms } from "./query/base-forms.ts";
 import { withoutUsageShapeWords } from "./query/usages.ts";
 import { linesIn, specificLocations, withLocatedSpans } from "./located.ts";
-import { byOwnEvidence, referencesOf, REFERENCES } from "./references.ts";
+import { byOwnEvidence, referencesOf, REFERENCES, type Reference } from "./references.ts";
 import { WHOLE_DEFINITION_FILES, windowAt, windowsOfWidened, withWholeDefinitions } from "./whole-definitions.ts";
 
 export type SearchTarget = {
@@ -65,7 +65,7 @@ export type SearchHitFile = {
    * and others scoring at least REFERENCES.minShare of it, at most REFERENCES.firstFile for the first
    * file and REFERENCES.laterFilesShown for the others).
    */
-  references: { linestart: number; lineend: number; score: number }[];
+  references: Reference[];
   /** The chunks that made the file rank, best first (the best span's chunk first). */
   chunks: ChunkDocument[];
   /**
@@ -372,11 +372,11 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           chunks = local.map((c) => c.doc);
           references = referencesOf(local.filter((c) => c.score > 0 || c === local[0]), options);
         }
-        // A report's reference to a window of a long definition is the whole definition (./whole-definitions.ts),
-        // in the files a reader opens first (each widening reads the file's chunks).
+        // A reference to a window of a long definition is the whole definition (./whole-definitions.ts), the
+        // window its focus, in the files a reader opens first (each widening reads the file's chunks).
         // The windows of a widened definition go with the result, so its code can be shown whole.
         let windows: ChunkDocument[] = [];
-        if (analysis.isLongReport && rank < WHOLE_DEFINITION_FILES && references.some((r) => windowAt(r, chunks))) {
+        if (rank < WHOLE_DEFINITION_FILES && references.some((r) => windowAt(r, chunks))) {
           const fileChunks = await allChunks();
           references = withWholeDefinitions(references, chunks, fileChunks);
           windows = windowsOfWidened(references, fileChunks);

@@ -1,5 +1,5 @@
 /**
- * A report's references are whole definitions, never a window of one. A definition longer than a chunk
+ * A search's references are whole definitions, never a window of one. A definition longer than a chunk
  * may be (MAX_DEFINITION_LINES) is cut into windows at index time (`(part 2/4, lines ...)` in the chunk's
  * summary); a reference to one window shows a reader a third of a function, often not the part the fix
  * changes. The reference becomes the definition's lines, found from the file's chunks: the run of windows
@@ -39,15 +39,16 @@ export function definitionOfWindow(window: ChunkDocument, fileChunks: readonly C
 }
 
 /**
- * `references` with each window of a definition widened to the whole definition; a reference that falls
- * inside one given before it is dropped (two windows of one function are one place).
+ * `references` with each window of a definition widened to the whole definition, the window kept as its
+ * `focus` (what a reader is shown first of a long definition: ./excerpt.ts); a reference that falls inside
+ * one given before it is dropped (two windows of one function are one place).
  */
 export function withWholeDefinitions(references: readonly Reference[], chunks: readonly ChunkDocument[], fileChunks: readonly ChunkDocument[]): Reference[] {
   const out: Reference[] = [];
   for (const ref of references) {
     const window = windowAt(ref, chunks);
     const whole = window ? definitionOfWindow(window, fileChunks) : null;
-    const widened = whole ? { ...ref, ...whole } : ref;
+    const widened = whole ? { ...ref, ...whole, focus: { linestart: ref.linestart, lineend: ref.lineend } } : ref;
     if (out.some((r) => r.linestart <= widened.linestart && r.lineend >= widened.lineend)) continue;
     out.push(widened);
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CodeBlock, Markdown, highlight, languageOf } from "../../src/faces/console/render.tsx";
+import { excerptOf } from "../../src/retrieval/excerpt.ts";
 import { createSessionStore, sameToken } from "../../src/faces/console/session.ts";
 import { renderSummary } from "../../src/review/summary.ts";
 import { added } from "../review/helpers.ts";
@@ -104,6 +105,17 @@ describe("code blocks", () => {
     expect(out).not.toContain("<script>");
     expect(out).toContain("10\n");
     expect(out).toContain("<b>11\n</b>");
+  });
+
+  it("numbers an excerpt of a long definition by the file's lines: its markers take none", () => {
+    const code = excerptOf(Array.from({ length: 300 }, (_, i) => (i === 0 ? "function f() {" : `  x${i + 1}();`)).join("\n"), 1, { linestart: 161, lineend: 240 }, 120);
+    expect(code.split("\n").slice(0, 3)).toEqual(["function f() {", "… lines 2-160 left out", "  x161();"]);
+    const out = html(CodeBlock({ code, path: "f.js", firstLine: 1 }));
+    const gutter = /<pre class="gutter"[^>]*>([\s\S]*?)<\/pre>/.exec(out)![1]!.split("\n");
+    expect(gutter.slice(0, 4)).toEqual(["1", "⋮", "161", "162"]);
+    // 118 lines of the window from 161, then the count of the lines after it.
+    expect(gutter.slice(-3)).toEqual(["278", "⋮", ""]);
+    expect(code.split("\n").at(-1)).toBe("… 22 more lines");
   });
 });
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, expect } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { createGitHostFixture, type GitHostFixture } from "../support/git-fixtures.ts";
 
@@ -38,6 +40,9 @@ export function parseStream(text: string, sse: boolean): StreamLine[] {
     .map((l) => JSON.parse(l) as StreamLine);
 }
 
+/** A reference as the MCP tool `search_code` returns it (the fields these tests read). */
+export type CodeReference = { filepath: string; linestart: number; lineend: number; code: string };
+
 /** A reference as POST /v2/search returns it (the fields these tests read). */
 export type SearchSource = { filepath: string; linestart: number | null; lineend: number | null };
 
@@ -48,7 +53,12 @@ export type SearchSource = { filepath: string; linestart: number | null; lineend
 export function withIndexedRepository(
   repository: string,
   files: Record<string, string>,
-): { search(query: string): Promise<SearchSource[]>; ask(question: string): Promise<string>; converse(messages: { role: "user" | "assistant"; content: string }[]): Promise<{ message: string; sources: SearchSource[] }> } {
+): {
+  search(query: string): Promise<SearchSource[]>;
+  searchCode(query: string): Promise<CodeReference[]>;
+  ask(question: string): Promise<string>;
+  converse(messages: { role: "user" | "assistant"; content: string }[]): Promise<{ message: string; sources: SearchSource[] }>;
+} {
   let server: TestServer;
   let host: GitHostFixture;
   const ref = { remote: "github", repository, branch: "main" };
@@ -67,6 +77,18 @@ export function withIndexedRepository(
       const res = await server.api("/v2/search", { method: "POST", json: { query, repositories: [ref] } });
       expect(res.status).toBe(200);
       return (await res.json()) as SearchSource[];
+    },
+    /** The MCP tool `search_code` through the official SDK client over streamable HTTP: references with their code. */
+    async searchCode(query) {
+      const client = new Client({ name: "loupe-search-test", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${server.adminKey}` } } }));
+      try {
+        const result = (await client.callTool({ name: "search_code", arguments: { query, repositories: [ref] } })) as unknown as { structuredContent: { references: CodeReference[] }; isError?: boolean };
+        expect(result.isError ?? false).toBe(false);
+        return result.structuredContent.references;
+      } finally {
+        await client.close();
+      }
     },
     /** POST /v2/query with no chat model: the answer's text. */
     async ask(question) {

@@ -3,9 +3,10 @@ import { withIndexedRepository } from "./support.ts";
 import { WHOLE_DEFINITION_MAX_LINES } from "../../src/retrieval/whole-definitions.ts";
 
 /**
- * A function longer than a chunk (150 lines) is cut into windows when it is indexed. A report whose words
- * sit in one window gets the whole function as its reference: a client that opens it sees the definition,
- * not a third of it. A question keeps the window (its answer names the place). A function longer than
+ * A function longer than a chunk (150 lines) is cut into windows when it is indexed. A report or a question
+ * whose words sit in one window gets the whole function as its reference: a client that opens it sees the
+ * definition, not a third of it. Where the code is shown (`search_code`, an answer's quote), a long
+ * function shows its opening and then the window that matched. A function longer than
  * WHOLE_DEFINITION_MAX_LINES keeps its windows.
  */
 const body = (name: string, n: number, special: string) =>
@@ -70,8 +71,8 @@ greater than one; with a single column the result is right. Steps: create a page
 read the computed width back.
 `;
 
-describe("a report's reference to a window of a long definition is the whole definition (e2e)", () => {
-  const { search, ask } = withIndexedRepository("acme/layout", FILES);
+describe("a reference to a window of a long definition is the whole definition (e2e)", () => {
+  const { search, searchCode, ask } = withIndexedRepository("acme/layout", FILES);
 
   it("a report gets the whole function, from its first line to its last", async () => {
     const refs = (await search(REPORT("the marginGutter between columns (columnCount)"))).filter((r) => r.filepath === "lib/layout.js");
@@ -102,10 +103,25 @@ knot (nautical miles per hour) to convert with its own factor. It happens with e
     expect(answer).toContain("`lib/layout.js:1-224`\n```javascript\nfunction computeLayout(options) {");
   });
 
-  it("a question gets the window that holds its words", async () => {
+  it("a question gets the whole function too", async () => {
     const refs = (await search("Where is the margin gutter between columns computed?")).filter((r) => r.filepath === "lib/layout.js");
-    expect(refs[0]!.linestart).toBeGreaterThan(1);
-    expect(refs[0]!.lineend! - refs[0]!.linestart!).toBeLessThan(150);
+    expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+  });
+
+  it("search_code shows a long function's opening, then the window that matched, with the lines left out named", async () => {
+    const refs = (await searchCode("Where is the margin gutter between columns computed?")).filter((r) => r.filepath === "lib/layout.js");
+    expect(refs[0]).toMatchObject({ linestart: 1, lineend: 224 });
+    const lines = refs[0]!.code.split("\n");
+    expect(lines[0]).toBe("function computeLayout(options) {");
+    // The gutter line is line 167 (the body's line 165 of 220); the matched window holds it.
+    expect(lines[1]).toMatch(/^… lines 2-\d+ left out$/);
+    expect(refs[0]!.code).toContain("const gutter = options.marginGutter * options.columnCount;");
+    expect(lines.length).toBeLessThanOrEqual(121);
+  });
+
+  it("an answer to a question quotes the function's opening and the window that holds its words", async () => {
+    const answer = await ask("Where is the margin gutter between columns computed?");
+    expect(answer).toContain("`lib/layout.js:1-224`\n```javascript\nfunction computeLayout(options) {\n… lines 2-");
   });
 
   it("a function longer than the bound keeps its windows", async () => {

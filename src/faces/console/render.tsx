@@ -31,6 +31,7 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 import { raw } from "hono/html";
 import { allowlistHtml } from "./markdown-html.ts";
+import { excerptLineNumbers } from "../../retrieval/excerpt.ts";
 
 const LANGUAGES = { bash, c, cpp, csharp, css, go, java, javascript, json, kotlin, markdown, php, python, ruby, rust, sql, swift, typescript, xml, yaml };
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
@@ -68,14 +69,13 @@ export function highlight(code: string, language: string | null): string {
  * highlighted whole and the gutter is a separate column.
  */
 export function CodeBlock(props: { code: string; path?: string | null; firstLine?: number | null; mark?: [number, number] | null }) {
-  const lines = props.code.split("\n");
-  const first = props.firstLine ?? 1;
-  const numbers = lines.map((_, i) => first + i);
+  // An excerpt's marker lines (the lines it leaves out, ../../retrieval/excerpt.ts) take no number.
+  const numbers = excerptLineNumbers(props.code, props.firstLine ?? 1);
   const mark = props.mark;
   return (
     <div class="code" data-language={languageOf(props.path) ?? "text"}>
       <pre class="gutter" aria-hidden="true">
-        {numbers.map((n) => (mark && n >= mark[0] && n <= mark[1] ? <b>{n}{"\n"}</b> : `${n}\n`))}
+        {numbers.map((n) => (n === null ? "⋮\n" : mark && n >= mark[0] && n <= mark[1] ? <b>{n}{"\n"}</b> : `${n}\n`))}
       </pre>
       <pre class="source"><code class="hljs">{raw(highlight(props.code, languageOf(props.path)))}</code></pre>
     </div>

@@ -16,6 +16,7 @@ import { fileSummaryOf, type SearchHitFile, type SearchOutcome, type SearchReque
 import type { AnswerSource } from "../../retrieval/answer/spans.ts";
 import { chunkOf, spanCode } from "../../retrieval/answer/spans.ts";
 import { sourceLines } from "../../retrieval/answer/cited.ts";
+import { excerptOf } from "../../retrieval/excerpt.ts";
 import type { ChunkDocument, CodeIndex } from "../../codeindex/port.ts";
 import type { RepositoryRecord } from "../repositories/projection.ts";
 import { createAccessChecker } from "./permissions.ts";
@@ -250,8 +251,8 @@ export function createCodeSearchService(deps: CodeSearchDeps) {
         const spans = f.references.length > 0 ? f.references : [{ linestart: f.linestart ?? 0, lineend: f.lineend ?? 0, score: f.score }];
         return spans.map((r) => {
           const chunk = chunkOf(f.chunks, r.linestart, r.lineend);
-          const lines = (chunk ? spanCode(chunk, r.linestart, r.lineend) : "").split("\n");
-          const code = lines.slice(0, MAX_CODE_LINES).join("\n") + (lines.length > MAX_CODE_LINES ? `\n… ${lines.length - MAX_CODE_LINES} more lines` : "");
+          // A long definition shows its opening and the window the search matched (excerpt.ts).
+          const code = excerptOf(chunk ? spanCode(chunk, r.linestart, r.lineend) : "", r.linestart, r.focus, MAX_CODE_LINES);
           return {
             ...shownRef({ repository: record.repository, remote: record.remote }),
             branch: f.branch,

@@ -3,6 +3,8 @@
  * not file summaries), citing `path:start-end`.
  */
 import type { ChatMessage, ChatModel } from "../../models/chat.ts";
+import { MAX_DEFINITION_LINES } from "../../indexing/chunking/chunk-bounds.ts";
+import { excerptOf } from "../excerpt.ts";
 import { answerSpans, type AnswerSource } from "./spans.ts";
 import { questionTerms } from "./terms.ts";
 
@@ -11,13 +13,18 @@ export const SYSTEM_PROMPT =
   "provided in the conversation; they come from the repositories the user selected. Cite the files you rely on as " +
   "`path:start-end`. When the excerpts do not contain the answer, say so and point to the most relevant files. Use markdown.";
 
+/** Characters of one span's code given to the chat model at most. */
+const CODE_CHARS = 6000;
+
 /** The context given to the chat model: the retrieved spans' code, best first, within `maxChars`. */
 export function contextBlock(question: string, sources: AnswerSource[], maxChars = 24_000): string {
   const parts: string[] = [];
   let used = 0;
   for (const s of answerSpans(questionTerms(question), sources, 12)) {
     const title = `### ${s.source.repository} ${s.source.path}:${s.linestart}-${s.lineend}${s.name ? ` (${s.label} ${s.name})` : ""}`;
-    const block = `${title}\n\`\`\`\n${s.code.slice(0, 6000)}\n\`\`\``;
+    // A long definition's excerpt keeps the window the search matched (../excerpt.ts).
+    const code = s.focus && s.code.length > CODE_CHARS ? excerptOf(s.code, s.linestart, s.focus, MAX_DEFINITION_LINES) : s.code;
+    const block = `${title}\n\`\`\`\n${code.slice(0, CODE_CHARS)}\n\`\`\``;
     if (used + block.length > maxChars) break;
     parts.push(block);
     used += block.length;

@@ -10,6 +10,7 @@ import { tracedFrame, type Traced } from "./traced.ts";
 import type { StackFrame } from "../query-analysis.ts";
 import { mentionsWord } from "../ranking.ts";
 import { delegationIn } from "../delegation.ts";
+import { excerptOf } from "../excerpt.ts";
 
 const LANG_FENCE: Record<string, string> = { python: "python", typescript: "typescript", javascript: "javascript", tsx: "tsx", go: "go", rust: "rust", java: "java", ruby: "ruby", c: "c", cpp: "cpp", csharp: "csharp", php: "php", kotlin: "kotlin", swift: "swift", scala: "scala", bash: "bash" };
 
@@ -120,10 +121,10 @@ function codeFence(code: string): string {
 function quote(span: AnswerSpan, part: NamedLines | null, label = part ? `(\`${part.name}\`)` : ""): string {
   const [start, end] = part ? [part.linestart, part.lineend] : [span.linestart, span.lineend];
   const lines = span.code.split("\n").slice(start - span.linestart, end - span.linestart + 1);
-  const shown = lines.slice(0, ANSWER_SHAPE.quotedLines).join("\n");
-  const more = lines.length > ANSWER_SHAPE.quotedLines ? `\n… ${lines.length - ANSWER_SHAPE.quotedLines} more lines` : "";
+  // A long definition's quote opens it and goes on from the window the search matched (../excerpt.ts).
+  const shown = excerptOf(lines.join("\n"), start, part ? undefined : span.focus, ANSWER_SHAPE.quotedLines);
   const fence = codeFence(shown);
-  return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n${fence}${LANG_FENCE[span.language] ?? ""}\n${shown}${more}\n${fence}`;
+  return `\`${span.source.path}:${start}-${end}\`${label ? ` ${label}` : ""}\n${fence}${LANG_FENCE[span.language] ?? ""}\n${shown}\n${fence}`;
 }
 
 /**

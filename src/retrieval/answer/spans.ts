@@ -35,6 +35,8 @@ export type AnswerSpan = {
   coverage: number;
   /** Definitions inside the span that hold the question's words (at least half the share the span holds), best first. */
   members: NamedLines[];
+  /** The window a search matched in a span widened to a long definition (../excerpt.ts shows it first). */
+  focus?: Lines;
 };
 
 /** The lines `start`..`end` of a chunk (all of it when the range is not inside it). */
@@ -173,6 +175,7 @@ export function answerSpans(terms: readonly QuestionTerm[], sources: readonly An
         coverage: spanCoverage,
         // A container's header quotes its own lines first: what the class is, before its methods.
         members: lines.length > 12 && afterHeader.length === 0 ? members : [],
+        ...(ref.focus ? { focus: ref.focus } : {}),
       };
       const part = out.findIndex((o) => isOtherPart(o, span));
       if (part >= 0) out[part] = joined(terms, out[part]!, span);
@@ -203,5 +206,6 @@ function joined(terms: readonly QuestionTerm[], a: AnswerSpan, b: AnswerSpan): A
     code,
     coverage: spanCoverageOf(terms, a.source.path, a.name, code),
     members: [...a.members, ...b.members].slice(0, MEMBERS),
+    ...(a.focus ?? b.focus ? { focus: (a.focus ?? b.focus)! } : {}),
   };
 }
