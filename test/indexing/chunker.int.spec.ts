@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Chunk, ChunkedFile } from "../../src/indexing/chunk.ts";
 import { CHUNKER_VERSION, createChunker } from "../../src/indexing/chunking/chunker.ts";
-import { blankDeclarationMacros } from "../../src/indexing/chunking/c-preprocessor.ts";
+import { blankDeclarationMacros, blankForGrammar } from "../../src/indexing/chunking/c-preprocessor.ts";
 import {
   BLOCK_MAX_LINES,
   FUNCTION_WINDOW,
@@ -751,6 +751,63 @@ LIB_NAMESPACE_END
     expect(chunkOf(header, "hex_value")).toMatchObject({ kind: "function", endLine: 27 });
     // A lone capitalised name that ends a list is code: the enum keeps its last constant.
     expect(symbolOf(header, "token_state")).toMatchObject({ startLine: 29, endLine: 34 });
+  });
+
+  it("C++: an access specifier written as a macro, and a macro opening a block, keep the class whole", async () => {
+    // `LIB_PRIVATE_UNLESS_TESTED:` read as a bit-field swallowed the method after it and closed the class
+    // early; `LIB_TRY` then `{` right after a block's `{` was read as an initializer's entry.
+    const header = await chunk(
+      "include/lib/printer.hpp",
+      `#pragma once
+
+namespace lib
+{
+class printer
+{
+  public:
+    explicit printer(int width) : width_(width) {}
+
+    void print(const char* s)
+    {
+        if (s != nullptr)
+        {
+            LIB_TRY
+            {
+                write_escaped(s);
+            }
+            LIB_CATCH (...)
+            {
+                width_ = 0;
+            }
+        }
+    }
+
+  LIB_PRIVATE_UNLESS_TESTED:
+    // Escapes quotes and backslashes.
+    void write_escaped(const char* s)
+    {
+        for (; *s; ++s)
+        {
+            if (*s == '"' || *s == '\\\\') put('\\\\');
+            put(*s);
+        }
+    }
+
+  private:
+    void put(char c) { last_ = c; }
+
+    int width_;
+    char last_ = 0;
+};
+}  // namespace lib
+`,
+    );
+    expect(symbolOf(header, "printer")).toMatchObject({ kind: "class", startLine: 5, endLine: 41 });
+    expect(symbolOf(header, "print")).toMatchObject({ kind: "method", endLine: 23 });
+    expect(symbolOf(header, "write_escaped")).toMatchObject({ kind: "method", endLine: 34 });
+    expect(symbolOf(header, "put")).toMatchObject({ kind: "method", startLine: 37, endLine: 37 });
+    // Qt's access specifiers read the same way; a ternary's branch ending a line stays code.
+    expect(blankForGrammar("public slots:\n  Q_SIGNALS:\nint x = a ?\n    LIB_ONE:\n    LIB_TWO;")).toBe("public      :\n            \nint x = a ?\n    LIB_ONE:\n    LIB_TWO;");
   });
 
   it("C++: a template's parameters keep their capitalised names while the macros after them read as blank", () => {

@@ -86,9 +86,52 @@ const LONE_MACRO_LINES: LinePass = {
       while (before >= 0 && isBlank(lines[before]!)) before--;
       let after = i + 1;
       while (after < lines.length && isBlank(lines[after]!)) after++;
-      if (before >= 0 && continuesOnNextLine(lines[before]!)) continue;
+      // A lone name whose next line opens a block is that block's keyword (`JSON_TRY` then `{`, a `try`
+      // the library can turn off), whatever the line before it: after a block's own `{` it is no
+      // initializer's entry.
+      const opensBlock = after < lines.length && /^\s*\{/.test(lines[after]!);
+      if (!opensBlock && before >= 0 && continuesOnNextLine(lines[before]!)) continue;
       if (after < lines.length && CONTINUES_PREVIOUS.test(lines[after]!)) continue;
       lines[i] = spaces(lines[i]!);
+      changed = true;
+    }
+    return changed;
+  },
+};
+
+/**
+ * A class body's access specifier written as a macro (`JSON_PRIVATE_UNLESS_TESTED:`, expanding to
+ * `private` or `public`; Qt's `signals:`, `Q_SIGNALS:`, `public slots:`, `private Q_SLOTS:`) alone on its
+ * line. The grammar reads the name and its colon as a bit-field whose width is the rest of the member
+ * after it, and its braces then close the class early: nlohmann/json's serializer was read as 80-line
+ * windows up to the end of its namespace. The name (and `slots`) reads as blank: the members after it
+ * stay under the access before it, which chunking does not read. In C the same line is an upper-case goto
+ * label, which chunking does not read either. A ternary's branch ending a line (`? FOO_BAR:`, the line
+ * before continuing) is code and kept.
+ */
+const ACCESS_MACRO = new RegExp(`^([ \\t]*(?:(?:public|protected|private)[ \\t]+)?)(${MACRO_NAME}|signals|slots)([ \\t]*:)(?!:)[ \\t]*(?:\\/\\/.*|\\/\\*.*)?$`);
+
+/** A line ending with an operator, a comma or an open parenthesis: the expression goes on to the next line. */
+const OPERATOR_ENDED = /[,(=|&+\-*/%<>?!\\]\s*$/;
+
+/** Access-specifier macros turned to spaces (their colon too, unless an access keyword keeps it). */
+const ACCESS_MACROS: LinePass = {
+  applies: new RegExp(`^[ \\t]*(?:(?:public|protected|private)[ \\t]+)?(?:${MACRO_NAME}|signals|slots)[ \\t]*:(?!:)`, "m"),
+  run(lines) {
+    let changed = false;
+    for (let i = 0; i < lines.length; i++) {
+      const cr = lines[i]!.endsWith("\r");
+      const line = cr ? lines[i]!.slice(0, -1) : lines[i]!;
+      const m = ACCESS_MACRO.exec(line);
+      if (!m) continue;
+      let before = i - 1;
+      while (before >= 0 && isBlank(lines[before]!)) before--;
+      // After a class's `{` or another access specifier's colon it is one; after an operator, an expression's.
+      if (before >= 0 && OPERATOR_ENDED.test(lines[before]!.replace(/\/\/.*$|\/\*.*?\*\/\s*$/, ""))) continue;
+      // `public slots:` keeps `public:`; a lone macro and its colon read as blank.
+      const access = m[1]!.trim() !== "";
+      const rest = line.slice(m[1]!.length + m[2]!.length + m[3]!.length);
+      lines[i] = m[1]! + spaces(m[2]!) + (access ? m[3]! : spaces(m[3]!)) + rest + (cr ? "\r" : "");
       changed = true;
     }
     return changed;
@@ -180,5 +223,5 @@ const LIST_CONDITIONALS: LinePass = {
 /** `content` with export and inline macros in a declaration's line turned to spaces (same length). */
 export const blankDeclarationMacros = (content: string): string => blankLines(content, [DECLARATION_MACROS]);
 
-/** `content` as the grammar reads it: lone macro lines, declarations' export macros and conditionals inside lists as spaces (same length). */
-export const blankForGrammar = (content: string): string => blankLines(content, [LONE_MACRO_LINES, DECLARATION_MACROS, LIST_CONDITIONALS]);
+/** `content` as the grammar reads it: lone macro lines, access-specifier macros, declarations' export macros and conditionals inside lists as spaces (same length). */
+export const blankForGrammar = (content: string): string => blankLines(content, [LONE_MACRO_LINES, ACCESS_MACROS, DECLARATION_MACROS, LIST_CONDITIONALS]);

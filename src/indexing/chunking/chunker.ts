@@ -38,8 +38,11 @@ import { chunkText } from "./text-chunker.ts";
  * 25: a name bound to a function literal is a function in Go, Python, Rust, C++ and Java too (`var h =
  * func(...)`, `f = lambda ...`, `static H: fn() = || ...`, `auto f = [](...) {...}`, a field holding a
  * lambda; ../bound-functions.ts): it was a variable, a C++ namespace's loose lines or a Java class's header.
+ * 26: a C++ access specifier written as a macro (`JSON_PRIVATE_UNLESS_TESTED:`, Qt's `signals:`, `public
+ * slots:`) reads as blank, and a lone macro whose next line opens a block (`JSON_TRY` then `{`) does too
+ * after a block's `{` (./c-preprocessor.ts): the first closed its class early, the second read as an entry.
  */
-export const CHUNKER_VERSION = "25";
+export const CHUNKER_VERSION = "26";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 
