@@ -7,39 +7,52 @@
 
 export type Lines = { linestart: number; lineend: number };
 
-/** Lines of a definition's opening kept before its matched window: a signature over a few lines. */
-const HEAD_LINES = 3;
+/** Lines of a definition's signature kept before its matched window, at most. */
+const SIGNATURE_LINES = 3;
+/** A doc comment or attributes this short above the signature are kept with it; longer ones are left out. */
+const PREAMBLE_KEPT = 4;
+/** How far down a definition's first lines its signature is looked for. */
+const PREAMBLE_MAX = 60;
+
+/** A line before a definition's signature: blank, a comment's, an attribute or decorator (`#[...]`, `@Override`). */
+const PREAMBLE_LINE = /^\s*(?:$|\/\/|\/\*|\*|#\[|#!\[|@|--|;|<!--)/;
 
 /**
- * The opening lines of `lines` (0-based count): up to the line that opens the body (`{`, a Python `:`,
- * Rust's `where` clauses end there too), at most HEAD_LINES.
+ * The lines (0-based, end exclusive) of a definition's signature in `lines`: from its first code line to
+ * the line that opens its body (`{`, Python's `:`, Pascal-like `begin`), at most SIGNATURE_LINES.
  */
-function headCount(lines: readonly string[]): number {
-  for (let i = 0; i < Math.min(HEAD_LINES, lines.length); i++) {
-    if (/[{:]\s*(?:\/\/.*|#.*)?$/.test(lines[i]!) || /\bbegin\s*$/.test(lines[i]!)) return i + 1;
+function signatureOf(lines: readonly string[]): { from: number; to: number } {
+  let from = 0;
+  while (from < Math.min(PREAMBLE_MAX, lines.length - 1) && PREAMBLE_LINE.test(lines[from]!)) from++;
+  if (from >= PREAMBLE_MAX || from >= lines.length - 1) from = 0;
+  for (let i = from; i < Math.min(from + SIGNATURE_LINES, lines.length); i++) {
+    if (/[{:]\s*(?:\/\/.*|#.*)?$/.test(lines[i]!) || /\bbegin\s*$/.test(lines[i]!)) return { from, to: i + 1 };
   }
-  return 1;
+  return { from, to: from + 1 };
 }
+
+/** The marker of lines `from`..`to` (file lines) an excerpt leaves out. */
+const leftOut = (from: number, to: number): string => `… lines ${from}-${to} left out`;
 
 /**
  * The lines of `code` (whose first line is `linestart`) to show in at most `max` lines. Code of `max`
- * lines or fewer is shown whole; otherwise, with a `focus` (the matched window) that does not start
- * among the first lines, the definition's opening, a marker of the lines left out, and the focus from its
- * start; else the first lines. A cut end says how many lines follow.
+ * lines or fewer is shown whole; otherwise, with a `focus` (the matched window) that starts below the
+ * definition's signature, the signature (with a short doc comment above it; a longer one is a marker),
+ * a marker of the lines left out, and the focus from its start; else the first lines. A cut end says how
+ * many lines follow. The numbers of the shown lines are read back by `excerptLineNumbers`.
  */
 export function excerptOf(code: string, linestart: number, focus: Lines | undefined, max: number): string {
   const lines = code.split("\n");
   if (lines.length <= max) return code;
-  const lastLine = linestart + lines.length - 1;
   const from = focus ? Math.max(focus.linestart, linestart) - linestart : 0;
-  const head = headCount(lines);
-  if (!focus || from <= head || from >= lines.length) return firstLines(lines, 0, max);
-  const room = max - head - 1;
+  const signature = signatureOf(lines);
+  if (!focus || from <= signature.to || from >= lines.length) return firstLines(lines, 0, max);
+  const head: string[] = signature.from <= PREAMBLE_KEPT ? lines.slice(0, signature.to) : [leftOut(linestart, linestart + signature.from - 1), ...lines.slice(signature.from, signature.to)];
+  const room = max - head.length - 1;
   if (room < 1) return firstLines(lines, 0, max);
-  const marker = `… lines ${linestart + head}-${linestart + from - 1} left out`;
   const shown = lines.slice(from, from + room);
-  const after = lastLine - (linestart + from + shown.length - 1);
-  return [...lines.slice(0, head), marker, ...shown].join("\n") + (after > 0 ? `\n… ${after} more lines` : "");
+  const after = lines.length - from - shown.length;
+  return [...head, leftOut(linestart + signature.to, linestart + from - 1), ...shown].join("\n") + (after > 0 ? `\n… ${after} more lines` : "");
 }
 
 function firstLines(lines: readonly string[], from: number, max: number): string {
