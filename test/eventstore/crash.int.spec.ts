@@ -47,6 +47,8 @@ function runAndKill(dir: string, killAfterMs: number): Promise<Run> {
 }
 
 describe("embedded event store under SIGKILL", () => {
+  // Each kill starts a Node process with tsx (about a second alone, several on a loaded two-core machine):
+  // runs of 26-40 s were seen beside the rest of the suite, so the budget (120 s) leaves room for them.
   it(`keeps every acknowledged append, once, across ${KILLS} kills`, async () => {
     const dir = await mkdtemp(join(tmpdir(), "loupe-crash-"));
     const acknowledged = new Map<string, Ack>();
@@ -85,7 +87,5 @@ describe("embedded event store under SIGKILL", () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    // Each kill starts a Node process with tsx (about a second alone, several on a loaded two-core machine):
-    // runs of 26-40 s were seen beside the rest of the suite, so the budget leaves room for them.
   }, 120_000);
 });
