@@ -46,18 +46,18 @@ export function excerptOf(code: string, linestart: number, focus: Lines | undefi
   if (lines.length <= max) return code;
   const from = focus ? Math.max(focus.linestart, linestart) - linestart : 0;
   const signature = signatureOf(lines);
-  if (!focus || from <= signature.to || from >= lines.length) return firstLines(lines, 0, max);
+  if (!focus || from <= signature.to || from >= lines.length) return firstLines(lines, max);
   const head: string[] = signature.from <= PREAMBLE_KEPT ? lines.slice(0, signature.to) : [leftOut(linestart, linestart + signature.from - 1), ...lines.slice(signature.from, signature.to)];
   const room = max - head.length - 1;
-  if (room < 1) return firstLines(lines, 0, max);
+  if (room < 1) return firstLines(lines, max);
   const shown = lines.slice(from, from + room);
   const after = lines.length - from - shown.length;
   return [...head, leftOut(linestart + signature.to, linestart + from - 1), ...shown].join("\n") + (after > 0 ? `\n… ${after} more lines` : "");
 }
 
-function firstLines(lines: readonly string[], from: number, max: number): string {
-  const shown = lines.slice(from, from + max);
-  const more = lines.length - from - shown.length;
+function firstLines(lines: readonly string[], max: number): string {
+  const shown = lines.slice(0, max);
+  const more = lines.length - shown.length;
   return shown.join("\n") + (more > 0 ? `\n… ${more} more lines` : "");
 }
 

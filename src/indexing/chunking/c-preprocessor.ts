@@ -71,8 +71,11 @@ const CONTINUES_PREVIOUS = /^\s*[,;)\]}|&+\-*/%<>?:=.]/;
 const continuesOnNextLine = (line: string): boolean => {
   if (endsContinued(line)) return true;
   if (isDirective(line)) return false;
-  return CONTINUED_BY_NEXT.test(line.replace(/\/\/.*$|\/\*.*?\*\/\s*$/, ""));
+  return CONTINUED_BY_NEXT.test(withoutEndComment(line));
 };
+
+/** A line without the line or block comment that ends it (`x = a ? // why`). */
+const withoutEndComment = (line: string): string => line.replace(/\/\/.*$|\/\*.*?\*\/\s*$/, "");
 
 /** Lone macro lines turned to spaces. */
 const LONE_MACRO_LINES: LinePass = {
@@ -109,14 +112,15 @@ const LONE_MACRO_LINES: LinePass = {
  * label, which chunking does not read either. A ternary's branch ending a line (`? FOO_BAR:`, the line
  * before continuing) is code and kept.
  */
-const ACCESS_MACRO = new RegExp(`^([ \\t]*(?:(?:public|protected|private)[ \\t]+)?)(${MACRO_NAME}|signals|slots)([ \\t]*:)(?!:)[ \\t]*(?:\\/\\/.*|\\/\\*.*)?$`);
+const ACCESS_HEAD = `^([ \\t]*(?:(?:public|protected|private)[ \\t]+)?)(${MACRO_NAME}|signals|slots)([ \\t]*:)(?!:)`;
+const ACCESS_MACRO = new RegExp(`${ACCESS_HEAD}[ \\t]*(?:\\/\\/.*|\\/\\*.*)?$`);
 
 /** A line ending with an operator, a comma or an open parenthesis: the expression goes on to the next line. */
 const OPERATOR_ENDED = /[,(=|&+\-*/%<>?!\\]\s*$/;
 
 /** Access-specifier macros turned to spaces (their colon too, unless an access keyword keeps it). */
 const ACCESS_MACROS: LinePass = {
-  applies: new RegExp(`^[ \\t]*(?:(?:public|protected|private)[ \\t]+)?(?:${MACRO_NAME}|signals|slots)[ \\t]*:(?!:)`, "m"),
+  applies: new RegExp(ACCESS_HEAD, "m"),
   run(lines) {
     let changed = false;
     for (let i = 0; i < lines.length; i++) {
@@ -127,7 +131,7 @@ const ACCESS_MACROS: LinePass = {
       let before = i - 1;
       while (before >= 0 && isBlank(lines[before]!)) before--;
       // After a class's `{` or another access specifier's colon it is one; after an operator, an expression's.
-      if (before >= 0 && OPERATOR_ENDED.test(lines[before]!.replace(/\/\/.*$|\/\*.*?\*\/\s*$/, ""))) continue;
+      if (before >= 0 && OPERATOR_ENDED.test(withoutEndComment(lines[before]!))) continue;
       // `public slots:` keeps `public:`; a lone macro and its colon read as blank.
       const access = m[1]!.trim() !== "";
       const rest = line.slice(m[1]!.length + m[2]!.length + m[3]!.length);
