@@ -23,8 +23,10 @@ export const COPIES = {
   factor: 0.5,
   /** Only the first files are compared (where the order is read). */
   compared: 20,
-  /** A chunk with fewer words than this is too small to call a copy. */
+  /** A chunk with fewer words than this is too small to call a copy... */
   minWords: 20,
+  /** ...unless another file repeats it to the letter and it is this long (characters): a short function copied whole. */
+  verbatimChars: 400,
   /** Characters of a chunk read for its words. */
   chars: 1500,
   /** Lines further down from which a copy is one assembled from the other file (`isAssembledFrom`). */
@@ -126,6 +128,7 @@ export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<Ch
   const aboutOneLength = (a: Chunk, b: Chunk): boolean => Math.min(a.length, b.length) >= COPIES.similarity * Math.max(a.length, b.length);
   const isCopy = (a: Chunk, b: Chunk): boolean => {
     if (!aboutOneLength(a, b)) return false;
+    if (a.length === b.length && a.length >= COPIES.verbatimChars && a.text === b.text) return true;
     const x = wordsOf(a);
     const y = wordsOf(b);
     // Two sets share at most the smaller one: sizes this far apart are no copies (the Jaccard is not read).

@@ -44,6 +44,35 @@ const FILES = {
   "src/utils.js": "export const pad = (s, n) => String(s).padStart(n, '0')\n",
 };
 
+/** A short method of few words: a merge patch applied to a JSON value. */
+const MERGE = [
+  "void merge_patch(const value& patch)",
+  "{",
+  "    if (patch.is_object())",
+  "    {",
+  "        if (!is_object())",
+  "        {",
+  "            *this = object();",
+  "        }",
+  "        for (auto it = patch.begin(); it != patch.end(); ++it)",
+  "        {",
+  "            if (it.value().is_null())",
+  "            {",
+  "                erase(it.key());",
+  "            }",
+  "            else",
+  "            {",
+  "                operator[](it.key()).merge_patch(it.value());",
+  "            }",
+  "        }",
+  "    }",
+  "    else",
+  "    {",
+  "        *this = patch;",
+  "    }",
+  "}",
+].join("\n");
+
 describe("copies among the results make room for other code (e2e)", () => {
   const { search } = withIndexedRepository("acme/dates", FILES);
 
@@ -87,6 +116,19 @@ describe("copies among the results make room for other code (e2e)", () => {
     for (const code of ["#include <stdio.h>\n", "#!/bin/sh\n", "#[derive(Debug)]\n", "/* one */ int x;\n", "--i;\n", "*p = 0;\n"]) expect(afterLeadingComments(code)).toBe(0);
     expect(afterLeadingComments("/**\n * Doc.\n */\n*p = 0;\n")).toBe("/**\n * Doc.\n */\n".length);
     expect(demoteCopies(pair("pad(s, n)", "pad(s, n)"))).toBe(0);
+    // A short function copied whole (an amalgamated header repeats every part): fewer words than a copy
+    // needs, but repeated to the letter at some length, it is one; the same text cut short, or changed, is not.
+    expect(wordSet(MERGE).size).toBeLessThan(COPIES.minWords);
+    expect(MERGE.length).toBeGreaterThanOrEqual(COPIES.verbatimChars);
+    expect(demoteCopies(pair(MERGE, MERGE))).toBe(1);
+    expect(demoteCopies(pair(MERGE.slice(0, COPIES.verbatimChars - 1), MERGE.slice(0, COPIES.verbatimChars - 1)))).toBe(0);
+    expect(demoteCopies(pair(MERGE, MERGE.replace("erase", "erose")))).toBe(0);
+    // The amalgamated copy (far further down its file) yields to the part it was made from, even listed first.
+    const whole = { file: { chunks: [{ doc: { text: MERGE, startLine: 24423 } }] }, score: 1.1 };
+    const partOf = { file: { chunks: [{ doc: { text: MERGE, startLine: 5120 } }] }, score: 1.1 };
+    const both = [whole, partOf];
+    expect(demoteCopies(both)).toBe(1);
+    expect(both).toEqual([partOf, whole]);
   });
 });
 
