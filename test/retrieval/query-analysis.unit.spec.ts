@@ -135,6 +135,31 @@ describe("analyzeQuery: short questions", () => {
     expect(has(a, "does")).toBe(false);
   });
 
+  it("reads a name qualified with `::` in prose as a dotted name (a code span's as code, as before); `std::` as the standard library", () => {
+    const a = analyzeQuery("tracing_subscriber::Layer::downcast_raw not called when filtered");
+    wellFormed(a);
+    expect(weight(a, "tracing_subscriber.Layer.downcast_raw", "dotted")).toBeGreaterThan(weight(a, "called", "word"));
+    expect(weight(a, "downcast_raw", "identifier")).toBeGreaterThan(weight(a, "Layer", "identifier"));
+    expect(has(a, "raw") || has(a, "downcast")).toBe(false);
+    expect(a.paths).toEqual([]); // no module path guessed: `::` is no Python or JavaScript module
+    const span = analyzeQuery("`tracing_subscriber::Layer::downcast_raw()` not called when filtered");
+    expect(weight(span, "downcast_raw", "identifier")).toBeGreaterThan(1);
+    const generic = analyzeQuery("Vec<T>::with_capacity panics on overflow");
+    expect(weight(generic, "with_capacity", "identifier")).toBeGreaterThan(1);
+    const std = analyzeQuery("Where is the unit suffix chosen when printing a std::chrono duration?");
+    expect(weight(std, "chrono", "identifier")).toBeLessThan(weight(std, "duration", "word"));
+  });
+
+  it("reads a code name's possessive as the name, and keeps an English word's form", () => {
+    const a = analyzeQuery("Fix stdout_sink_base::log's flush and parse_config's result for BulkDataURI's");
+    wellFormed(a);
+    expect(weight(a, "stdout_sink_base.log", "dotted")).toBeGreaterThan(1);
+    expect(weight(a, "parse_config", "identifier")).toBeGreaterThan(1);
+    expect(weight(a, "BulkDataURI", "identifier")).toBeGreaterThan(1);
+    expect(has(a, "logs") || has(a, "configs")).toBe(false);
+    expect(has(analyzeQuery("let a schema's error map cover its checks"), "schemas")).toBe(true);
+  });
+
   it("does not mistake prose punctuation, products and URLs for code", () => {
     const a = analyzeQuery("Works on Node.js 20 and macOS, e.g. with GitHub; see https://example.com/docs for details.");
     expect(a.paths).toEqual([]);

@@ -87,7 +87,21 @@ export function addQuotedNames(ctx: Ctx, message: string): void {
 const isMemberName = (name: string, inCode: boolean, alias: boolean): boolean =>
   name.length > 1 && (!CODE_KEYWORDS.has(name) || (!inCode && !alias)) && !/^\d/.test(name);
 
-function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): void {
+/**
+ * A name qualified with `::` (C++ `fmt::format`, Rust `Span::enter`, `tracing_subscriber::Layer::downcast_raw`,
+ * PHP and Ruby `Foo::bar`), a leading `::` and template or generic arguments (`Vec<T>::push`) aside, as
+ * dotted parts; null for anything else.
+ */
+function qualifiedParts(text: string): string[] | null {
+  if (!text.includes("::")) return null;
+  let name = text.replace(/^::/, "");
+  // Generic arguments, innermost first (`HashMap<K, Vec<V>>::new`).
+  for (let i = 0; i < 4 && name.includes("<"); i++) name = name.replace(/<[^<>]*>/g, "");
+  return QUALIFIED.test(name) ? name.split("::") : null;
+}
+const QUALIFIED = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+
+function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean, qualified = false): void {
   let parts = name.split(".");
   if (parts.length > 1 && /^(?:self|this|cls|super)$/.test(parts[0] ?? "")) {
     parts = parts.slice(1);
@@ -111,8 +125,9 @@ function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean): voi
     if (p.length > 1 && !CODE_KEYWORDS.has(p) && !LIBRARY_ALIASES.has(p)) ctx.bag.add(p, "identifier", w * 0.5);
   }
   // JS property chains (camelCase) are not modules; snake_case chains are Python even in mixed reports.
-  // In code, receivers are mostly variables (site.get_clearsky); imports name the modules there.
-  if (alias || inCode) return;
+  // In code, receivers are mostly variables (site.get_clearsky); imports name the modules there. A `::`
+  // name is no Python or JavaScript module.
+  if (alias || inCode || qualified) return;
   if (ctx.language === "java" || ctx.language === "kotlin") return addJvmClassPath(ctx, parts, ctx.language === "kotlin" ? "kt" : "java");
   if (ctx.language !== null && ctx.language !== "python" && ctx.language !== "javascript") return;
   if (ctx.language === "javascript" && !parts.some((p) => p.includes("_"))) return;
@@ -308,7 +323,11 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
       addUrl(ctx, link[2] ?? "");
       continue;
     }
-    const token = rawToken.replace(/^[([{<"'“‘*]+/, "").replace(/[)\]}>"'”’*,;!?]+$/, "").replace(/[.:]+$/, "");
+    const stripped = rawToken.replace(/^[([{<"'“‘*]+/, "").replace(/[)\]}>"'”’*,;!?]+$/, "").replace(/[.:]+$/, "");
+    // A code name's possessive or plural written with an apostrophe is the name ("parse_config's result",
+    // "BulkDataURI's", "Foo::bar's"); an English word keeps its form (`schema's` reads as before).
+    const owner = /^(.+?)['’]s$/.exec(stripped)?.[1];
+    const token = owner !== undefined && (isCodeShaped(owner) || owner.includes("::") || DOTTED.test(owner)) ? owner : stripped;
     if (token === "") continue;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) {
       addUrl(ctx, token);
@@ -322,6 +341,11 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
     }
     if (isProduct(token) || isProduct(token.replace(/\.$/, ""))) {
       words.push(token);
+      continue;
+    }
+    const qualified = qualifiedParts(token.replace(/\(.*\)?$/, ""));
+    if (qualified) {
+      addDotted(ctx, qualified.join("."), W.dottedInText, false, true);
       continue;
     }
     const call = /^([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\(.*\)?$/.exec(token);

@@ -71,9 +71,9 @@ export const COMPILED_KEYWORDS = new Set(
   ).split(/\s+/),
 );
 
-/** Receivers whose members are library calls, not project symbols (`np.array`, `console.log`). */
+/** Receivers whose members are library calls, not project symbols (`np.array`, `console.log`; C++ and Rust `std::`). */
 export const LIBRARY_ALIASES = new Set(
-  "np pd plt os sys re json math time datetime dt tf sp mpl sns console Math JSON Object Array Promise Number String Date window document process Reflect Symbol require module exports path fs util".split(
+  "np pd plt os sys re json math time datetime dt tf sp mpl sns console Math JSON Object Array Promise Number String Date window document process Reflect Symbol require module exports path fs util std".split(
     " ",
   ),
 );
