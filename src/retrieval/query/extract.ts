@@ -1,6 +1,6 @@
 /** Extracting terms from a report's lines: error classes and messages, dotted names, identifiers, paths, URLs, words (../query-analysis.ts). */
 import { QUERY_WEIGHTS, isScripting, type SourceLocation } from "./types.ts";
-import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct } from "./lexicon.ts";
+import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct, qualifiedParts } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
 import { toPath } from "./paths.ts";
 
@@ -86,20 +86,6 @@ export function addQuotedNames(ctx: Ctx, message: string): void {
  */
 const isMemberName = (name: string, inCode: boolean, alias: boolean): boolean =>
   name.length > 1 && (!CODE_KEYWORDS.has(name) || (!inCode && !alias)) && !/^\d/.test(name);
-
-/**
- * A name qualified with `::` (C++ `fmt::format`, Rust `Span::enter`, `tracing_subscriber::Layer::downcast_raw`,
- * PHP and Ruby `Foo::bar`), a leading `::` and template or generic arguments (`Vec<T>::push`) aside, as
- * dotted parts; null for anything else.
- */
-function qualifiedParts(text: string): string[] | null {
-  if (!text.includes("::")) return null;
-  let name = text.replace(/^::/, "");
-  // Generic arguments, innermost first (`HashMap<K, Vec<V>>::new`).
-  for (let i = 0; i < 4 && name.includes("<"); i++) name = name.replace(/<[^<>]*>/g, "");
-  return QUALIFIED.test(name) ? name.split("::") : null;
-}
-const QUALIFIED = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
 
 function addDotted(ctx: Ctx, name: string, weight: number, inCode: boolean, qualified = false): void {
   let parts = name.split(".");

@@ -144,6 +144,20 @@ const CAMEL = /^[A-Za-z_$]*[a-z0-9][A-Z][\w$]*$|^[A-Z]{2,}[a-z][\w$]*$/;
 const SNAKE = /^_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*$|^__\w+__$/;
 export const LINE_SUFFIX = /(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$|\(\d+,\s*\d+\)$|, line \d+$/;
 
+/**
+ * A name qualified with `::` (C++ `fmt::format`, Rust `Span::enter`, `tracing_subscriber::Layer::downcast_raw`,
+ * PHP and Ruby `Foo::bar`), a leading `::` and template or generic arguments (`Vec<T>::push`) aside, as
+ * dotted parts; null for anything else.
+ */
+export function qualifiedParts(text: string): string[] | null {
+  if (!text.includes("::")) return null;
+  let name = text.replace(/^::/, "");
+  // Generic arguments, innermost first (`HashMap<K, Vec<V>>::new`).
+  for (let i = 0; i < 4 && name.includes("<"); i++) name = name.replace(/<[^<>]*>/g, "");
+  return QUALIFIED.test(name) ? name.split("::") : null;
+}
+const QUALIFIED = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+
 export const isCodeShaped = (s: string) => CAMEL.test(s) || SNAKE.test(s);
 /** A word of letters, capitalised at most on its first, then either closing punctuation or dots/colons. */
 export const PLAIN_WORD = /^([A-Za-z][a-z]*)(?:[,;!?]+|[.:]+)?$/;
