@@ -146,6 +146,11 @@ describe("analyzeQuery: short questions", () => {
     expect(weight(span, "downcast_raw", "identifier")).toBeGreaterThan(1);
     const generic = analyzeQuery("Vec<T>::with_capacity panics on overflow");
     expect(weight(generic, "with_capacity", "identifier")).toBeGreaterThan(1);
+    // A member as documentation writes it (`Class#member`) and through a C pointer (`ctx->flags`); an issue number is none.
+    const members = analyzeQuery("JsonPointer#last returns the wrong segment after ctx->flags is reset, see #123");
+    expect(weight(members, "JsonPointer.last", "dotted")).toBeGreaterThan(1);
+    expect(weight(members, "flags", "identifier")).toBeGreaterThan(1);
+    expect(has(members, "123")).toBe(false);
     const std = analyzeQuery("Where is the unit suffix chosen when printing a std::chrono duration?");
     expect(weight(std, "chrono", "identifier")).toBeLessThan(weight(std, "duration", "word"));
   });

@@ -313,7 +313,7 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
     // A code name's possessive or plural written with an apostrophe is the name ("parse_config's result",
     // "BulkDataURI's", "Foo::bar's"); an English word keeps its form (`schema's` reads as before).
     const owner = /^(.+?)['’]s$/.exec(stripped)?.[1];
-    const token = owner !== undefined && (isCodeShaped(owner) || owner.includes("::") || DOTTED.test(owner)) ? owner : stripped;
+    const token = owner !== undefined && (isCodeShaped(owner) || qualifiedParts(owner) !== null || DOTTED.test(owner)) ? owner : stripped;
     if (token === "") continue;
     if (/^[a-z][a-z0-9+.-]*:\/\//i.test(token)) {
       addUrl(ctx, token);
