@@ -165,6 +165,15 @@ describe("analyzeQuery: short questions", () => {
     expect(has(analyzeQuery("let a schema's error map cover its checks"), "schemas")).toBe(true);
   });
 
+  it("reads a Conventional Commits head as its type word and its scope, not as a call", () => {
+    const a = analyzeQuery("fix(res.send): add Content-Length only without Transfer-Encoding\n\n* build(router): keep the order");
+    expect(a.terms.filter((t) => t.kind !== "word").map((t) => t.text)).not.toEqual(expect.arrayContaining(["fix"]));
+    expect(has(a, "build") && a.terms.find((t) => t.text === "build")!.kind).toBe("word");
+    expect(weight(a, "res.send", "dotted")).toBeGreaterThan(1);
+    expect(weight(a, "router", "word")).toBeGreaterThan(0);
+    expect(weight(analyzeQuery("parse(x): returns the wrong value"), "parse", "identifier")).toBeGreaterThan(1);
+  });
+
   it("does not mistake prose punctuation, products and URLs for code", () => {
     const a = analyzeQuery("Works on Node.js 20 and macOS, e.g. with GitHub; see https://example.com/docs for details.");
     expect(a.paths).toEqual([]);

@@ -254,6 +254,9 @@ const continuesSentence = (next: string | undefined): boolean => {
   return word !== undefined && !STOP_WORDS.has(word);
 };
 
+/** A Conventional Commits head: its type (the specification's and the common `deps`, `tests`) and scope. */
+const CONVENTIONAL_HEAD = /^(feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps)(?:\(([^()\s]+)\))?!?:$/i;
+
 /** `name!` then a bracket's arguments or nothing: Rust's macro call form. */
 const MACRO_CALL = /^([A-Za-z_][\w]*)!([([{].*)?$/;
 
@@ -284,6 +287,11 @@ export function extractFromProseLine(ctx: Ctx, raw: string, isTitle: boolean): v
   const words: string[] = [];
   // A closing bracket glued to a name ends a token: "[Bug]customParseFormat", "(core)Parser".
   const tokens = line.split(/\s+|(?<=[\])])(?=[A-Za-z_$])/);
+  // A commit or pull request title's Conventional Commits head (`fix(router):`, `feat!:`) is no call of
+  // `fix`: its type is a word, its scope (a module, a file, `res.send`) is read like any other token.
+  const first = tokens.findIndex((t) => t !== "" && !/^[-*+]$/.test(t));
+  const head = first >= 0 ? CONVENTIONAL_HEAD.exec(tokens[first]!) : null;
+  if (head) tokens.splice(first, 1, head[1]!, head[2] ?? "");
   for (let k = 0; k < tokens.length; k++) {
     const rawToken = tokens[k]!;
     if (rawToken === "" || rawToken.length > LIMITS.tokenChars) continue;
