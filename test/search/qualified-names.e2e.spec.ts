@@ -7,17 +7,12 @@ import { withIndexedRepository } from "./support.ts";
  * ("stdout_sink_base::log's behaviour"): the method's definition is what it asks for, not the class's
  * declaration.
  */
+/** A header of the library: its includes, then `body` inside its namespaces. */
+const inSinksNamespace = (includes: string[], body: string[]): string =>
+  ["#pragma once", "", ...includes, "", "namespace logging {", "namespace sinks {", "", ...body, "", "} // namespace sinks", "} // namespace logging", ""].join("\n");
+
 const FILES = {
-  "include/sinks/stdout_sinks.h": [
-    "#pragma once",
-    "",
-    "#include <cstdio>",
-    "#include <mutex>",
-    "#include <sinks/sink.h>",
-    "",
-    "namespace logging {",
-    "namespace sinks {",
-    "",
+  "include/sinks/stdout_sinks.h": inSinksNamespace(["#include <cstdio>", "#include <mutex>", "#include <sinks/sink.h>"], [
     "// A sink that writes to a console stream: the base of the stdout and stderr sinks. Its behavior",
     "// differs on Windows, where it writes through a console handle rather than the FILE stream.",
     "template<typename ConsoleMutex>",
@@ -48,19 +43,8 @@ const FILES = {
     "public:",
     "    stdout_sink();",
     "};",
-    "",
-    "} // namespace sinks",
-    "} // namespace logging",
-    "",
-  ].join("\n"),
-  "include/sinks/stdout_sinks-inl.h": [
-    "#pragma once",
-    "",
-    "#include <sinks/stdout_sinks.h>",
-    "",
-    "namespace logging {",
-    "namespace sinks {",
-    "",
+  ]),
+  "include/sinks/stdout_sinks-inl.h": inSinksNamespace(["#include <sinks/stdout_sinks.h>"], [
     "template<typename ConsoleMutex>",
     "stdout_sink_base<ConsoleMutex>::stdout_sink_base(FILE *file)",
     "    : mutex_(ConsoleMutex::mutex())",
@@ -94,17 +78,8 @@ const FILES = {
     "    std::lock_guard<mutex_t> lock(mutex_);",
     "    formatter_ = make_pattern_formatter(pattern);",
     "}",
-    "",
-    "} // namespace sinks",
-    "} // namespace logging",
-    "",
-  ].join("\n"),
-  "include/sinks/sink.h": [
-    "#pragma once",
-    "",
-    "namespace logging {",
-    "namespace sinks {",
-    "",
+  ]),
+  "include/sinks/sink.h": inSinksNamespace([], [
     "// Every sink formats a message and writes it somewhere.",
     "class sink",
     "{",
@@ -114,11 +89,7 @@ const FILES = {
     "    virtual void flush() = 0;",
     "    virtual void set_pattern(const std::string &pattern) = 0;",
     "};",
-    "",
-    "} // namespace sinks",
-    "} // namespace logging",
-    "",
-  ].join("\n"),
+  ]),
 };
 
 describe("a report names a method as class::method (e2e)", () => {
