@@ -128,7 +128,7 @@ export function demoteCopies<T extends { file: { chunks: readonly { doc: Pick<Ch
   const aboutOneLength = (a: Chunk, b: Chunk): boolean => Math.min(a.length, b.length) >= COPIES.similarity * Math.max(a.length, b.length);
   const isCopy = (a: Chunk, b: Chunk): boolean => {
     if (!aboutOneLength(a, b)) return false;
-    if (a.length === b.length && a.length >= COPIES.verbatimChars && a.text === b.text) return true;
+    if (a.length >= COPIES.verbatimChars && a.text === b.text) return true;
     const x = wordsOf(a);
     const y = wordsOf(b);
     // Two sets share at most the smaller one: sizes this far apart are no copies (the Jaccard is not read).

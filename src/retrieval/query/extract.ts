@@ -67,7 +67,7 @@ export function addQuotedNames(ctx: Ctx, message: string): void {
   for (const q of msg.matchAll(/(['"`‘“])([^'"`’”\s]{2,120})['"`’”]/g)) {
     let inner = q[2] ?? "";
     // C++ and Rust qualified names ('fmt::print', `Vec<T>::push()`): the name itself.
-    if (inner.includes("::")) inner = inner.replace(/<[^<>]*>|\(\)$/g, "").split("::").pop() ?? "";
+    if (inner.includes("::")) inner = qualifiedParts(inner.replace(/\(\)$/, ""))?.pop() ?? "";
     const path = toPath(inner, false);
     if (path) addPath(ctx, path, W.pathInText);
     else if (DOTTED.test(inner)) addDotted(ctx, inner, W.dottedInText, false);

@@ -146,20 +146,20 @@ export const LINE_SUFFIX = /(?::\d+){1,2}$|#L\d+(?:-L?\d+)?$|\(\d+,\s*\d+\)$|, l
 
 /**
  * A name qualified with `::` (C++ `fmt::format`, Rust `Span::enter`, `tracing_subscriber::Layer::downcast_raw`,
- * PHP and Ruby `Foo::bar`), a leading `::` and template or generic arguments (`Vec<T>::push`) aside, or
- * with `#` or `->`, as dotted parts; null for anything else.
+ * PHP and Ruby `Foo::bar`, the global scope's `::strlen`), template or generic arguments (`Vec<T>::push`)
+ * aside, or with `#` or `->`, as dotted parts; null for anything else.
  */
 export function qualifiedParts(text: string): string[] | null {
   // A class's member as documentation writes it (Javadoc, Ruby, JSDoc: `JsonPointer#last`) and a member
   // through a C pointer (`ctx->flags`) are qualified names too.
   if (MEMBER_OF.test(text)) return text.split(/#|->/);
   if (!text.includes("::")) return null;
-  let name = text.replace(/^::/, "");
+  let name = text;
   // Generic arguments, innermost first (`HashMap<K, Vec<V>>::new`).
   for (let i = 0; i < 4 && name.includes("<"); i++) name = name.replace(/<[^<>]*>/g, "");
-  return QUALIFIED.test(name) ? name.split("::") : null;
+  return QUALIFIED.test(name) ? name.split("::").filter(Boolean) : null;
 }
-const QUALIFIED = /^[A-Za-z_]\w*(?:::[A-Za-z_]\w*)+$/;
+const QUALIFIED = /^(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$/;
 const MEMBER_OF = /^(?:[A-Z]\w*#[A-Za-z_]\w*|[A-Za-z_]\w*(?:->[A-Za-z_]\w*)+)$/;
 
 export const isCodeShaped = (s: string) => CAMEL.test(s) || SNAKE.test(s);
