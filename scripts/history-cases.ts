@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000]
  *                                    [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror]
- *                                    --out <cases.jsonl>
+ *                                    [--languages python,javascript,...] --out <cases.jsonl>
  *
  * Then: npm run eval -- --dataset <cases.jsonl> --data-dir <dir>
  *
@@ -20,6 +20,9 @@
  *   report-like cases, whose messages describe the problem) once trailers (Signed-off-by,
  *   Co-authored-by...) and pull-request numbers are taken out;
  * - at most --per-repo cases a repository, spread over the window (every n-th of the candidates).
+ * --languages: the languages whose files count as source (default: the seven of the dev sets; Ruby, PHP,
+ * C#, Kotlin and Swift on request). A file of a language not listed is neither source nor answer, so a
+ * list names the same commits whatever languages scripts/eval/languages.ts knows.
  * The case's base_commit is the commit's first parent, its patch `git diff -U3 parent commit` of those
  * source files, the fields of ../shared/eval/README.md. The files it writes hold fetched repositories'
  * text: keep them out of the project (e.g. under a temp directory).
@@ -31,7 +34,8 @@ import { projectRoot } from "./results.ts";
 import { git, mirrorOf } from "./eval/git-host.ts";
 import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
 
-const USAGE = "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror] --out <cases.jsonl>";
+const USAGE =
+  "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror] [--languages python,javascript,...] --out <cases.jsonl>";
 const { values: args } = parseArgs({
   options: {
     repos: { type: "string" },
@@ -40,6 +44,7 @@ const { values: args } = parseArgs({
     before: { type: "string" },
     "min-words": { type: "string", default: "6" },
     mirrors: { type: "string" },
+    languages: { type: "string", default: "python,javascript,rust,c,c++,go,java" },
     out: { type: "string" },
   },
 });
@@ -54,6 +59,8 @@ const minWords = Number(args["min-words"]);
 if (![perRepo, depth, minWords].every((n) => Number.isInteger(n) && n >= 1)) fail("--per-repo, --depth and --min-words take whole numbers above 0");
 if (args.before !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.before)) fail("--before takes a date, YYYY-MM-DD");
 const mirrors = args.mirrors ? resolve(args.mirrors) : resolve(projectRoot, "../.mirror");
+const languages = args.languages.split(",").map((l) => l.trim().toLowerCase()).filter(Boolean);
+for (const l of languages) if (!LANGUAGES.includes(l)) fail(`--languages: unknown language ${l} (known: ${LANGUAGES.join(", ")})`);
 
 /** What a fix commit's subject says (data selection only; the ranking never reads it). */
 const FIX_WORDS = /\b(fix(es|ed)?|bug|crash(es)?|panic(s)?|regression|incorrect(ly)?|wrong(ly)?|broken|segfault|leak(s)?)\b/i;
@@ -104,11 +111,24 @@ function headerLanguage(dir: string): "C" | "C++" {
   return cpp > c ? "C++" : "C";
 }
 
-const DISPLAY: Record<string, string> = { python: "Python", javascript: "JavaScript", rust: "Rust", c: "C", "c++": "C++", go: "Go", java: "Java" };
+const DISPLAY: Record<string, string> = {
+  python: "Python",
+  javascript: "JavaScript",
+  rust: "Rust",
+  c: "C",
+  "c++": "C++",
+  go: "Go",
+  java: "Java",
+  ruby: "Ruby",
+  php: "PHP",
+  "c#": "C#",
+  kotlin: "Kotlin",
+  swift: "Swift",
+};
 
 /** The one language of the source files among `paths` (a .h file read as `header`'s), or undefined when none or several. */
 function languageOf(paths: readonly string[], header: string): string | undefined {
-  const candidates = LANGUAGES.filter((l) => (l === "c" || l === "c++" ? DISPLAY[l] === header : true));
+  const candidates = languages.filter((l) => (l === "c" || l === "c++" ? DISPLAY[l] === header : true));
   const found = new Set(paths.flatMap((p) => candidates.filter((l) => isSourceFile(p, l))));
   return found.size === 1 ? DISPLAY[[...found][0]!] : undefined;
 }

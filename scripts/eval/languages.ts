@@ -12,6 +12,12 @@ const EXTENSIONS: Record<string, readonly string[]> = {
   "c++": [".cc", ".cpp", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".ipp"],
   go: [".go"],
   java: [".java"],
+  // Languages no dev set holds, for cases made from other repositories' histories (scripts/history-cases.ts).
+  ruby: [".rb"],
+  php: [".php"],
+  "c#": [".cs"],
+  kotlin: [".kt", ".kts"],
+  swift: [".swift"],
 };
 
 /** The languages the evaluation knows, lower case. */
@@ -43,7 +49,10 @@ const TEST_DIRS = new Set(["test", "tests", "testing", "__tests__", "spec"]);
  * - Go: *_test.go, and anything under a testdata directory (Go's fixture directory);
  * - Java: *Test.java, *Tests.java, *TestCase.java, and src/test/ (a `test` directory);
  * - Rust: tests/ directories (above) and benches/ directories;
- * - C and C++: *_test.c/.cc/.cpp…, *_unittest.cc…, test_*.c… (the xUnit-style conventions).
+ * - C and C++: *_test.c/.cc/.cpp…, *_unittest.cc…, test_*.c… (the xUnit-style conventions);
+ * - Ruby: *_spec.rb, *_test.rb, test_*.rb; PHP: *Test.php; C#, Kotlin and Swift: *Test(s).cs/.kt/.swift;
+ *   and in those five, a test directory in any case (`Tests/`) or named like a test project or source
+ *   set (`Newtonsoft.Json.Tests/`, `UnitTests/`, Kotlin's `commonTest/`, `jvmTest/`).
  */
 export function isTestFile(path: string, language: string): boolean {
   const parts = path.split("/");
@@ -65,6 +74,19 @@ export function isTestFile(path: string, language: string): boolean {
     case "c":
     case "c++":
       return /(_test|_unittest|_tests)\.(c|cc|cpp|cxx|c\+\+)$/.test(name) || /^test_[^/]*\.(c|cc|cpp|cxx|c\+\+)$/.test(name);
+  }
+  if (dirs.some((d) => TEST_DIRS.has(d.toLowerCase()) || /(^|[a-z.])Tests?$/.test(d))) return true;
+  switch (lang) {
+    case "ruby":
+      return /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
+    case "php":
+      return /Test\.php$/.test(name);
+    case "c#":
+      return /Tests?\.cs$/.test(name);
+    case "kotlin":
+      return /Tests?\.kts?$/.test(name);
+    case "swift":
+      return /Tests?\.swift$/.test(name);
     default:
       throw new Error(`unknown language ${language} (known: ${LANGUAGES.join(", ")})`);
   }

@@ -282,6 +282,18 @@ describe("test files and source files by language (scripts/eval/languages.ts)", 
     ["C++", "test/format-test.cc", true],
     ["C++", "src/os_unittest.cc", true],
     ["C++", "include/fmt/format.h", false],
+    ["Ruby", "spec/rack/request_spec.rb", true],
+    ["Ruby", "lib/rack/test_helpers_spec.rb", true],
+    ["Ruby", "lib/rack/request.rb", false],
+    ["PHP", "tests/Handler/CurlHandlerTest.php", true],
+    ["PHP", "src/Handler/CurlHandler.php", false],
+    ["C#", "Src/Newtonsoft.Json.Tests/Issues/Issue1234.cs", true],
+    ["C#", "src/Serilog/Core/LoggerTests.cs", true],
+    ["C#", "Src/Newtonsoft.Json/JsonReader.cs", false],
+    ["Kotlin", "okio/src/commonTest/kotlin/okio/BufferTest.kt", true],
+    ["Kotlin", "okio/src/jvmMain/kotlin/okio/Latest.kt", false],
+    ["Swift", "Tests/AlamofireTests/SessionTests.swift", true],
+    ["Swift", "Source/Core/Session.swift", false],
   ])("%s: %s is a test file: %s", (language, path, expected) => {
     expect(isTestFile(path, language)).toBe(expected);
   });
@@ -296,8 +308,9 @@ describe("test files and source files by language (scripts/eval/languages.ts)", 
     expect(isBaselineFile("test/plugin/weekYear.test.js", "JavaScript")).toBe(false);
     expect(isBaselineFile("src/plugin/weekYear/index.js", "JavaScript")).toBe(true);
     expect(knownLanguage("rust")).toBe(true);
-    expect(knownLanguage("Kotlin")).toBe(false);
-    expect(() => isTestFile("a.kt", "Kotlin")).toThrow(/unknown language/);
+    expect(knownLanguage("Kotlin")).toBe(true);
+    expect(knownLanguage("Haskell")).toBe(false);
+    expect(() => isTestFile("a.hs", "Haskell")).toThrow(/unknown language/);
   });
 });
 
