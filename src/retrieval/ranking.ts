@@ -118,6 +118,15 @@ const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|
 /** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`, `RELEASE-NOTES.rst`); read only for files classed as documentation. */
 const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release[-_]?notes?|whatsnew)(\.[^/]*)?$/i;
 
+/**
+ * Tests named the way ecosystems with CamelCase names name them (case-sensitive, so `latest/` and
+ * `Manifest.java` are none): a test project or source set (.NET's `Newtonsoft.Json.Tests/` and
+ * `UnitTests/`, Gradle's `jvmTest/`, `commonTest/`, `androidTest/`, SwiftPM's `AlamofireTests/`), a test
+ * class's file (`BufferTest.kt`, `ParserTests.cs`, `SessionTests.swift`, `ClientTest.php`, `FooSpec.scala`,
+ * Maven's integration `FooIT.java`), and RSpec's `foo_spec.rb` outside a `spec/` folder.
+ */
+const TEST_NAMED = /(^|\/)[^/]*[a-z0-9.](Tests?|Specs?)\/|(^|\/)[^/]*[a-z0-9](Tests?|TestCase|Spec|IT)\.(java|kt|kts|cs|fs|vb|swift|php|scala|groovy|m|mm)$|_spec\.rb$/;
+
 export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
 
 /** Declaration-only files (TypeScript `.d.ts`, Python stubs): the types of code that lives elsewhere. */
@@ -126,7 +135,7 @@ const DECLARATION_PATH = /\.d\.[mc]?ts$|\.pyi$/i;
 export function classifyPath(path: string): FileClass {
   let cls = classCache.get(path);
   if (cls === undefined) {
-    cls = TEST_PATH.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) || detectLanguage(path)?.chunking === "script" ? "source" : "other";
+    cls = TEST_PATH.test(path) || TEST_NAMED.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) || detectLanguage(path)?.chunking === "script" ? "source" : "other";
     if (classCache.size >= CLASS_CACHE_LIMIT) classCache.clear();
     classCache.set(path, cls);
   }

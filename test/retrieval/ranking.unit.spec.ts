@@ -189,6 +189,18 @@ describe("ranking", () => {
     expect(classifyPath("benches/parse.rs")).toBe("doc");
     expect(classifyPath("benchmarks/run.py")).toBe("doc");
     expect(classifyPath("src/benchmark.c")).toBe("source");
+    // Test projects, source sets and test classes of the CamelCase ecosystems (.NET, Gradle, SwiftPM, PHPUnit, RSpec).
+    expect(classifyPath("Src/Newtonsoft.Json.Tests/Issues/Issue1234.cs")).toBe("test");
+    expect(classifyPath("src/UnitTests/Bug/CustomIEnumerableBug.cs")).toBe("test");
+    expect(classifyPath("okio/src/jvmTest/kotlin/okio/Utf8Test.kt")).toBe("test");
+    expect(classifyPath("okio/src/commonMain/kotlin/okio/BufferTestKt.kt")).toBe("source");
+    expect(classifyPath("Source/Core/SessionTests.swift")).toBe("test");
+    expect(classifyPath("src/Handler/CurlHandlerTest.php")).toBe("test");
+    expect(classifyPath("src/main/java/com/acme/ServerIT.java")).toBe("test");
+    expect(classifyPath("lib/rack/request_spec.rb")).toBe("test");
+    expect(classifyPath("src/Serilog/Core/Logger.cs")).toBe("source");
+    expect(classifyPath("src/latest/Manifest.java")).toBe("source");
+    expect(classifyPath("src/Contest.kt")).toBe("source");
     expect(distances([{ score: 4 }, { score: 2 }, { score: 0.5 }])).toEqual([0, 0.5, 0.875]);
   });
 });
