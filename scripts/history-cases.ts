@@ -20,9 +20,10 @@
  *   report-like cases, whose messages describe the problem) once trailers (Signed-off-by,
  *   Co-authored-by...) and pull-request numbers are taken out;
  * - at most --per-repo cases a repository, spread over the window (every n-th of the candidates).
- * --languages: the languages whose files count as source (default: the seven of the dev sets; Ruby, PHP,
- * C#, Kotlin and Swift on request). A file of a language not listed is neither source nor answer, so a
- * list names the same commits whatever languages scripts/eval/languages.ts knows.
+ * --languages: the languages whose files count as source (default: the seven of the dev sets; TypeScript
+ * apart from JavaScript, Ruby, PHP, C#, Kotlin and Swift on request). A file of a language not listed is
+ * neither source nor answer, so a list names the same commits whatever languages scripts/eval/languages.ts
+ * knows.
  * The case's base_commit is the commit's first parent, its patch `git diff -U3 parent commit` of those
  * source files, the fields of ../shared/eval/README.md. The files it writes hold fetched repositories'
  * text: keep them out of the project (e.g. under a temp directory).
@@ -119,6 +120,7 @@ const DISPLAY: Record<string, string> = {
   "c++": "C++",
   go: "Go",
   java: "Java",
+  typescript: "TypeScript",
   ruby: "Ruby",
   php: "PHP",
   "c#": "C#",

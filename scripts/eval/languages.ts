@@ -13,6 +13,8 @@ const EXTENSIONS: Record<string, readonly string[]> = {
   go: [".go"],
   java: [".java"],
   // Languages no dev set holds, for cases made from other repositories' histories (scripts/history-cases.ts).
+  // TypeScript's files are JavaScript's too: a case is TypeScript only when made with --languages typescript.
+  typescript: [".ts", ".tsx", ".mts", ".cts"],
   ruby: [".rb"],
   php: [".php"],
   "c#": [".cs"],
@@ -64,6 +66,7 @@ export function isTestFile(path: string, language: string): boolean {
     case "python":
       return /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || name === "conftest.py";
     case "javascript":
+    case "typescript":
       return /\.(test|spec)\.[cm]?[jt]sx?$/.test(name);
     case "go":
       return /_test\.go$/.test(name) || dirs.includes("testdata");
