@@ -1441,6 +1441,24 @@ class Greeter(private val name: String) {
     );
     expect(chunkOf(kt, "Greeter")).toMatchObject({ kind: "class", startLine: 3, endLine: 9, doc: "Greets people." });
     expect(symbolOf(kt, "greet")).toMatchObject({ kind: "method", parent: "Greeter" });
+    // An extension function is named after its receiver's dot and belongs to the type it extends.
+    const ext = await chunk(
+      "app/Names.kt",
+      `package app
+
+private fun <T> List<TypeName>.toVariableNames(): String {
+    return joinToString { it.toVariableName() }
+}
+
+fun TypeName?.toVariableName(): String = "x"
+
+fun plain(x: Int) = x
+`,
+    );
+    expect(symbolOf(ext, "toVariableNames")).toMatchObject({ kind: "method", parent: "List", startLine: 3, endLine: 5 });
+    expect(symbolOf(ext, "toVariableName")).toMatchObject({ kind: "method", parent: "TypeName" });
+    expect(symbolOf(ext, "plain")).toMatchObject({ kind: "function", parent: null });
+    expect(ext.symbols.map((s) => s.name)).not.toContain("TypeName");
 
     const swift = await chunk(
       "Sources/JobQueue.swift",

@@ -41,8 +41,10 @@ import { chunkText } from "./text-chunker.ts";
  * 26: a C++ access specifier written as a macro (`JSON_PRIVATE_UNLESS_TESTED:`, Qt's `signals:`, `public
  * slots:`) reads as blank, and a lone macro whose next line opens a block (`JSON_TRY` then `{`) does too
  * after a block's `{` (./c-preprocessor.ts): the first closed its class early, the second read as an entry.
+ * 27: a Kotlin extension function (`fun TypeName.toVariableName()`) is named after its receiver's dot and is
+ * a method of the type it extends; it was named by its receiver (`TypeName`), its own name lost.
  */
-export const CHUNKER_VERSION = "26";
+export const CHUNKER_VERSION = "27";
 
 const PLAIN_TEXT: LanguageInfo = { id: "text", name: "Text", chunking: "text" };
 

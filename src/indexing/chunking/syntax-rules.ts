@@ -412,8 +412,27 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
     if (leaf.type === "operator_cast") return `operator ${leaf.childForFieldName("type")?.text ?? ""}`.trim();
     return NAME_TYPES.has(leaf.type) || leaf.type.endsWith("_name") ? leaf.text : null;
   }
+  // A Kotlin extension (`fun List<T>.names()`) is named after its receiver's dot, not by the receiver.
+  const extension = extensionReceiver(node);
+  if (extension) return extension.nextNamedSibling?.type === "simple_identifier" ? extension.nextNamedSibling.text : null;
   const fallback = firstNamedOfType(node, NAME_TYPES);
   return fallback ? fallback.text : null;
+};
+
+/**
+ * The receiver type of a Kotlin extension function (`fun TypeName.toVariableName()`: a type, then `.`,
+ * then the name), or null. The grammar gives the declaration no fields, so the type comes first among
+ * its named children.
+ */
+const extensionReceiver = (node: Node): Node | null => {
+  if (node.type !== "function_declaration") return null;
+  for (let i = 0, count = node.childCount; i < count - 1; i++) {
+    const child = node.child(i);
+    if (!child || !child.isNamed) continue;
+    if (child.type === "simple_identifier" || child.type === "function_value_parameters") return null;
+    if ((child.type === "user_type" || child.type === "nullable_type") && node.child(i + 1)?.type === ".") return child;
+  }
+  return null;
 };
 
 /** Go method receivers: `func (p *Parser) Parse()` belongs to `Parser`. */
@@ -423,6 +442,12 @@ export const receiverTypeOf = (node: Node, nodeType: string = node.type): string
     const left = assignedFunction(node)?.left;
     const object = left?.type === "member_expression" ? left.childForFieldName("object")?.text.replace(/\.prototype$/, "") : null;
     return object && object !== "module" && object !== "exports" && /^[\w$.]{1,60}$/.test(object) ? object : null;
+  }
+  if (nodeType === "function_declaration") {
+    // A Kotlin extension belongs to the type it extends (`fun List<T>.names()` to `List`).
+    const extended = extensionReceiver(node);
+    const type = extended ? /^[A-Za-z_]\w*/.exec(extended.text)?.[0] : undefined;
+    return type ?? null;
   }
   if (nodeType !== "method_declaration") return null;
   const receiver = node.childForFieldName("receiver");
