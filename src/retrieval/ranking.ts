@@ -111,8 +111,14 @@ export const RANKING = {
   innerDefinitionMinLines: 8,
 } as const;
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)\.[^/.]+|conftest\.py)$/i;
-const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$/i;
+/**
+ * Tests by folder (`tests/`, `__tests__/`, and a folder whose name has `test` or `tests` as a word:
+ * `__performance_tests__/`, `dts-test/`, `integration_tests/`, `test-helpers/`) or by file name (`test_x.py`,
+ * `x_test.go`, `x.test.ts`, tsd's type tests `x.test-d.ts`, `conftest.py`).
+ */
+const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)([^/]*[_.-])?tests?[_.-][^/]*\/|(^|\/)[^/]*[_.-]tests?\/|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)(-d)?\.[^/.]+|conftest\.py)$/i;
+/** Documentation, examples and benchmarks (`bench/`, `__benchmarks__/`, vitest's `x.bench.ts`). */
+const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|__benchmarks?__|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$|(^|\/)[^/]*\.bench\.[^/.]+$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
 /** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`, `RELEASE-NOTES.rst`); read only for files classed as documentation. */

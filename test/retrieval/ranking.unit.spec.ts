@@ -201,6 +201,17 @@ describe("ranking", () => {
     expect(classifyPath("src/Serilog/Core/Logger.cs")).toBe("source");
     expect(classifyPath("src/latest/Manifest.java")).toBe("source");
     expect(classifyPath("src/Contest.kt")).toBe("source");
+    // A folder named with test as a word, tsd's type tests, and benchmarks by folder or vitest's file name.
+    expect(classifyPath("__performance_tests__/todo.js")).toBe("test");
+    expect(classifyPath("packages-private/dts-test/reactivity.ts")).toBe("test");
+    expect(classifyPath("tracing/test-log-support/src/lib.rs")).toBe("test");
+    expect(classifyPath("src/query/tests/queryLifecycle.test-d.tsx")).toBe("test");
+    expect(classifyPath("src/queryLifecycle.test-d.tsx")).toBe("test");
+    expect(classifyPath("net/http/httptest/server.go")).toBe("source");
+    expect(classifyPath("src/contest-entries/list.ts")).toBe("source");
+    expect(classifyPath("packages/reactivity/__benchmarks__/computed.bench.ts")).toBe("doc");
+    expect(classifyPath("src/computed.bench.ts")).toBe("doc");
+    expect(classifyPath("src/bench.ts")).toBe("source");
     expect(distances([{ score: 4 }, { score: 2 }, { score: 0.5 }])).toEqual([0, 0.5, 0.875]);
   });
 });
