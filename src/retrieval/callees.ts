@@ -6,7 +6,7 @@
  * the code, not from the report's words.
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
-import { classifyPath } from "./ranking.ts";
+import { classifyPath } from "./path-classes.ts";
 
 /** Identifiers a chunk calls or instantiates that it does not define itself. */
 export function referencedNames(doc: ChunkDocument, max = 8): string[] {

@@ -11,7 +11,8 @@
  */
 import type { ChunkDocument, CodeIndex, DefinitionHit } from "../codeindex/port.ts";
 import { referencedNames } from "./callees.ts";
-import { classifyPath, type RankedFile } from "./ranking.ts";
+import { classifyPath } from "./path-classes.ts";
+import type { RankedFile } from "./ranking.ts";
 import type { Reference } from "./references.ts";
 
 export const DELEGATION = {

@@ -21,13 +21,13 @@
  *  - copies: a file whose best chunk nearly repeats a higher file's takes half its score (./copies.ts).
  */
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
-import { detectLanguage } from "../indexing/chunking/languages.ts";
 import type { ChunkDocument, IndexHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
 import { definesInside } from "./inner-definitions.ts";
+import { classifyPath, DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
 
 export type CandidateList = {
   name: string;
@@ -111,45 +111,6 @@ export const RANKING = {
   innerDefinitionMinLines: 8,
 } as const;
 
-/**
- * Tests by folder (`tests/`, `__tests__/`, and a folder whose name has `test` or `tests` as a word:
- * `__performance_tests__/`, `dts-test/`, `integration_tests/`, `test-helpers/`) or by file name (`test_x.py`,
- * `x_test.go`, `x.test.ts`, tsd's type tests `x.test-d.ts`, `conftest.py`).
- */
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)([^/]*[_.-])?tests?[_.-][^/]*\/|(^|\/)[^/]*[_.-]tests?\/|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)(-d)?\.[^/.]+|conftest\.py)$/i;
-/** Documentation, examples and benchmarks (`bench/`, `__benchmarks__/`, vitest's `x.bench.ts`). */
-const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|__benchmarks?__|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$|(^|\/)[^/]*\.bench\.[^/.]+$/i;
-const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
-
-/** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`, `RELEASE-NOTES.rst`); read only for files classed as documentation. */
-const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release[-_]?notes?|whatsnew)(\.[^/]*)?$/i;
-
-/**
- * Tests named the way ecosystems with CamelCase names name them (case-sensitive, so `latest/` and
- * `Manifest.java` are none): a test project or source set (.NET's `Newtonsoft.Json.Tests/` and
- * `UnitTests/`, Gradle's `jvmTest/`, `commonTest/`, `androidTest/`, SwiftPM's `AlamofireTests/`), a test
- * class's file (`BufferTest.kt`, `ParserTests.cs`, `SessionTests.swift`, `ClientTest.php`, `FooSpec.scala`,
- * Maven's integration `FooIT.java`), and RSpec's `foo_spec.rb` outside a `spec/` folder.
- */
-const TEST_NAMED = /(^|\/)[^/]*[a-z0-9.](Tests?|Specs?)\/|(^|\/)[^/]*[a-z0-9](Tests?|TestCase|Spec|IT)\.(java|kt|kts|cs|fs|vb|swift|php|scala|groovy|m|mm)$|_spec\.rb$/;
-
-export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
-
-/** Declaration-only files (TypeScript `.d.ts`, Python stubs): the types of code that lives elsewhere. */
-const DECLARATION_PATH = /\.d\.[mc]?ts$|\.pyi$/i;
-
-export function classifyPath(path: string): FileClass {
-  let cls = classCache.get(path);
-  if (cls === undefined) {
-    cls = TEST_PATH.test(path) || TEST_NAMED.test(path) ? "test" : DOC_PATH.test(path) ? "doc" : DECLARATION_PATH.test(path) ? "declaration" : CODE_EXT.test(path) || detectLanguage(path)?.chunking === "script" ? "source" : "other";
-    if (classCache.size >= CLASS_CACHE_LIMIT) classCache.clear();
-    classCache.set(path, cls);
-  }
-  return cls;
-}
-/** Classes of recently ranked paths (the same files come back query after query). */
-const classCache = new Map<string, FileClass>();
-const CLASS_CACHE_LIMIT = 100_000;
 
 /**
  * Does the query ask about tests, docs, typings or release notes (then they are not demoted)? A path it mentions asks for its class

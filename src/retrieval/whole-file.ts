@@ -7,7 +7,8 @@
  */
 import type { FileHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
-import { classifyPath, queryWants, type RankedFile } from "./ranking.ts";
+import { classifyPath } from "./path-classes.ts";
+import { queryWants, type RankedFile } from "./ranking.ts";
 
 export const WHOLE_FILE = {
   /** Files taken from the whole-file ranking. */

@@ -3,7 +3,7 @@ import type { ChunkedFile } from "../../src/indexing/chunk.ts";
 import { createChunker } from "../../src/indexing/chunking/chunker.ts";
 import { SCRIPT_WINDOW, definitionName } from "../../src/indexing/chunking/script-chunker.ts";
 import { classifyFile } from "../../src/indexing/file-filter.ts";
-import { classifyPath } from "../../src/retrieval/ranking.ts";
+import { classifyPath } from "../../src/retrieval/path-classes.ts";
 
 const chunker = createChunker();
 const chunk = (path: string, content: string): Promise<ChunkedFile> => chunker.chunkFile(path, content);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { ChunkDocument, IndexHit } from "../../src/codeindex/port.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { classifyPath, distances, rankFiles } from "../../src/retrieval/ranking.ts";
+import { classifyPath } from "../../src/retrieval/path-classes.ts";
+import { distances, rankFiles } from "../../src/retrieval/ranking.ts";
 import { withExtraPaths } from "../../src/retrieval/path-mentions.ts";
 import { moduleStem, pathMatches } from "../../src/retrieval/path-mentions.ts";
 import { cUnprefixed } from "../../src/retrieval/strong-names.ts";

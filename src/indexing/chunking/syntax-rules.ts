@@ -4,6 +4,7 @@ import { SCOPE_NAMESPACE_SHARE } from "./chunk-bounds.ts";
 import { assignedFunction, assignedObject, declaredValue, FUNCTION_VALUE_TYPES, isAliasPair, isFunctionPair, isMethodObject } from "./js-objects.ts";
 import { childrenOf, namedChildrenOf } from "./syntax-nodes.ts";
 import { boundFunctionName, boundFunctionOf } from "../bound-functions.ts";
+import { extensionReceiver } from "./kotlin-extensions.ts";
 
 /**
  * Which syntax nodes define symbols, across the supported grammars. Node type names are shared by
@@ -123,7 +124,6 @@ export const BODY_TYPES = new Set([
   "contract_body",
 ]);
 
-
 const NAME_TYPES = new Set([
   "identifier",
   "type_identifier",
@@ -152,7 +152,6 @@ const CLASS_KEYWORDS: Record<string, DefinitionType> = {
 };
 
 const stripQuotes = (text: string): string => text.replace(/^["'`]|["'`]$/g, "");
-
 
 /** A preprocessor conditional (C, C++, C#): its contents are code of the enclosing scope. */
 export const CONDITIONAL_TYPES = /^preproc_(?:if|ifdef|elif|elifdef|else)$/;
@@ -248,7 +247,6 @@ const pythonAssignmentTarget = (node: Node): Node | null => {
   const left = first.childForFieldName("left");
   return left && left.type === "identifier" ? left : null;
 };
-
 
 /** The definition a (possibly wrapped) node stands for, or null for other statements. */
 export const unwrapDefinition = (node: Node, nodeType: string = node.type): Node | null => {
@@ -417,22 +415,6 @@ export const nameOf = (node: Node, nodeType: string = node.type): string | null 
   if (extension) return extension.nextNamedSibling?.type === "simple_identifier" ? extension.nextNamedSibling.text : null;
   const fallback = firstNamedOfType(node, NAME_TYPES);
   return fallback ? fallback.text : null;
-};
-
-/**
- * The receiver type of a Kotlin extension function (`fun TypeName.toVariableName()`: a type, then `.`,
- * then the name), or null. The grammar gives the declaration no fields, so the type comes first among
- * its named children.
- */
-const extensionReceiver = (node: Node): Node | null => {
-  if (node.type !== "function_declaration") return null;
-  for (let i = 0, count = node.childCount; i < count - 1; i++) {
-    const child = node.child(i);
-    if (!child || !child.isNamed) continue;
-    if (child.type === "simple_identifier" || child.type === "function_value_parameters") return null;
-    if ((child.type === "user_type" || child.type === "nullable_type") && node.child(i + 1)?.type === ".") return child;
-  }
-  return null;
 };
 
 /** Go method receivers: `func (p *Parser) Parse()` belongs to `Parser`. */
