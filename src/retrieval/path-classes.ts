@@ -23,10 +23,11 @@ export const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release
  * Tests named the way ecosystems with CamelCase names name them (case-sensitive, so `latest/` and
  * `Manifest.java` are none): a test project or source set (.NET's `Newtonsoft.Json.Tests/` and
  * `UnitTests/`, Gradle's `jvmTest/`, `commonTest/`, `androidTest/`, SwiftPM's `AlamofireTests/`), a test
- * class's file (`BufferTest.kt`, `ParserTests.cs`, `SessionTests.swift`, `ClientTest.php`, `FooSpec.scala`,
- * Maven's integration `FooIT.java`), and RSpec's `foo_spec.rb` outside a `spec/` folder.
+ * class's file (`BufferTest.kt`, `ParserTests.cs`, `SessionTests.swift`, `ClientTest.php`, Maven's
+ * integration `FooIT.java`; `FooSpec` only in Scala and Groovy, where ScalaTest and Spock name specs so:
+ * Java's and Kotlin's `KeySpec`, `ResponseSpec` are source), and RSpec's `foo_spec.rb` outside `spec/`.
  */
-const TEST_NAMED = /(^|\/)[^/]*[a-z0-9.](Tests?|Specs?)\/|(^|\/)[^/]*[a-z0-9](Tests?|TestCase|Spec|IT)\.(java|kt|kts|cs|fs|vb|swift|php|scala|groovy|m|mm)$|_spec\.rb$/;
+const TEST_NAMED = /(^|\/)[^/]*[a-z0-9.](Tests?|Specs?)\/|(^|\/)[^/]*[a-z0-9](Tests?|TestCase|IT)\.(java|kt|kts|cs|fs|vb|swift|php|scala|groovy|m|mm)$|(^|\/)[^/]*[a-z0-9]Spec\.(scala|groovy)$|_spec\.rb$/;
 
 export type FileClass = "source" | "declaration" | "test" | "doc" | "other";
 

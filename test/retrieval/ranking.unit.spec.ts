@@ -202,6 +202,9 @@ describe("ranking", () => {
     expect(classifyPath("src/Serilog/Core/Logger.cs")).toBe("source");
     expect(classifyPath("src/latest/Manifest.java")).toBe("source");
     expect(classifyPath("src/Contest.kt")).toBe("source");
+    expect(classifyPath("src/main/java/com/acme/crypto/KeySpec.java")).toBe("source");
+    expect(classifyPath("src/test/scala/acme/ParserSpec.scala")).toBe("test");
+    expect(classifyPath("core/src/acme/ParserSpec.groovy")).toBe("test");
     // A folder named with test as a word, tsd's type tests, and benchmarks by folder or vitest's file name.
     expect(classifyPath("__performance_tests__/todo.js")).toBe("test");
     expect(classifyPath("packages-private/dts-test/reactivity.ts")).toBe("test");
