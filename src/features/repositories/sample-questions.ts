@@ -1,7 +1,10 @@
 /** Sample questions shown with an indexed repository, drawn from the prominent definitions of its files. */
 import type { SampleCandidate } from "./projection.ts";
+import { classifyPath } from "../../retrieval/path-classes.ts";
 
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|testing|test[-_]helpers?|examples?|fixtures?|benchmarks?)(\/|$)|(_test|\.test|\.spec|_spec)\.\w+$|(^|\/)test_[^/]*$|(^|\/)tests?\.\w+$/i;
+/** Tests, examples and benchmarks by these names, and tests by the ranking's (each ecosystem's: `Foo.Tests/`, `jvmTest/`, `BufferTest.kt`). */
+const isAuxiliary = (path: string): boolean => TEST_PATH.test(path) || classifyPath(path) === "test";
 const KIND_WORD: Record<string, string> = { class: "class", interface: "interface", type: "type", enum: "enum" };
 /** The language's words for a type, as a question says them (a C `typedef` is a type). */
 const LABEL_WORD: Record<string, string> = {
@@ -31,7 +34,7 @@ export function sampleQuestionsFor(candidates: SampleCandidate[], files: Map<str
   for (const c of candidates) {
     if (files.get(c.path) !== c.blobId) continue;
     const depthPenalty = c.path.split("/").length * 0.1;
-    const testPenalty = TEST_PATH.test(c.path) ? 5 : 0;
+    const testPenalty = isAuxiliary(c.path) ? 5 : 0;
     for (const s of c.symbols) {
       const kindWeight = s.kind in KIND_WORD ? 1.5 : s.kind === "function" ? 1.2 : 1;
       scored.push({ name: s.name, word: typeWord(s.kind, s.label, c.language), path: c.path, score: Math.log2(1 + s.lines) * kindWeight - depthPenalty - testPenalty });
