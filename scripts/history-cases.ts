@@ -33,7 +33,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { projectRoot } from "./results.ts";
 import { git, mirrorOf } from "./eval/git-host.ts";
-import { isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
+import { DEV_SET_LANGUAGES, DISPLAY_NAMES, isSourceFile, isTestFile, LANGUAGES } from "./eval/languages.ts";
 
 const USAGE =
   "npx tsx scripts/history-cases.ts --repos owner/name[,owner/name...] [--per-repo 10] [--depth 2000] [--before YYYY-MM-DD] [--min-words 6] [--mirrors ../.mirror] [--languages python,javascript,...] --out <cases.jsonl>";
@@ -45,7 +45,7 @@ const { values: args } = parseArgs({
     before: { type: "string" },
     "min-words": { type: "string", default: "6" },
     mirrors: { type: "string" },
-    languages: { type: "string", default: "python,javascript,rust,c,c++,go,java" },
+    languages: { type: "string", default: DEV_SET_LANGUAGES.join(",") },
     out: { type: "string" },
   },
 });
@@ -112,27 +112,11 @@ function headerLanguage(dir: string): "C" | "C++" {
   return cpp > c ? "C++" : "C";
 }
 
-const DISPLAY: Record<string, string> = {
-  python: "Python",
-  javascript: "JavaScript",
-  rust: "Rust",
-  c: "C",
-  "c++": "C++",
-  go: "Go",
-  java: "Java",
-  typescript: "TypeScript",
-  ruby: "Ruby",
-  php: "PHP",
-  "c#": "C#",
-  kotlin: "Kotlin",
-  swift: "Swift",
-};
-
 /** The one language of the source files among `paths` (a .h file read as `header`'s), or undefined when none or several. */
 function languageOf(paths: readonly string[], header: string): string | undefined {
-  const candidates = languages.filter((l) => (l === "c" || l === "c++" ? DISPLAY[l] === header : true));
+  const candidates = languages.filter((l) => (l === "c" || l === "c++" ? DISPLAY_NAMES[l] === header : true));
   const found = new Set(paths.flatMap((p) => candidates.filter((l) => isSourceFile(p, l))));
-  return found.size === 1 ? DISPLAY[[...found][0]!] : undefined;
+  return found.size === 1 ? DISPLAY_NAMES[[...found][0]!] : undefined;
 }
 
 const cases: object[] = [];

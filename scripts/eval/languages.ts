@@ -25,6 +25,26 @@ const EXTENSIONS: Record<string, readonly string[]> = {
 /** The languages the evaluation knows, lower case. */
 export const LANGUAGES: readonly string[] = Object.keys(EXTENSIONS);
 
+/** The languages of the dev sets (../shared/eval), lower case. */
+export const DEV_SET_LANGUAGES: readonly string[] = ["python", "javascript", "rust", "c", "c++", "go", "java"];
+
+/** Each language as a case names it (`language` of ../shared/eval's cases). */
+export const DISPLAY_NAMES: Readonly<Record<string, string>> = {
+  python: "Python",
+  javascript: "JavaScript",
+  rust: "Rust",
+  c: "C",
+  "c++": "C++",
+  go: "Go",
+  java: "Java",
+  typescript: "TypeScript",
+  ruby: "Ruby",
+  php: "PHP",
+  "c#": "C#",
+  kotlin: "Kotlin",
+  swift: "Swift",
+};
+
 const key = (language: string) => language.trim().toLowerCase();
 
 /** Whether `language` is one the baseline has extensions for (case-insensitive). */
@@ -61,8 +81,9 @@ export function isTestFile(path: string, language: string): boolean {
   const name = parts[parts.length - 1]!;
   const dirs = parts.slice(0, -1);
   if (dirs.some((d) => TEST_DIRS.has(d))) return true;
-  const lang = key(language);
-  switch (lang) {
+  // The languages no dev set holds: a test folder in any case (`Tests/`), or a test project or source set.
+  const testProject = () => dirs.some((d) => TEST_DIRS.has(d.toLowerCase()) || /(^|[a-z.])Tests?$/.test(d));
+  switch (key(language)) {
     case "python":
       return /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || name === "conftest.py";
     case "javascript":
@@ -77,19 +98,16 @@ export function isTestFile(path: string, language: string): boolean {
     case "c":
     case "c++":
       return /(_test|_unittest|_tests)\.(c|cc|cpp|cxx|c\+\+)$/.test(name) || /^test_[^/]*\.(c|cc|cpp|cxx|c\+\+)$/.test(name);
-  }
-  if (dirs.some((d) => TEST_DIRS.has(d.toLowerCase()) || /(^|[a-z.])Tests?$/.test(d))) return true;
-  switch (lang) {
     case "ruby":
-      return /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
+      return testProject() || /(_spec|_test)\.rb$/.test(name) || /^test_.*\.rb$/.test(name);
     case "php":
-      return /Test\.php$/.test(name);
+      return testProject() || /Test\.php$/.test(name);
     case "c#":
-      return /Tests?\.cs$/.test(name);
+      return testProject() || /Tests?\.cs$/.test(name);
     case "kotlin":
-      return /Tests?\.kts?$/.test(name);
+      return testProject() || /Tests?\.kts?$/.test(name);
     case "swift":
-      return /Tests?\.swift$/.test(name);
+      return testProject() || /Tests?\.swift$/.test(name);
     default:
       throw new Error(`unknown language ${language} (known: ${LANGUAGES.join(", ")})`);
   }
