@@ -28,6 +28,7 @@ import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
 import { definesInside } from "./inner-definitions.ts";
 import { classifyPath, DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
+import { translationsFor, type Translations } from "./locales.ts";
 
 export type CandidateList = {
   name: string;
@@ -53,6 +54,8 @@ export type RankInput = {
   report?: string;
   /** Whether a path mention names a file of the targets (queryWants); without it every path does. */
   namesFile?: (path: string) => boolean;
+  /** The targets' translations as the query sees them (made from `files` and `report` when not given). */
+  translations?: Translations;
 };
 
 /** `definition`: the part of the score for defining a name the query mentions (RANKING.definitionBonus). */
@@ -83,7 +86,9 @@ export const RANKING = {
   pathBonus: 1.2,
   /** File stem / package directory equals a query identifier (scaled by the identifier's weight / 2.5). */
   stemBonus: 0.35,
-  /** Multiplier for test, docs and example files when the query does not ask for them. */
+  /** A locale file whose language the query names (./locales.ts): a path mention of this weight, shared among that language's files. */
+  localeNamedWeight: 1.5,
+  /** Multiplier for test, docs and example files (and translations) when the query does not ask for them. */
   auxiliaryFactor: 0.35,
   /**
    * Multiplier for a project's release notes (CHANGELOG.md, History.md, NEWS.md: documentation files of
@@ -155,6 +160,10 @@ export function mentionsWord(text: string, word: string): boolean {
   }
   return false;
 }
+
+/** The targets' translations (./locales.ts) as a query sees them: `report` is its normalized text. */
+export const translationsOf = (analysis: QueryAnalysis, files: ReadonlyMap<TargetKey, readonly string[]> | undefined, report: string): Translations =>
+  translationsFor(files, report, analysis.terms.filter((t) => t.kind === "word").map((t) => t.text.toLowerCase()));
 
 /** A candidate chunk while it is scored; it is also the RankedChunk its file keeps (score = retrieval + bonus). */
 type ChunkAcc = { doc: ChunkDocument; branch: string; retrieval: number; bonus: number; score: number; defines: boolean; memberOf: boolean; definition: number; uses: string | null; usedName: boolean; quoted: boolean; innerName?: string };
@@ -367,6 +376,16 @@ export function rankFiles(input: RankInput): RankedFile[] {
     }
   }
 
+  // Translations (./locales.ts): a locale the query names gains like a path it mentions (once among the
+  // files of its language); the locales it does not ask for weigh like tests.
+  const translations = input.translations ?? translationsOf(analysis, input.files, input.report ?? "");
+  for (const { target, path, share } of translations.named) {
+    const [repoId, branch] = target.split("\u0000") as [string, string];
+    const f = fileAcc(repoId, branch, path);
+    f.bonus += RANKING.pathBonus * Math.min(1.2, (RANKING.localeNamedWeight * share) / 3);
+    f.reasons.push("language named");
+  }
+
   // 5. Score files.
   const scored: { file: FileAcc; score: number }[] = [];
   for (const f of files) {
@@ -378,6 +397,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     if (cls === "doc" && !wants.releaseNotes && RELEASE_NOTES.test(f.path)) score *= RANKING.releaseNotesFactor;
     else if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
+    if (translations.unasked(targetKey(f.repoId, f.branch), f.path)) score *= RANKING.auxiliaryFactor;
     if (score > 0) scored.push({ file: f, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));

@@ -20,7 +20,7 @@ import { referencedNames, wrapperCallees, WRAPPERS } from "./callees.ts";
 import { delegateOfBest, delegationReason, withDelegate, withDelegateFile } from "./delegation.ts";
 import { namesAFile, withExtraPaths } from "./path-mentions.ts";
 import { normalized } from "./quoted-messages.ts";
-import { distances, mentionsWord, queryNames, rankFiles, targetKey, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
+import { distances, mentionsWord, queryNames, rankFiles, targetKey, translationsOf, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { classifyPath } from "./path-classes.ts";
 import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
@@ -318,6 +318,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       const fileMap = new Map<TargetKey, string[]>(request.targets.map((t, i) => [targetKey(t.repoId, t.branch), targetFiles[i]!]));
       await Promise.all(searches);
 
+      const translations = translationsOf(analysis, fileMap, report);
       const callees = wrapperCallees(definitions, names);
       if (callees.length > 0) {
         const wanted = new Set(callees.map((n) => n.toLowerCase()));
@@ -329,7 +330,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
+      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile, translations });
 
       if (deep && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
@@ -339,11 +340,11 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           const wanted = new Set([...followed].map((n) => n.toLowerCase()));
           const [hits = []] = await codeIndex.searchLexicalMany([{ text: [...followed].join(" "), limit: 300, wholeWords: true }], filter);
           for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
-          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile });
+          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile, translations });
         }
       }
 
-      ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile).slice(0, limit);
+      ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile, translations).slice(0, limit);
       // A question's best match that only hands its work over: what it calls is read next (./delegation.ts).
       const delegate = !analysis.isLongReport && (analysis.usages ?? []).length === 0 ? await delegateOfBest(codeIndex, request.orgId, ranked) : null;
       if (delegate) ranked = withDelegateFile(ranked, delegate);

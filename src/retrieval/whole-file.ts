@@ -2,13 +2,15 @@
  * Fusion of the ranking with a whole-file lexical ranking (CodeIndex.searchFiles): reciprocal-rank
  * fusion of the two orders. The chunk-based ranking finds where the evidence concentrates; the
  * whole-file one finds files whose words are spread over many chunks, which no single chunk ranks.
- * Only files the ranking would not demote take part (tests, docs and non-code unless the query asks).
+ * Only files the ranking would not demote take part (tests, docs, translations and non-code unless the
+ * query asks).
  * Used for bug reports (long texts) only: see ./search.ts.
  */
 import type { FileHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { classifyPath } from "./path-classes.ts";
-import { queryWants, type RankedFile } from "./ranking.ts";
+import type { Translations } from "./locales.ts";
+import { queryWants, targetKey, type RankedFile } from "./ranking.ts";
 
 export const WHOLE_FILE = {
   /** Files taken from the whole-file ranking. */
@@ -26,7 +28,7 @@ const REASON = "words across the file";
  * whole-file ranking found comes with no chunks (the caller picks its spans). Scores are the fused
  * values scaled to the ranking's best score, so distances still say how far a file falls behind.
  */
-export function withWholeFileRanking(ranked: readonly RankedFile[], files: readonly FileHit[], analysis: QueryAnalysis, namesFile?: (path: string) => boolean): RankedFile[] {
+export function withWholeFileRanking(ranked: readonly RankedFile[], files: readonly FileHit[], analysis: QueryAnalysis, namesFile?: (path: string) => boolean, translations?: Translations): RankedFile[] {
   if (files.length === 0) return [...ranked];
   const wants = queryWants(analysis, namesFile);
   const key = (f: { repoId: string; branch: string; path: string }) => `${f.repoId}\u0000${f.branch}\u0000${f.path}`;
@@ -36,7 +38,7 @@ export function withWholeFileRanking(ranked: readonly RankedFile[], files: reado
   for (const hit of files) {
     const cls = classifyPath(hit.path);
     const eligible = cls === "source" || (cls === "test" && wants.tests) || (cls === "doc" && wants.docs) || (cls === "declaration" && wants.declarations);
-    if (!eligible) continue;
+    if (!eligible || translations?.unasked(targetKey(hit.repoId, hit.branch), hit.path)) continue;
     const add = WHOLE_FILE.weight / (WHOLE_FILE.k + ++at);
     const entry = fused.get(key(hit));
     if (entry) {

@@ -36,6 +36,13 @@ describe("whole-file ranking fused with the chunk ranking", () => {
     expect(paths(withWholeFileRanking(ranked(["src/a.py"]), files, aboutTests))).toContain("tests/test_parser.py");
   });
 
+  it("leaves out the translations the question does not ask for", () => {
+    const files = whole(["src/locale/sv.js", "src/utils.js"]);
+    const translations = { named: [], unasked: (_target: string, path: string) => path.startsWith("src/locale/") };
+    expect(paths(withWholeFileRanking(ranked(["src/a.js"]), files, question, undefined, translations))).toEqual(["src/a.js", "src/utils.js"]);
+    expect(paths(withWholeFileRanking(ranked(["src/a.js"]), files, question))).toContain("src/locale/sv.js");
+  });
+
   it("changes nothing without whole-file hits", () => {
     expect(paths(withWholeFileRanking(ranked(["src/a.py", "src/b.py"]), [], question))).toEqual(["src/a.py", "src/b.py"]);
   });

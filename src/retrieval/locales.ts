@@ -1,0 +1,173 @@
+import { classifyPath } from "./path-classes.ts";
+
+/**
+ * A project's translations: the files of a folder that holds one file (or one folder) per locale, each
+ * named by its locale's tag (`src/locale/sv.js`, `src/Carbon/Lang/en_GB.php`, `config/locales/de.yml`,
+ * `_locales/pt_BR/messages.json`). They are tables of words, dozens side by side, and a question about
+ * code matches their month and unit names before the code that uses them; the ranking demotes them
+ * unless the query asks about translations or names a locale's language (./ranking.ts). A locale's
+ * language is named in the words the platform's locale data (CLDR, through `Intl.DisplayNames`) gives it
+ * in English: `sv` Swedish, `zgh` Standard Moroccan Tamazight, `es-DO` Spanish. No list of our own.
+ */
+
+/** A folder is a collection of locales when at least this many of its entries are named by a locale tag... */
+const MIN_LOCALES = 5;
+/** ...and they make at least this share of its entries. */
+const MIN_SHARE = 0.7;
+
+/** A locale tag as projects name their files: a language subtag, then script or region subtags (`-` or `_`). */
+const TAG_SHAPE = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,2}$/i;
+/** In a collection of locales, a tag with a variant (glibc's `tt_RU@iqtelif`) is one too, named or not. */
+const MEMBER_SHAPE = /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,3}(?:@[a-z0-9]+)?$/i;
+
+const displayNames = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+const languageNames = new Map<string, string | null>();
+
+/** The English name of a locale tag's language (`es_DO` -> `spanish`), lower case; null when it is no locale. */
+export function languageOf(tag: string): string | null {
+  tag = tag.replace(/@[a-z0-9]+$/i, ""); // a variant says nothing of the language
+  if (!TAG_SHAPE.test(tag)) return null;
+  const language = tag.split(/[-_]/)[0]!.toLowerCase();
+  let name = languageNames.get(language);
+  if (name === undefined) {
+    try {
+      name = displayNames.of(language)?.toLowerCase() ?? null;
+    } catch {
+      name = null; // not a well-formed subtag
+    }
+    if (languageNames.size < 10_000) languageNames.set(language, name);
+  }
+  return name;
+}
+
+/**
+ * A locale file: its tag (as written) and its language's name (null for a language the locale data does
+ * not name, `tzl` or `nhn_MX`: such a file is still one of the collection, and demoted with it).
+ */
+export type LocaleFile = { tag: string; language: string | null };
+
+const cache = new WeakMap<readonly string[], Map<string, LocaleFile>>();
+
+/** The locale files among `paths` (one repository's files), by path. */
+export function localeFiles(paths: readonly string[]): Map<string, LocaleFile> {
+  let out = cache.get(paths);
+  if (out) return out;
+  // Each folder's entries: its files by stem and its subfolders by name (`sv/`, `de.lproj/`), each a locale's or not.
+  const entries = new Map<string, Map<string, string | null>>();
+  const note = (dir: string, entry: string) => {
+    let m = entries.get(dir);
+    if (!m) entries.set(dir, (m = new Map()));
+    if (!m.has(entry)) m.set(entry, languageOf(entry.replace(/\/$/, "").replace(/\.[^.]*$/, "")));
+  };
+  for (const path of paths) {
+    const parts = path.split("/");
+    const name = parts[parts.length - 1]!;
+    const dot = name.indexOf(".");
+    note(parts.slice(0, -1).join("/"), dot > 0 ? name.slice(0, dot) : name);
+    if (parts.length >= 2) note(parts.slice(0, -2).join("/"), `${parts[parts.length - 2]}/`);
+  }
+  const collections = new Set<string>();
+  for (const [dir, m] of entries) {
+    let locales = 0;
+    for (const language of m.values()) if (language !== null) locales++;
+    if (locales >= MIN_LOCALES && locales >= MIN_SHARE * m.size) collections.add(dir);
+  }
+  out = new Map();
+  if (collections.size > 0) {
+    for (const path of paths) {
+      const parts = path.split("/");
+      const name = parts[parts.length - 1]!;
+      const dot = name.indexOf(".");
+      const stem = dot > 0 ? name.slice(0, dot) : name;
+      const dir = parts.slice(0, -1).join("/");
+      const cls = classifyPath(path);
+      if (cls === "doc" || cls === "test") continue; // a translated manual is documentation; fixtures are tests
+      if (collections.has(dir) && MEMBER_SHAPE.test(stem)) {
+        out.set(path, { tag: stem, language: languageOf(stem) });
+        continue;
+      }
+      // A folder per locale: the file lies in `<collection>/<tag>/`.
+      for (let i = parts.length - 2; i >= 1; i--) {
+        const tag = parts[i]!.replace(/\.[^.]*$/, "");
+        if (collections.has(parts.slice(0, i).join("/")) && MEMBER_SHAPE.test(tag)) {
+          out.set(path, { tag, language: languageOf(tag) });
+          break;
+        }
+      }
+    }
+  }
+  cache.set(paths, out);
+  return out;
+}
+
+/** Words that ask about translations themselves (`Fix the German translation`, `locales that throw`). */
+const ABOUT_TRANSLATIONS = /^(locales?|locali[sz](ations?|ed|e)|translations?|translated|translators?|i18n|l10n|internationali[sz]ation)$/;
+
+/** Whether the query's words ask about translations. */
+export function asksAboutTranslations(words: Iterable<string>): boolean {
+  for (const w of words) if (ABOUT_TRANSLATIONS.test(w)) return true;
+  return false;
+}
+
+/**
+ * The locale files a query names: their language in words (`Ordinal formatting in Swedish`: every Swedish
+ * file) or their tag quoted as code (`.locale('sv')`, `setLocale("en_GB")`). `report` is the query's
+ * normalized text (lower case, single spaces).
+ */
+export function namedLocaleFiles(report: string, files: ReadonlyMap<string, LocaleFile>): string[] {
+  const out: string[] = [];
+  const said = new Map<string, boolean>();
+  for (const [path, f] of files) {
+    let named = f.language === null ? false : said.get(f.language);
+    if (named === undefined) said.set(f.language!, (named = saysWords(report, f.language!)));
+    if (named || quotesTag(report, f.tag.toLowerCase())) out.push(path);
+  }
+  return out;
+}
+
+/** Whether `text` holds `words` with no letter running on at either end. */
+function saysWords(text: string, words: string): boolean {
+  for (let at = text.indexOf(words); at !== -1; at = text.indexOf(words, at + 1)) {
+    if (!/\p{L}/u.test(text[at - 1] ?? "") && !/\p{L}/u.test(text[at + words.length] ?? "")) return true;
+  }
+  return false;
+}
+
+/** Whether `text` quotes `tag` as a string literal (`'sv'`, `"en_gb"`, `` `de` ``); `-` and `_` alike. */
+function quotesTag(text: string, tag: string): boolean {
+  for (const t of tag.includes("-") || tag.includes("_") ? [tag.replace(/_/g, "-"), tag.replace(/-/g, "_")] : [tag]) {
+    for (const q of ["'", '"', "`"]) if (text.includes(q + t + q)) return true;
+  }
+  return false;
+}
+
+/** A query's view of the searched repositories' translations. */
+export type Translations = {
+  /** The locale files the query names, each with its share of one mention. */
+  named: { target: string; path: string; share: number }[];
+  /** Whether a file is a translation the query does not ask for (the ranking demotes it). */
+  unasked(target: string, path: string): boolean;
+};
+
+/**
+ * The translations of each target (its files by target key) as a query sees them: the locale files it
+ * names share one mention among them (1 / sqrt of their number: `Spanish` names five files, each still
+ * well above the locales it does not name); when its words ask about translations none is demoted.
+ */
+export function translationsFor(files: ReadonlyMap<string, readonly string[]> | undefined, report: string, words: Iterable<string>): Translations {
+  const about = asksAboutTranslations(words);
+  const byTarget = new Map<string, { locales: Map<string, LocaleFile>; named: Set<string> }>();
+  for (const [target, paths] of files ?? []) {
+    const locales = localeFiles(paths);
+    if (locales.size > 0) byTarget.set(target, { locales, named: new Set(namedLocaleFiles(report, locales)) });
+  }
+  const named: Translations["named"] = [];
+  for (const [target, t] of byTarget) for (const path of t.named) named.push({ target, path, share: 1 / Math.sqrt(t.named.size) });
+  return {
+    named,
+    unasked(target, path) {
+      const t = byTarget.get(target);
+      return !about && t !== undefined && t.locales.has(path) && !t.named.has(path);
+    },
+  };
+}
