@@ -163,9 +163,10 @@ export type Translations = {
 };
 
 /**
- * The translations of each target (its files by target key) as a query sees them: the locale files it
- * names share one mention among them (1 / sqrt of their number: `Spanish` names five files, each still
- * well above the locales it does not name); when its words ask about translations none is demoted.
+ * The translations of each target (its files by target key) as a query sees them: the locales it names
+ * share one mention among them (1 / sqrt of their number: `Spanish` names five locales, each still well
+ * above the locales it does not name; every file of a locale kept as a folder takes its locale's share);
+ * when its words ask about translations none is demoted.
  */
 export function translationsFor(files: ReadonlyMap<string, readonly string[]> | undefined, report: string, words: Iterable<string>): Translations {
   const about = asksAboutTranslations(words);
@@ -175,7 +176,11 @@ export function translationsFor(files: ReadonlyMap<string, readonly string[]> | 
     if (locales.size > 0) byTarget.set(target, { locales, named: new Set(namedLocaleFiles(report, locales)) });
   }
   const named: Translations["named"] = [];
-  for (const [target, t] of byTarget) for (const path of t.named) named.push({ target, path, share: 1 / Math.sqrt(t.named.size) });
+  for (const [target, t] of byTarget) {
+    // Shared among the locales named, not their files: a folder per locale splits one into several.
+    const tags = new Set([...t.named].map((path) => t.locales.get(path)!.tag.toLowerCase()));
+    for (const path of t.named) named.push({ target, path, share: 1 / Math.sqrt(tags.size) });
+  }
   return {
     named,
     unasked(target, path) {

@@ -63,6 +63,10 @@ describe("a project's translations", () => {
     expect(swedish.named).toEqual([{ target: "repo\u0000main", path: "src/locale/sv.js", share: 1 }]);
     expect(swedish.unasked("repo\u0000main", "src/locale/sv.js")).toBe(false);
     expect(swedish.unasked("repo\u0000main", "src/locale/de.js")).toBe(true);
+    // A locale kept as a folder of files is one locale: each of its files takes the whole share.
+    const folders = new Map([["repo\u0000main", ["sv", "hu", "de", "fr", "it"].flatMap((l) => [`src/locale/${l}/index.js`, `src/locale/${l}/_lib/localize/index.js`])]]);
+    const hungarian = translationsFor(folders, "fix the distance strings in the hungarian locale", ["fix", "distance", "strings", "hungarian"]);
+    expect(hungarian.named.map((n) => [n.path, n.share]).sort()).toEqual([["src/locale/hu/_lib/localize/index.js", 1], ["src/locale/hu/index.js", 1]]);
     expect(asksAboutTranslations(["found", "6", "locales", "that", "throw"])).toBe(true);
     expect(translationsFor(files, "found 6 locales that throw", ["found", "locales", "throw"]).unasked("repo\u0000main", "src/locale/de.js")).toBe(false);
   });
