@@ -11,8 +11,10 @@ import { classifyPath } from "./path-classes.ts";
  */
 
 /**
- * A folder is a collection of locales when at least this many of its entries are named by the tag of a
- * language the locale data knows...
+ * A folder is a collection of locales when it holds English (`en`, `en-US`: the language a project's
+ * messages are keyed in, which modules named by country code, `de/`, `fr/`, `br/`, lack) or gettext
+ * catalogs (`.po`, whose source language has none), and at least this many of its entries are named by
+ * the tag of a language the locale data knows...
  */
 const MIN_LOCALES = 5;
 /**
@@ -60,30 +62,35 @@ export function localeFiles(paths: readonly string[]): Map<string, LocaleFile> {
   if (out) return out;
   // Each folder's entries: its files by stem and its subfolders by name (`sv/`, `de.lproj/`), each tag-shaped
   // or not, and of a known language or not.
-  const entries = new Map<string, Map<string, { shaped: boolean; known: boolean }>>();
+  const entries = new Map<string, Map<string, { shaped: boolean; known: boolean; english: boolean }>>();
   const note = (dir: string, entry: string) => {
     let m = entries.get(dir);
     if (!m) entries.set(dir, (m = new Map()));
     if (m.has(entry)) return;
     const tag = entry.replace(/\/$/, "").replace(/\.[^.]*$/, "");
-    m.set(entry, { shaped: MEMBER_SHAPE.test(tag), known: languageOf(tag) !== null });
+    m.set(entry, { shaped: MEMBER_SHAPE.test(tag), known: languageOf(tag) !== null, english: /^en(?:[-_]|$)/i.test(tag) });
   };
+  const catalogs = new Set<string>(); // folders holding gettext catalogs (`po/de.po`)
   for (const path of paths) {
     const parts = path.split("/");
     const name = parts[parts.length - 1]!;
     const dot = name.indexOf(".");
-    note(parts.slice(0, -1).join("/"), dot > 0 ? name.slice(0, dot) : name);
+    const dir = parts.slice(0, -1).join("/");
+    note(dir, dot > 0 ? name.slice(0, dot) : name);
+    if (name.endsWith(".po")) catalogs.add(dir);
     if (parts.length >= 2) note(parts.slice(0, -2).join("/"), `${parts[parts.length - 2]}/`);
   }
   const collections = new Set<string>();
   for (const [dir, m] of entries) {
     let shaped = 0;
     let known = 0;
+    let english = false;
     for (const e of m.values()) {
       if (e.shaped) shaped++;
       if (e.known) known++;
+      if (e.english) english = true;
     }
-    if (known >= MIN_LOCALES && shaped >= MIN_SHARE * m.size && known >= 0.5 * shaped) collections.add(dir);
+    if (known >= MIN_LOCALES && shaped >= MIN_SHARE * m.size && known >= 0.5 * shaped && (english || catalogs.has(dir))) collections.add(dir);
   }
   out = new Map();
   if (collections.size > 0) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { asksAboutTranslations, languageOf, localeFiles, namedLocaleFiles, translationsFor } from "../../src/retrieval/locales.ts";
 
-const LOCALES = ["sv", "es", "es-do", "es-us", "de", "fr", "lv", "lv_LV", "zgh", "ku"];
+const LOCALES = ["en", "sv", "es", "es-do", "es-us", "de", "fr", "lv", "lv_LV", "zgh", "ku"];
 
 describe("a project's translations", () => {
   it("names a locale tag's language from the platform's locale data, and no other name", () => {
@@ -18,7 +18,7 @@ describe("a project's translations", () => {
       "src/locale/index.d.ts",
       "src/index.js",
       "src/utils.js",
-      ...["de", "fr", "it", "ja", "pt_BR"].map((l) => `app/_locales/${l}/messages.json`),
+      ...["en", "de", "fr", "it", "ja", "pt_BR"].map((l) => `app/_locales/${l}/messages.json`),
       ...["en", "de", "fr", "ja", "ko"].map((l) => `Resources/${l}.lproj/Localizable.strings`),
     ];
     const found = localeFiles(paths);
@@ -29,8 +29,8 @@ describe("a project's translations", () => {
   });
 
   it("counts a collection's locales the locale data does not name, and variants, among its files", () => {
-    const found = localeFiles(["sv", "de", "fr", "it", "es", "lv", "vi", "zh", "ja", "ko", "tzl", "nhn_MX", "tt_RU@iqtelif"].map((t) => `src/Lang/${t}.php`));
-    expect(found.size).toBe(13);
+    const found = localeFiles(["en", "sv", "de", "fr", "it", "es", "lv", "vi", "zh", "ja", "ko", "tzl", "nhn_MX", "tt_RU@iqtelif"].map((t) => `src/Lang/${t}.php`));
+    expect(found.size).toBe(14);
     expect(found.get("src/Lang/tzl.php")).toEqual({ tag: "tzl", language: null });
     expect(found.get("src/Lang/tt_RU@iqtelif.php")?.language).toBe("tatar");
   });
@@ -39,7 +39,12 @@ describe("a project's translations", () => {
     // `io` is Ido and `os` Ossetic, but three of six names are no locale's.
     expect(localeFiles(["lib/io.c", "lib/os.c", "lib/is.c", "lib/fs.c", "lib/net.c", "lib/db.c"]).size).toBe(0);
     expect(localeFiles(["src/a.js", "src/b.js"]).size).toBe(0);
-    expect(localeFiles(["de", "fr", "it", "ja", "ko"].map((l) => `docs/${l}/guide.md`)).size).toBe(0);
+    expect(localeFiles(["en", "de", "fr", "it", "ja", "ko"].map((l) => `docs/${l}/guide.md`)).size).toBe(0);
+    // Modules named by country code (a tax-number library's `stdnum/de/`, `stdnum/br/`): codes of languages
+    // too, but no English among them.
+    expect(localeFiles(["at", "be", "bg", "br", "ca", "de", "es", "fi", "fr", "it", "nl", "pl", "pt", "ru"].map((c) => `stdnum/${c}/vat.py`)).size).toBe(0);
+    // Gettext catalogs are translations without an English one: the source language has none.
+    expect(localeFiles(["de", "fr", "it", "ja", "ko", "sv"].map((l) => `po/${l}.po`)).size).toBe(6);
   });
 
   it("reads a language named in words, or a tag quoted as code, as naming its files", () => {
@@ -64,7 +69,7 @@ describe("a project's translations", () => {
     expect(swedish.unasked("repo\u0000main", "src/locale/sv.js")).toBe(false);
     expect(swedish.unasked("repo\u0000main", "src/locale/de.js")).toBe(true);
     // A locale kept as a folder of files is one locale: each of its files takes the whole share.
-    const folders = new Map([["repo\u0000main", ["sv", "hu", "de", "fr", "it"].flatMap((l) => [`src/locale/${l}/index.js`, `src/locale/${l}/_lib/localize/index.js`])]]);
+    const folders = new Map([["repo\u0000main", ["en-US", "sv", "hu", "de", "fr", "it"].flatMap((l) => [`src/locale/${l}/index.js`, `src/locale/${l}/_lib/localize/index.js`])]]);
     const hungarian = translationsFor(folders, "fix the distance strings in the hungarian locale", ["fix", "distance", "strings", "hungarian"]);
     expect(hungarian.named.map((n) => [n.path, n.share]).sort()).toEqual([["src/locale/hu/_lib/localize/index.js", 1], ["src/locale/hu/index.js", 1]]);
     expect(asksAboutTranslations(["found", "6", "locales", "that", "throw"])).toBe(true);
