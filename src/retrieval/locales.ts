@@ -1,5 +1,3 @@
-import { classifyPath } from "./path-classes.ts";
-
 /**
  * A project's translations: the files of a folder that holds one file (or one folder) per locale, each
  * named by its locale's tag (`src/locale/sv.js`, `src/Carbon/Lang/en_GB.php`, `config/locales/de.yml`,
@@ -9,6 +7,7 @@ import { classifyPath } from "./path-classes.ts";
  * language is named in the words the platform's locale data (CLDR, through `Intl.DisplayNames`) gives it
  * in English: `sv` Swedish, `zgh` Standard Moroccan Tamazight, `es-DO` Spanish. No list of our own.
  */
+import { classifyPath } from "./path-classes.ts";
 
 /**
  * A folder is a collection of locales when it holds English (`en`, `en-US`: the language a project's
@@ -70,15 +69,21 @@ export function localeFiles(paths: readonly string[]): Map<string, LocaleFile> {
     const tag = entry.replace(/\/$/, "").replace(/\.[^.]*$/, "");
     m.set(entry, { shaped: MEMBER_SHAPE.test(tag), known: languageOf(tag) !== null, english: /^en(?:[-_]|$)/i.test(tag) });
   };
-  const catalogs = new Set<string>(); // folders holding gettext catalogs (`po/de.po`)
+  const catalogs = new Set<string>(); // folders holding gettext catalogs, at any depth (`po/de.po`, `locale/de/LC_MESSAGES/x.po`)
   for (const path of paths) {
     const parts = path.split("/");
     const name = parts[parts.length - 1]!;
     const dot = name.indexOf(".");
-    const dir = parts.slice(0, -1).join("/");
+    const po = name.endsWith(".po");
+    // Every folder on the way is an entry of the one above it.
+    let dir = "";
+    for (let i = 0; i < parts.length - 1; i++) {
+      note(dir, `${parts[i]}/`);
+      if (po) catalogs.add(dir);
+      dir = dir === "" ? parts[i]! : `${dir}/${parts[i]}`;
+    }
     note(dir, dot > 0 ? name.slice(0, dot) : name);
-    if (name.endsWith(".po")) catalogs.add(dir);
-    if (parts.length >= 2) note(parts.slice(0, -2).join("/"), `${parts[parts.length - 2]}/`);
+    if (po) catalogs.add(dir);
   }
   const collections = new Set<string>();
   for (const [dir, m] of entries) {

@@ -45,6 +45,9 @@ describe("a project's translations", () => {
     expect(localeFiles(["at", "be", "bg", "br", "ca", "de", "es", "fi", "fr", "it", "nl", "pl", "pt", "ru"].map((c) => `stdnum/${c}/vat.py`)).size).toBe(0);
     // Gettext catalogs are translations without an English one: the source language has none.
     expect(localeFiles(["de", "fr", "it", "ja", "ko", "sv"].map((l) => `po/${l}.po`)).size).toBe(6);
+    // ...and a folder per locale whose files lie deeper (Django's `locale/de/LC_MESSAGES/django.po`).
+    const nested = localeFiles(["de", "fr", "it", "ja", "ko", "sv"].map((l) => `app/locale/${l}/LC_MESSAGES/django.po`));
+    expect(nested.get("app/locale/sv/LC_MESSAGES/django.po")).toEqual({ tag: "sv", language: "swedish" });
   });
 
   it("reads a language named in words, or a tag quoted as code, as naming its files", () => {
