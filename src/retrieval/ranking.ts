@@ -86,7 +86,7 @@ export const RANKING = {
   pathBonus: 1.2,
   /** File stem / package directory equals a query identifier (scaled by the identifier's weight / 2.5). */
   stemBonus: 0.35,
-  /** A locale file whose language the query names (./locales.ts): a path mention of this weight, shared among that language's files. */
+  /** A locale file whose language the query names (./locales.ts): a path mention of this weight, shared among the locales named. */
   localeNamedWeight: 1.5,
   /** Multiplier for test, docs and example files (and translations) when the query does not ask for them. */
   auxiliaryFactor: 0.35,
@@ -376,8 +376,8 @@ export function rankFiles(input: RankInput): RankedFile[] {
     }
   }
 
-  // Translations (./locales.ts): a locale the query names gains like a path it mentions (once among the
-  // files of its language); the locales it does not ask for weigh like tests.
+  // Translations (./locales.ts): a locale the query names gains like a path it mentions (one mention
+  // shared among the locales named); the locales it does not ask for weigh like tests.
   const translations = input.translations ?? translationsOf(analysis, input.files, input.report ?? "");
   for (const { target, path, share } of translations.named) {
     const [repoId, branch] = target.split("\u0000") as [string, string];
