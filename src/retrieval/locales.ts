@@ -55,70 +55,63 @@ export type LocaleFile = { tag: string; language: string | null };
 
 const cache = new WeakMap<readonly string[], Map<string, LocaleFile>>();
 
+/**
+ * The entries a file makes, its own first: its stem in its folder, then each folder on its path (`sv/`) in
+ * the folder above, each with the tag it would be (its name without extension: `de.lproj/` is `de`).
+ */
+function entriesOf(path: string): { dir: string; entry: string; tag: string }[] {
+  const parts = path.split("/");
+  const name = parts[parts.length - 1]!;
+  const dot = name.indexOf(".");
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  const out: { dir: string; entry: string; tag: string }[] = [];
+  let dir = "";
+  for (let i = 0; i < parts.length - 1; i++) {
+    out.push({ dir, entry: `${parts[i]}/`, tag: parts[i]!.replace(/\.[^.]*$/, "") });
+    dir = i === 0 ? parts[0]! : `${dir}/${parts[i]}`;
+  }
+  out.push({ dir, entry: stem, tag: stem });
+  return out.reverse();
+}
+
 /** The locale files among `paths` (one repository's files), by path. */
 export function localeFiles(paths: readonly string[]): Map<string, LocaleFile> {
   let out = cache.get(paths);
   if (out) return out;
-  // Each folder's entries: its files by stem and its subfolders by name (`sv/`, `de.lproj/`), each tag-shaped
-  // or not, and of a known language or not.
-  const entries = new Map<string, Map<string, { shaped: boolean; known: boolean; english: boolean }>>();
-  const note = (dir: string, entry: string) => {
-    let m = entries.get(dir);
-    if (!m) entries.set(dir, (m = new Map()));
-    if (m.has(entry)) return;
-    const tag = entry.replace(/\/$/, "").replace(/\.[^.]*$/, "");
-    m.set(entry, { shaped: MEMBER_SHAPE.test(tag), known: languageOf(tag) !== null, english: /^en(?:[-_]|$)/i.test(tag) });
-  };
-  const catalogs = new Set<string>(); // folders holding gettext catalogs, at any depth (`po/de.po`, `locale/de/LC_MESSAGES/x.po`)
+  // Each folder's entries: its files by stem and its subfolders by name, each tag-shaped or not, and of a
+  // known language or not; and the folders holding gettext catalogs at any depth (`po/de.po`,
+  // `locale/de/LC_MESSAGES/x.po`).
+  const folders = new Map<string, Map<string, { shaped: boolean; known: boolean; english: boolean }>>();
+  const catalogs = new Set<string>();
   for (const path of paths) {
-    const parts = path.split("/");
-    const name = parts[parts.length - 1]!;
-    const dot = name.indexOf(".");
-    const po = name.endsWith(".po");
-    // Every folder on the way is an entry of the one above it.
-    let dir = "";
-    for (let i = 0; i < parts.length - 1; i++) {
-      note(dir, `${parts[i]}/`);
+    const po = path.endsWith(".po");
+    for (const { dir, entry, tag } of entriesOf(path)) {
       if (po) catalogs.add(dir);
-      dir = dir === "" ? parts[i]! : `${dir}/${parts[i]}`;
+      let entries = folders.get(dir);
+      if (!entries) folders.set(dir, (entries = new Map()));
+      if (!entries.has(entry)) entries.set(entry, { shaped: MEMBER_SHAPE.test(tag), known: languageOf(tag) !== null, english: /^en(?:[-_]|$)/i.test(tag) });
     }
-    note(dir, dot > 0 ? name.slice(0, dot) : name);
-    if (po) catalogs.add(dir);
   }
   const collections = new Set<string>();
-  for (const [dir, m] of entries) {
+  for (const [dir, entries] of folders) {
     let shaped = 0;
     let known = 0;
     let english = false;
-    for (const e of m.values()) {
+    for (const e of entries.values()) {
       if (e.shaped) shaped++;
       if (e.known) known++;
       if (e.english) english = true;
     }
-    if (known >= MIN_LOCALES && shaped >= MIN_SHARE * m.size && known >= 0.5 * shaped && (english || catalogs.has(dir))) collections.add(dir);
+    if (known >= MIN_LOCALES && shaped >= MIN_SHARE * entries.size && known >= 0.5 * shaped && (english || catalogs.has(dir))) collections.add(dir);
   }
   out = new Map();
   if (collections.size > 0) {
     for (const path of paths) {
-      const parts = path.split("/");
-      const name = parts[parts.length - 1]!;
-      const dot = name.indexOf(".");
-      const stem = dot > 0 ? name.slice(0, dot) : name;
-      const dir = parts.slice(0, -1).join("/");
       const cls = classifyPath(path);
       if (cls === "doc" || cls === "test") continue; // a translated manual is documentation; fixtures are tests
-      if (collections.has(dir) && MEMBER_SHAPE.test(stem)) {
-        out.set(path, { tag: stem, language: languageOf(stem) });
-        continue;
-      }
-      // A folder per locale: the file lies in `<collection>/<tag>/`.
-      for (let i = parts.length - 2; i >= 1; i--) {
-        const tag = parts[i]!.replace(/\.[^.]*$/, "");
-        if (collections.has(parts.slice(0, i).join("/")) && MEMBER_SHAPE.test(tag)) {
-          out.set(path, { tag, language: languageOf(tag) });
-          break;
-        }
-      }
+      // The file itself (`locale/sv.js`), or a folder per locale it lies in (`locale/hu/_lib/x.js`).
+      const e = entriesOf(path).find(({ dir, tag }) => collections.has(dir) && MEMBER_SHAPE.test(tag));
+      if (e) out.set(path, { tag: e.tag, language: languageOf(e.tag) });
     }
   }
   cache.set(paths, out);
@@ -140,28 +133,30 @@ export function asksAboutTranslations(words: Iterable<string>): boolean {
  * normalized text (lower case, single spaces).
  */
 export function namedLocaleFiles(report: string, files: ReadonlyMap<string, LocaleFile>): string[] {
-  const out: string[] = [];
+  // The report is read once (a report runs to 100,000 characters; a project to hundreds of locales).
+  const words = new Set(report.match(/\p{L}+/gu));
+  const quoted = new Set(Array.from(report.matchAll(QUOTED_TAG), (m) => m[2]!.replace(/_/g, "-")));
   const said = new Map<string, boolean>();
+  const says = (language: string): boolean => {
+    let named = said.get(language);
+    // Each word of the name is a word of the report before the phrase is looked for.
+    if (named === undefined) said.set(language, (named = language.split(/\P{L}+/u).every((w) => w === "" || words.has(w)) && saysWords(report, language)));
+    return named;
+  };
+  const out: string[] = [];
   for (const [path, f] of files) {
-    let named = f.language === null ? false : said.get(f.language);
-    if (named === undefined) said.set(f.language!, (named = saysWords(report, f.language!)));
-    if (named || quotesTag(report, f.tag.toLowerCase())) out.push(path);
+    if ((f.language !== null && says(f.language)) || quoted.has(f.tag.toLowerCase().replace(/_/g, "-"))) out.push(path);
   }
   return out;
 }
+
+/** A tag quoted as a string literal (`'sv'`, `"en_gb"`, `` `de` ``), in a normalized (lower-case) text. */
+const QUOTED_TAG = /(['"`])([a-z]{2,3}(?:[-_][a-z0-9]{2,8}){0,3}(?:@[a-z0-9]+)?)\1/g;
 
 /** Whether `text` holds `words` with no letter running on at either end. */
 function saysWords(text: string, words: string): boolean {
   for (let at = text.indexOf(words); at !== -1; at = text.indexOf(words, at + 1)) {
     if (!/\p{L}/u.test(text[at - 1] ?? "") && !/\p{L}/u.test(text[at + words.length] ?? "")) return true;
-  }
-  return false;
-}
-
-/** Whether `text` quotes `tag` as a string literal (`'sv'`, `"en_gb"`, `` `de` ``); `-` and `_` alike. */
-function quotesTag(text: string, tag: string): boolean {
-  for (const t of tag.includes("-") || tag.includes("_") ? [tag.replace(/_/g, "-"), tag.replace(/-/g, "_")] : [tag]) {
-    for (const q of ["'", '"', "`"]) if (text.includes(q + t + q)) return true;
   }
   return false;
 }
