@@ -11,6 +11,12 @@
 
 const INDENTED_LANGUAGES = new Set(["python"]);
 
+/** Languages whose blocks close with the keyword `end` (`def name ... end`, `function name ... end`). */
+const END_LANGUAGES = new Set(["ruby", "elixir", "crystal", "lua", "julia"]);
+
+/** Languages whose every definition opens with a keyword (`def`, `function`): a line opening with a name there is a call. */
+const KEYWORD_LANGUAGES = new Set([...INDENTED_LANGUAGES, ...END_LANGUAGES]);
+
 const JS_LANGUAGES = new Set(["javascript", "typescript", "tsx"]);
 
 /**
@@ -36,13 +42,19 @@ function definitionPatterns(name: string): RegExp[] {
 const patternCache = new Map<string, RegExp[]>();
 const PATTERN_CACHE_LIMIT = 2_000;
 
+/** How many of a name's patterns (the first) need a keyword (`def`, `function`, `fn`...). */
+const KEYWORD_PATTERNS = 2;
+
 function compiledPatterns(name: string): RegExp[] {
   const n = escape(name);
-  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend)\\s+)*";
+  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend|local)\\s+)*";
   return [
-    new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?${n}\\s*[(<\\[]`),
+    new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?(?:<[^>]*>\\s*)?(?:[A-Za-z_][\\w<>?,]*\\.)*${n}\\s*[(<\\[]`),
+    // Ruby and Elixir: a method without parameters, a class method, a private function (`def version`,
+    // `def self.parse(`, `defp encode(`, `def name, do:`).
+    new RegExp(`^[ \\t]*(?:def|defp|defmacrop?)\\s+(?:self\\.)?${n}(?:\\s*[(;]|\\s*$|\\s+do\\b|\\s*,\\s*do:|\\s*=\\s*[^\\s=>])`),
     // Methods and C-family functions: `name(...)` opening a body, optionally after a return type.
-    new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]\\s]+?\\s+[*&]*)?${n}\\s*\\([^;]*$`),
+    new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]\\s]+?\\s+[*&]*)?${n}\\s*(?:<[^()]*>)?\\s*\\([^;]*$`),
     // Functions bound to a name: `name = function`, `name: (a) =>`, `const name = async (`.
     new RegExp(`^[ \\t]*${modifiers}(?:(?:var|let|const)\\s+)?(?:[\\w$]+\\.)*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*=>|[\\w$]+\\s*=>)`),
   ];
@@ -50,14 +62,22 @@ function compiledPatterns(name: string): RegExp[] {
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
-/** The line (0-based, within `lines`) where the body of a brace language's definition ends. */
+/**
+ * The line (0-based, within `lines`) where the body of a brace language's definition ends. Parentheses
+ * are counted so that a parameter list over several lines (`fun parse(`, `    text: String,`, `): Node {`)
+ * is not taken for a declaration ending in `,`, nor are Rust's `where` bounds.
+ */
 function braceEnd(lines: readonly string[], from: number): number | null {
   let depth = 0;
+  let parens = 0;
+  let bounds = false;
   let opened = false;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!.replace(/\/\/.*$/, "");
     for (const ch of line) {
-      if (ch === "{") {
+      if (ch === "(") parens++;
+      else if (ch === ")") parens = Math.max(0, parens - 1);
+      else if (ch === "{") {
         depth++;
         opened = true;
       } else if (ch === "}") {
@@ -65,11 +85,61 @@ function braceEnd(lines: readonly string[], from: number): number | null {
         if (opened && depth === 0) return i;
       }
     }
+    if (opened || parens > 0) continue;
+    // Rust's bounds (`where`, then `S: Into<Dispatch>,` a line each) come before the body.
+    if (/(?:^|\s)where\b/.test(line)) bounds = true;
     // A declaration without a body (`int f(void);`, `type Output = Stats;`) or an expression-bodied arrow on one line.
-    if (!opened && (/[;,]\s*$/.test(line) && i > from || /;\s*$/.test(line))) return i;
-    if (!opened && i === from && /=>\s*[^{\s]/.test(line) && /[;,)]\s*$/.test(line)) return i;
+    if ((/[;,]\s*$/.test(line) && i > from && !bounds) || /;\s*$/.test(line)) return i;
+    if (i === from && /=>\s*[^{\s]/.test(line) && /[;,)]\s*$/.test(line)) return i;
+    // An expression body after the parameters (`fun size(): Int = items.size`, `def twice(x: Int) = x * 2`):
+    // its lines are those indented below the definition's.
+    if (/\)\s*(?::[^={]*)?=\s*[^\s={>]/.test(line) && !/\{\s*$/.test(line)) return expressionEnd(lines, from);
   }
   return null;
+}
+
+/** The last line of an expression body: the lines indented deeper than its definition, and a bracket closing them at its indentation. */
+function expressionEnd(lines: readonly string[], from: number): number {
+  const base = indentOf(lines[from]!);
+  let last = from;
+  for (let i = from + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    const indent = indentOf(line);
+    if (indent > base || (indent === base && /^\s*[)\]]/.test(line))) last = i;
+    else break;
+  }
+  return last;
+}
+
+/**
+ * The line where an `end`-closed definition ends (Ruby's `def ... end`, Elixir's `def ... do ... end`):
+ * the `end` at the definition's own indentation (`rescue`, `ensure`, `else` there belong to it), or its
+ * last line indented deeper when none follows (`def name = value`, `def name, do: value`, a cut chunk).
+ */
+function keywordEnd(lines: readonly string[], from: number): number {
+  const base = indentOf(lines[from]!);
+  if (/(?:;|\bdo\b|\bthen\b)\s*end\s*$/.test(lines[from]!)) return from;
+  let last = from;
+  for (let i = from + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "") continue;
+    const indent = indentOf(line);
+    if (indent < base) break;
+    if (indent === base) {
+      if (/^\s*end\b/.test(line)) return i;
+      if (!/^\s*(?:rescue|ensure|else|catch|after)\b/.test(line)) break;
+    }
+    last = i;
+  }
+  return last;
+}
+
+/** The last line of the definition starting at line `from` (0-based), by the language's way of closing blocks. */
+function definitionEnd(lines: readonly string[], from: number, language: string): number | null {
+  if (INDENTED_LANGUAGES.has(language)) return indentEnd(lines, from);
+  if (END_LANGUAGES.has(language)) return keywordEnd(lines, from);
+  return braceEnd(lines, from);
 }
 
 /** The last line of an indentation language's definition starting at `from`. */
@@ -94,7 +164,8 @@ function indentEnd(lines: readonly string[], from: number): number {
 export function definitionSpan(text: string, startLine: number, name: string, language: string, words: readonly string[] = []): { startLine: number; endLine: number } | null {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return null;
   const lines = text.split("\n");
-  const patterns = definitionPatterns(name);
+  // Where a keyword opens every definition (`def`), a line starting with the name is a call.
+  const patterns = KEYWORD_LANGUAGES.has(language) ? definitionPatterns(name).slice(0, KEYWORD_PATTERNS) : definitionPatterns(name);
   let best: { first: number; last: number; matched: number } | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -103,7 +174,7 @@ export function definitionSpan(text: string, startLine: number, name: string, la
     // Decorators and annotations just above belong to the definition.
     let first = i;
     while (first > 0 && /^\s*(?:@|#\[)/.test(lines[first - 1]!)) first--;
-    const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
+    const last = definitionEnd(lines, i, language);
     if (last === null) continue;
     if (first === 0 && last >= lines.length - 1) return null; // the chunk is the definition
     const matched = words.length === 0 ? 0 : wordsIn(lines.slice(first, last + 1).join("\n").toLowerCase(), words);
@@ -119,17 +190,31 @@ const wordsIn = (text: string, words: readonly string[]): number => words.reduce
 
 /** Shapes of a definition's first line across languages, capturing the defined name. */
 const DEFINITION_LINES: RegExp[] = [
-  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|extern|synchronized|open|suspend)\s+)*(?:def|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?([A-Za-z_$][\w$]*)/,
+  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|extern|synchronized|open|suspend)\s+)*(?:def|defp|defmacrop?|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][\w<>?,]*\.)*([A-Za-z_$][\w$]*)/,
   // Functions bound to a name: `obj.name = function`, `name: (a) =>`, `const name = async (`.
   /^[ \t]*(?:(?:export|const|let|var|static)\s+)*(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/,
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*\([^;{}]*\)[^;{}]*\{\s*$/,
+  // A generic one names its type parameters before its parameters (`T Deserialize<T>(string json) {`).
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{\s*$/,
   // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
   /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
   // A property a `define...` call names: `defineGetter(req, 'fresh', function () {`,
   // `Object.defineProperty(exports, 'version', {`.
   /\b(?:[\w$]+\.)*_*define\w*\s*\(\s*[\w$.]+\s*,\s*['"]([A-Za-z_$][\w$]*)['"]\s*,.*\{\s*$/,
 ];
+
+/**
+ * The same header with its body's brace on the next line (C#'s and many C, C++ and Java codebases' style):
+ * `public virtual bool Read()`, then `{`.
+ */
+const HEADER_BEFORE_BRACE =
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|sealed|extern|unsafe|partial|new|synchronized)\s+)*(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}=]*(?:=[^;{}]*)?\)[^;{}=]*$/;
+
+/** A line of bounds or parameters before a brace (Rust's `    F: FnMut(&Dispatch) -> T,` under `where`): no header. */
+const BOUND_LINE = /^\s*[\w']+\s*:[^:]|,\s*$/;
+
+/** A line holding only a block's opening brace. */
+const BRACE_LINE = /^\s*\{\s*$/;
 
 /**
  * A C or C++ function whose header spans lines (`FMT_FUNC void format_error_code(buffer& out,` then its
@@ -168,7 +253,7 @@ function cHeaderName(lines: readonly string[], i: number): string | undefined {
 /** A line opening with a statement keyword (after any closing braces). */
 const STATEMENT = /^[\s}]*(?:if|else|while|for|switch|return|case|catch|do|try)\b/;
 
-const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);
+const NOT_NAMES = new Set(["if", "for", "foreach", "while", "switch", "catch", "return", "function", "else", "do", "try", "with", "using", "lock", "fixed", "checked", "unchecked", "new", "await", "throw", "case", "sizeof", "match", "loop", "elif", "except", "super", "this", "self"]);
 
 /**
  * The definitions a chunk holds below its first line (methods of a class chunk, functions of a block),
@@ -184,15 +269,16 @@ export function definitionsIn(text: string, startLine: number, language: string)
     // A statement (`if FMT_CONSTEXPR20 (x) {`, `} else if (y) {`) is not a definition, whatever follows.
     if (STATEMENT.test(line)) continue;
     let name: string | undefined;
-    const shapes = INDENTED_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
+    const shapes = KEYWORD_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
     for (let k = 0; k < shapes.length && !name; k++) {
       name = shapes[k]!.exec(line)?.[1];
       // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
+    if (!name && !KEYWORD_LANGUAGES.has(language) && BRACE_LINE.test(lines[i + 1] ?? "") && !BOUND_LINE.test(line)) name = HEADER_BEFORE_BRACE.exec(line)?.[1];
     if (C_LANGUAGES.has(language)) name = cDefinitionName(name, lines, i);
     if (!name || (NOT_NAMES.has(name) && !isKeywordMethod(line, language)) || seen.has(name)) continue;
-    const last = INDENTED_LANGUAGES.has(language) ? indentEnd(lines, i) : braceEnd(lines, i);
+    const last = definitionEnd(lines, i, language);
     if (last === null) continue;
     let first = i;
     while (first > 1 && /^\s*(?:@|#\[)/.test(lines[first - 1]!)) first--;

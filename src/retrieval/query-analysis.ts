@@ -31,6 +31,7 @@ import { type Line, splitLines } from "./query/markdown.ts";
 import { USAGE_SHAPE_WORDS, capitalisedNames, isUsageQuestion, usageNames } from "./query/usages.ts";
 import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 import { languageOfPath } from "./query/paths.ts";
+import { reportsTestWork } from "./query/test-work.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
 
@@ -172,6 +173,7 @@ export function analyzeQuery(text: string, options: { ownsPath?: (path: string) 
     language,
     isLongReport: long,
     usages,
+    testWork: !long && reportsTestWork(text),
   };
 }
 

@@ -125,12 +125,13 @@ export const RANKING = {
 export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean } {
   const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
   // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
-  // where the fault is; its paths and names still ask for a test. A short question's words ask.
+  // where the fault is; its paths and names still ask for a test. A short question's words ask, unless
+  // they report changes made to tests beside the code ("fix X and add a test": ./query/test-work.ts).
   const testTexts = analysis.terms
-    .filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t) && !(analysis.isLongReport && t.kind === "word"))
+    .filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t) && !((analysis.isLongReport || analysis.testWork === true) && t.kind === "word"))
     .map((t) => t.text.toLowerCase());
   const tests = testTexts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
-    || (!analysis.isLongReport && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
+    || (!analysis.isLongReport && !analysis.testWork && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
     || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.

@@ -221,3 +221,110 @@ describe("definitionsIn: one-line declarations and uses of a type", () => {
     expect(definitionsIn(c, 0, "c").map((d) => d.name)).toEqual(["jv_sort", "sort_entry"]);
   });
 });
+
+describe("definition ends across languages' shapes", () => {
+  it("reads a parameter list over several lines as the header, not a declaration ending in `,`", () => {
+    const kotlin = at([
+      "class Parser {",
+      "    fun other() {}",
+      "    fun parse(",
+      "        text: String,",
+      "        strict: Boolean,",
+      "    ): Node {",
+      "        return Node(text)",
+      "    }",
+      "}",
+    ]);
+    expect(definitionSpan(kotlin, 10, "parse", "kotlin")).toEqual({ startLine: 12, endLine: 17 });
+    const php = at(["class A", "{", "    public function handle(", "        Request $request,", "        array $options,", "        int $retries", "    )", "    {", "        return 1;", "    }", "}"]);
+    expect(definitionSpan(php, 1, "handle", "php")).toEqual({ startLine: 3, endLine: 10 });
+    const rust = at(["impl Dispatch {", "    pub fn from_subscriber<S>(", "        subscriber: S,", "    ) -> Self", "    where", "        S: Subscriber + Send,", "        S: Sync,", "    {", "        Dispatch(subscriber)", "    }", "}"]);
+    expect(definitionSpan(rust, 1, "from_subscriber", "rust")).toEqual({ startLine: 2, endLine: 10 });
+    expect(definitionsIn(rust, 1, "rust").map((d) => d.name)).toEqual(["from_subscriber"]); // `S: Sync,` before `{` defines no `Sync`
+    const c = at(["", "static int parse_args(int argc,", "                      char **argv,", "                      struct options *opts)", "{", "  return 0;", "}"]);
+    expect(definitionsIn(c, 0, "c")).toEqual([{ name: "parse_args", startLine: 1, endLine: 6 }]);
+  });
+
+  it("ends an expression body with its indented lines, not at the next brace", () => {
+    const kotlin = at(["class Bag {", "    fun size(): Int = items.size", "    fun names() = items", "        .map { it.name }", "        .sorted()", "    fun clear() {", "        items.clear()", "    }", "}"]);
+    expect(definitionsIn(kotlin, 1, "kotlin")).toEqual([
+      { name: "size", startLine: 2, endLine: 2 },
+      { name: "names", startLine: 3, endLine: 5 },
+      { name: "clear", startLine: 6, endLine: 8 },
+    ]);
+  });
+
+  it("finds Kotlin extension functions by their name, not their receiver's", () => {
+    const kotlin = at(["object Ext {", "    fun String.slug(): String {", "        return lowercase()", "    }", "    fun <T> List<T>.second(): T {", "        return this[1]", "    }", "}"]);
+    expect(definitionSpan(kotlin, 1, "slug", "kotlin")).toEqual({ startLine: 2, endLine: 4 });
+    expect(definitionsIn(kotlin, 1, "kotlin").map((d) => d.name)).toEqual(["slug", "second"]);
+  });
+
+  it("Ruby and Elixir: a definition ends at its own `end`, blocks and `{}` inside it", () => {
+    const ruby = at([
+      "module PostBeforeFilter",
+      "  def version",
+      "    env[:version]",
+      "  end",
+      "",
+      "  def declared_hash_attr(passed_params, options)",
+      "    renamed = route_setting(:renamed) || {}",
+      "    passed_params.each do |key|",
+      "      renamed[key] = 1 if key",
+      "    end",
+      "  rescue NoMethodError",
+      "    {}",
+      "  end",
+      "",
+      "  def self.build; new; end",
+      "  def name = @name",
+      "end",
+    ]);
+    expect(definitionSpan(ruby, 20, "declared_hash_attr", "ruby")).toEqual({ startLine: 25, endLine: 32 });
+    // A call opening a line before the definition is no definition where `def` opens every one.
+    const calling = at(["module M", "  def declared(params)", "    declared_hash_attr(params, {})", "  end", "", "  def declared_hash_attr(params, options)", "    params", "  end", "end"]);
+    expect(definitionSpan(calling, 1, "declared_hash_attr", "ruby")).toEqual({ startLine: 6, endLine: 8 });
+    const python = at(["class Loader:", "    def load(self):", "        parse_all(self.paths,", "                  strict=True)", "", "    def parse_all(self, paths):", "        return paths"]);
+    expect(definitionSpan(python, 1, "parse_all", "python")).toEqual({ startLine: 6, endLine: 7 });
+    expect(definitionSpan(ruby, 20, "version", "ruby")).toEqual({ startLine: 21, endLine: 23 });
+    expect(definitionsIn(ruby, 20, "ruby")).toEqual([
+      { name: "version", startLine: 21, endLine: 23 },
+      { name: "declared_hash_attr", startLine: 25, endLine: 32 },
+      { name: "build", startLine: 34, endLine: 34 },
+      { name: "name", startLine: 35, endLine: 35 },
+    ]);
+    const elixir = at(["defmodule Plug.Conn do", "  def put_status(conn, status) do", "    %{conn | status: status}", "  end", "", "  defp check(conn), do: conn", "end"]);
+    expect(definitionSpan(elixir, 1, "put_status", "elixir")).toEqual({ startLine: 2, endLine: 4 });
+    expect(definitionSpan(elixir, 1, "check", "elixir")).toEqual({ startLine: 6, endLine: 6 });
+  });
+});
+
+describe("C# and generic methods", () => {
+  it("finds methods whose body's brace opens the next line, and generic methods, by their names", () => {
+    const cs = at([
+      "public class JsonReader",
+      "{",
+      "    public JsonReader(TextReader reader)",
+      "    {",
+      "        _reader = reader;",
+      "    }",
+      "",
+      "    public static T Deserialize<T>(string json) where T : class",
+      "    {",
+      "        using (var r = Open(json))",
+      "        {",
+      "            return null;",
+      "        }",
+      "    }",
+      "}",
+    ]);
+    expect(definitionsIn(cs, 1, "csharp")).toEqual([
+      { name: "JsonReader", startLine: 3, endLine: 6 },
+      { name: "Deserialize", startLine: 8, endLine: 14 },
+    ]);
+    expect(definitionSpan(cs, 1, "Deserialize", "csharp")).toEqual({ startLine: 8, endLine: 14 });
+    const ts = at(["class QueryClient {", "  fetchQuery<TData>(key: string): Promise<TData> {", "    return this.cache.fetch(key)", "  }", "}"]);
+    expect(definitionSpan(ts, 1, "fetchQuery", "typescript")).toEqual({ startLine: 2, endLine: 4 });
+    expect(definitionsIn(ts, 1, "typescript").map((d) => d.name)).toEqual(["fetchQuery"]);
+  });
+});

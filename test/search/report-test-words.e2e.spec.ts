@@ -75,4 +75,21 @@ describe("a bug report's words about testing do not ask for tests (e2e)", () => 
     const results = await search(REPORT);
     expect(results[0]?.filepath).toBe("src/cache.js");
   });
+
+  it("reads a commit message's 'add a test' as work beside the code, a request for tests as asking", () => {
+    for (const said of ["Fix zero capacity cache eviction and add regression test", "zero capacity cache: update tests", "Add implementation/test for zero capacity"]) {
+      expect(analyzeQuery(said).testWork, said).toBe(true);
+      expect(queryWants(analyzeQuery(said)).tests, said).toBe(false);
+    }
+    for (const asked of ["Where is the zero capacity cache tested?", "tests for the zero capacity cache", "how are tests added for the cache?"]) {
+      expect(queryWants(analyzeQuery(asked)).tests, asked).toBe(true);
+    }
+  });
+
+  it("answers a commit message that adds a test with the code it fixes, a question about tests with the tests", async () => {
+    const [fixed] = await search("Fix least recently used entry eviction at capacity and add a unit test");
+    expect(fixed?.filepath).toBe("src/cache.js");
+    const [asked] = await search("least recently used entry eviction unit test");
+    expect(asked?.filepath).toBe("test/cache.test.js");
+  });
 });

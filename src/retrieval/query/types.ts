@@ -64,6 +64,8 @@ export type QueryAnalysis = {
   isLongReport: boolean;
   /** Names a short question asks the uses of ("where is `parseDate` called?": ./usages.ts); none for a report. */
   usages?: string[];
+  /** A short query that reports changes to tests beside the code ("fix X, add a test": ./test-work.ts), rather than asking for tests. */
+  testWork?: boolean;
 };
 
 // ---------------------------------------------------------------------------------------------
