@@ -98,19 +98,27 @@ function braceEnd(lines: readonly string[], from: number): number | null {
   return null;
 }
 
-/** The last line of an expression body: the lines indented deeper than its definition, and a bracket closing them at its indentation. */
-function expressionEnd(lines: readonly string[], from: number): number {
+/** Where a later code line stands to the body being read: inside it, its closing line, or past it. */
+type BodyLine = "in" | "closes" | "out";
+
+/** The last line of the body below line `from` (0-based), reading its later code lines (blank ones skipped) with `place`. */
+function bodyEnd(lines: readonly string[], from: number, place: (line: string, indent: number, base: number) => BodyLine): number {
   const base = indentOf(lines[from]!);
   let last = from;
   for (let i = from + 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === "") continue;
-    const indent = indentOf(line);
-    if (indent > base || (indent === base && /^\s*[)\]]/.test(line))) last = i;
-    else break;
+    const where = place(line, indentOf(line), base);
+    if (where === "out") break;
+    last = i;
+    if (where === "closes") break;
   }
   return last;
 }
+
+/** The last line of an expression body: the lines indented deeper than its definition, and a bracket closing them at its indentation. */
+const expressionEnd = (lines: readonly string[], from: number): number =>
+  bodyEnd(lines, from, (line, indent, base) => (indent > base || (indent === base && /^\s*[)\]]/.test(line)) ? "in" : "out"));
 
 /**
  * The line where an `end`-closed definition ends (Ruby's `def ... end`, Elixir's `def ... do ... end`):
@@ -118,21 +126,12 @@ function expressionEnd(lines: readonly string[], from: number): number {
  * last line indented deeper when none follows (`def name = value`, `def name, do: value`, a cut chunk).
  */
 function keywordEnd(lines: readonly string[], from: number): number {
-  const base = indentOf(lines[from]!);
   if (/(?:;|\bdo\b|\bthen\b)\s*end\s*$/.test(lines[from]!)) return from;
-  let last = from;
-  for (let i = from + 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === "") continue;
-    const indent = indentOf(line);
-    if (indent < base) break;
-    if (indent === base) {
-      if (/^\s*end\b/.test(line)) return i;
-      if (!/^\s*(?:rescue|ensure|else|catch|after)\b/.test(line)) break;
-    }
-    last = i;
-  }
-  return last;
+  return bodyEnd(lines, from, (line, indent, base) => {
+    if (indent !== base) return indent > base ? "in" : "out";
+    if (/^\s*end\b/.test(line)) return "closes";
+    return /^\s*(?:rescue|ensure|else|catch|after)\b/.test(line) ? "in" : "out";
+  });
 }
 
 /** The last line of the definition starting at line `from` (0-based), by the language's way of closing blocks. */
@@ -142,18 +141,9 @@ function definitionEnd(lines: readonly string[], from: number, language: string)
   return braceEnd(lines, from);
 }
 
-/** The last line of an indentation language's definition starting at `from`. */
-function indentEnd(lines: readonly string[], from: number): number {
-  const base = indentOf(lines[from]!);
-  let end = from;
-  for (let i = from + 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (line.trim() === "") continue;
-    if (indentOf(line) <= base && !/^[ \t]*[)\]}]/.test(line)) break;
-    end = i;
-  }
-  return end;
-}
+/** The last line of an indentation language's definition starting at `from` (a bracket closing its lines at its indentation included). */
+const indentEnd = (lines: readonly string[], from: number): number =>
+  bodyEnd(lines, from, (line, indent, base) => (indent <= base && !/^[ \t]*[)\]}]/.test(line) ? "out" : "in"));
 
 /**
  * The 1-based line range of `name`'s definition inside a chunk (`text` starting at `startLine`), or null
