@@ -52,7 +52,7 @@ function compiledPatterns(name: string): RegExp[] {
     new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?(?:<[^>]*>\\s*)?(?:[A-Za-z_][\\w<>?,]*\\.)*${n}\\s*[(<\\[]`),
     // Ruby and Elixir: a method without parameters, a class method, a private function (`def version`,
     // `def self.parse(`, `defp encode(`, `def name, do:`).
-    new RegExp(`^[ \\t]*(?:def|defp|defmacrop?)\\s+(?:self\\.)?${n}(?:\\s*[(;]|\\s*$|\\s+do\\b|\\s*,\\s*do:|\\s*=\\s*[^\\s=>])`),
+    new RegExp(`^[ \\t]*${modifiers}(?:def|defp|defmacrop?)\\s+(?:self\\.)?${n}(?:\\s*[(;]|\\s*$|\\s+do\\b|\\s*,\\s*do:|\\s*=\\s*[^\\s=>])`),
     // Methods and C-family functions: `name(...)` opening a body, optionally after a return type.
     new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]\\s]+?\\s+[*&]*)?${n}\\s*(?:<[^()]*>)?\\s*\\([^;]*$`),
     // Functions bound to a name: `name = function`, `name: (a) =>`, `const name = async (`.

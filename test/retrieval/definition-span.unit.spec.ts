@@ -293,6 +293,8 @@ describe("definition ends across languages' shapes", () => {
       { name: "build", startLine: 34, endLine: 34 },
       { name: "name", startLine: 35, endLine: 35 },
     ]);
+    const privateDef = at(["class Router", "  private def compile", "    @routes.map(&:compile)", "  end", "end"]);
+    expect(definitionSpan(privateDef, 1, "compile", "ruby")).toEqual({ startLine: 2, endLine: 4 });
     const elixir = at(["defmodule Plug.Conn do", "  def put_status(conn, status) do", "    %{conn | status: status}", "  end", "", "  defp check(conn), do: conn", "end"]);
     expect(definitionSpan(elixir, 1, "put_status", "elixir")).toEqual({ startLine: 2, endLine: 4 });
     expect(definitionSpan(elixir, 1, "check", "elixir")).toEqual({ startLine: 6, endLine: 6 });
