@@ -131,7 +131,7 @@ export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) =>
     .filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t) && !((analysis.isLongReport || analysis.testWork === true) && t.kind === "word"))
     .map((t) => t.text.toLowerCase());
   const tests = testTexts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
-    || (!analysis.isLongReport && !analysis.testWork && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
+    || (!analysis.isLongReport && analysis.testWork !== true && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
   const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
     || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.

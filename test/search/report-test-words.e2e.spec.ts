@@ -81,7 +81,7 @@ describe("a bug report's words about testing do not ask for tests (e2e)", () => 
       expect(analyzeQuery(said).testWork, said).toBe(true);
       expect(queryWants(analyzeQuery(said)).tests, said).toBe(false);
     }
-    for (const asked of ["Where is the zero capacity cache tested?", "tests for the zero capacity cache", "how are tests added for the cache?"]) {
+    for (const asked of ["Where is the zero capacity cache tested?", "tests for the zero capacity cache", "how are tests added for the cache?", "How do I add a test for the zero capacity cache"]) {
       expect(queryWants(analyzeQuery(asked)).tests, asked).toBe(true);
     }
   });
