@@ -47,7 +47,7 @@ const KEYWORD_PATTERNS = 2;
 
 function compiledPatterns(name: string): RegExp[] {
   const n = escape(name);
-  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend|local)\\s+)*";
+  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend|local|operator|infix|tailrec|external|actual|mutating|fileprivate|convenience|required|class(?=\\s+func\\b)|@[\\w.]+(?:\\([^)]*\\))?)\\s+)*";
   return [
     new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?(?:<[^>]*>\\s*)?(?:[A-Za-z_][\\w<>?,]*\\.)*${n}\\s*[(<\\[]`),
     // Ruby and Elixir: a method without parameters, a class method, a private function (`def version`,
@@ -70,13 +70,16 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 function braceEnd(lines: readonly string[], from: number): number | null {
   let depth = 0;
   let parens = 0;
+  let params = false;
   let bounds = false;
   let opened = false;
   for (let i = from; i < lines.length; i++) {
     const line = lines[i]!.replace(/\/\/.*$/, "");
     for (const ch of line) {
-      if (ch === "(") parens++;
-      else if (ch === ")") parens = Math.max(0, parens - 1);
+      if (ch === "(") {
+        parens++;
+        params = true;
+      } else if (ch === ")") parens = Math.max(0, parens - 1);
       else if (ch === "{") {
         depth++;
         opened = true;
@@ -86,6 +89,9 @@ function braceEnd(lines: readonly string[], from: number): number | null {
       }
     }
     if (opened || parens > 0) continue;
+    // A declaration without a body and without a `;` (an interface's or an abstract member in Kotlin, Swift,
+    // Go or TypeScript): its parameters closed, the next code line back at its indentation or before it.
+    if (params && !/[=,:>({[]\s*$|\bwhere\b/.test(line) && nextCodeLineEnds(lines, i, indentOf(lines[from]!))) return i;
     // Rust's bounds (`where`, then `S: Into<Dispatch>,` a line each) come before the body.
     if (/(?:^|\s)where\b/.test(line)) bounds = true;
     // A declaration without a body (`int f(void);`, `type Output = Stats;`) or an expression-bodied arrow on one line.
@@ -96,6 +102,16 @@ function braceEnd(lines: readonly string[], from: number): number | null {
     if (/\)\s*(?::[^={]*)?=\s*[^\s={>]/.test(line) && !/\{\s*$/.test(line)) return expressionEnd(lines, from);
   }
   return null;
+}
+
+/** Whether the code line after line `at` starts at `indent` or before it and opens nothing of the line before (`{`, `where`, `->`, `:`, `throws`, `.`, `)`). */
+function nextCodeLineEnds(lines: readonly string[], at: number, indent: number): boolean {
+  for (let i = at + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.trim() === "" || /^\s*(?:\/\/|\/\*|\*)/.test(line)) continue;
+    return indentOf(line) <= indent && !/^\s*(?:[{:.)=]|->|where\b|throws\b|rethrows\b|const\b|noexcept\b|override\b|final\b)/.test(line);
+  }
+  return true;
 }
 
 /** Where a later code line stands to the body being read: inside it, its closing line, or past it. */
@@ -180,12 +196,13 @@ const wordsIn = (text: string, words: readonly string[]): number => words.reduce
 
 /** Shapes of a definition's first line across languages, capturing the defined name. */
 const DEFINITION_LINES: RegExp[] = [
-  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|extern|synchronized|open|suspend)\s+)*(?:def|defp|defmacrop?|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][\w<>?,]*\.)*([A-Za-z_$][\w$]*)/,
+  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|const|extern|synchronized|open|suspend|operator|infix|tailrec|external|actual|mutating|fileprivate|convenience|required|class(?=\s+func\b)|@[\w.]+(?:\([^)]*\))?)\s+)*(?:def|defp|defmacrop?|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][\w<>?,]*\.)*([A-Za-z_$][\w$]*)/,
   // Functions bound to a name: `obj.name = function`, `name: (a) =>`, `const name = async (`.
   /^[ \t]*(?:(?:export|const|let|var|static)\s+)*(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/,
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
-  // A generic one names its type parameters before its parameters (`T Deserialize<T>(string json) {`).
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{\s*$/,
+  // A generic one names its type parameters before its parameters (`T Deserialize<T>(string json) {`); a
+  // body may close on the line (`constexpr format_specs() : width(0) {}`, `int size() const { return n; }`).
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{(?:[^{}]*\})?\s*$/,
   // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
   /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
   // A property a `define...` call names: `defineGetter(req, 'fresh', function () {`,
@@ -259,15 +276,18 @@ export function definitionsIn(text: string, startLine: number, language: string)
     // A statement (`if FMT_CONSTEXPR20 (x) {`, `} else if (y) {`) is not a definition, whatever follows.
     if (STATEMENT.test(line)) continue;
     let name: string | undefined;
+    let keyword = false;
     const shapes = KEYWORD_LANGUAGES.has(language) ? DEFINITION_LINES.slice(0, 1) : DEFINITION_LINES;
     for (let k = 0; k < shapes.length && !name; k++) {
       name = shapes[k]!.exec(line)?.[1];
+      keyword = k === 0 && name !== undefined;
       // `describe("x", function () {` and `app.get("/", (req) => {` are calls taking a function, not definitions.
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
     if (!name && !KEYWORD_LANGUAGES.has(language) && BRACE_LINE.test(lines[i + 1] ?? "") && !BOUND_LINE.test(line)) name = HEADER_BEFORE_BRACE.exec(line)?.[1];
     if (C_LANGUAGES.has(language)) name = cDefinitionName(name, lines, i);
-    if (!name || (NOT_NAMES.has(name) && !isKeywordMethod(line, language)) || seen.has(name)) continue;
+    // After a definition's keyword any name is the definition's (Rust's `fn new`); elsewhere a statement's word is none.
+    if (!name || (NOT_NAMES.has(name) && !keyword && !isKeywordMethod(line, language)) || seen.has(name)) continue;
     const last = definitionEnd(lines, i, language);
     if (last === null) continue;
     let first = i;

@@ -330,3 +330,31 @@ describe("C# and generic methods", () => {
     expect(definitionsIn(ts, 1, "typescript").map((d) => d.name)).toEqual(["fetchQuery"]);
   });
 });
+
+describe("definitionsIn: names after a definition's keyword, modifiers, bodies without braces", () => {
+  it("takes any name after a definition keyword (Rust's `fn new`), Kotlin's operator and Swift's attributed and class functions", () => {
+    const rust = at(["impl Callsite {", "    pub(super) const fn new() -> Self {", "        Self { next: None }", "    }", "}"]);
+    expect(definitionsIn(rust, 1, "rust")).toEqual([{ name: "new", startLine: 2, endLine: 4 }]);
+    const kotlin = at(["class Names {", "    operator fun get(index: String): Name {", "        return names[index]", "    }", "}"]);
+    expect(definitionsIn(kotlin, 1, "kotlin")).toEqual([{ name: "get", startLine: 2, endLine: 4 }]);
+    const swift = at(["final class DetailViewController {", "    @IBAction func refresh() {", "        reload()", "    }", "    class func make() -> Self {", "        Self()", "    }", "}"]);
+    expect(definitionsIn(swift, 1, "swift")).toEqual([
+      { name: "refresh", startLine: 2, endLine: 4 },
+      { name: "make", startLine: 5, endLine: 7 },
+    ]);
+  });
+
+  it("ends a member declared without a body on its own line, and reads a body closed on its line", () => {
+    const kotlin = at(["interface Invokable {", "    fun setAccessible()", "    fun defaultsSignature(): String", "    fun invoke(args: Array<Any?>): Any? {", "        return null", "    }", "}"]);
+    expect(definitionsIn(kotlin, 1, "kotlin")).toEqual([
+      { name: "setAccessible", startLine: 2, endLine: 2 },
+      { name: "defaultsSignature", startLine: 3, endLine: 3 },
+      { name: "invoke", startLine: 4, endLine: 6 },
+    ]);
+    const cpp = at(["struct format_specs {", "  int width;", "  constexpr format_specs() : width(0) {}", "  int size() const { return width; }", "};"]);
+    expect(definitionsIn(cpp, 1, "cpp")).toEqual([
+      { name: "format_specs", startLine: 3, endLine: 3 },
+      { name: "size", startLine: 4, endLine: 4 },
+    ]);
+  });
+});
