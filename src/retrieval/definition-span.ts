@@ -54,7 +54,7 @@ function compiledPatterns(name: string): RegExp[] {
     // `def self.parse(`, `defp encode(`, `def name, do:`).
     new RegExp(`^[ \\t]*${modifiers}(?:def|defp|defmacrop?)\\s+(?:self\\.)?${n}(?:\\s*[(;]|\\s*$|\\s+do\\b|\\s*,\\s*do:|\\s*=\\s*[^\\s=>])`),
     // Methods and C-family functions: `name(...)` opening a body, optionally after a return type.
-    new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]\\s]+?\\s+[*&]*)?${n}\\s*(?:<[^()]*>)?\\s*\\([^;]*$`),
+    new RegExp(`^[ \\t]*${modifiers}(?:get\\s+|set\\s+)?(?:[\\w:<>,*&\\[\\]?\\s]+?\\s+[*&]*)?${n}\\s*(?:<[^()]*>)?\\s*\\([^;]*$`),
     // Functions bound to a name: `name = function`, `name: (a) =>`, `const name = async (`.
     new RegExp(`^[ \\t]*${modifiers}(?:(?:var|let|const)\\s+)?(?:[\\w$]+\\.)*${n}\\s*[:=]\\s*(?:async\\s*)?(?:function\\b|\\([^)]*\\)\\s*=>|[\\w$]+\\s*=>)`),
   ];
@@ -104,12 +104,15 @@ function braceEnd(lines: readonly string[], from: number): number | null {
   return null;
 }
 
-/** Whether the code line after line `at` starts at `indent` or before it and opens nothing of the line before (`{`, `where`, `->`, `:`, `throws`, `.`, `)`). */
+/**
+ * Whether the code line after line `at` starts at `indent` or before it and goes on with nothing of the
+ * line before (`{`, `where`, `->`, `:`, `throws`, `.`, `)`); a header's continuation is indented deeper.
+ */
 function nextCodeLineEnds(lines: readonly string[], at: number, indent: number): boolean {
   for (let i = at + 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.trim() === "" || /^\s*(?:\/\/|\/\*|\*)/.test(line)) continue;
-    return indentOf(line) <= indent && !/^\s*(?:[{:.)=]|->|where\b|throws\b|rethrows\b|const\b|noexcept\b|override\b|final\b)/.test(line);
+    return indentOf(line) <= indent && !/^\s*(?:[{:.)=]|->|where\b|throws\b|rethrows\b)/.test(line);
   }
   return true;
 }
@@ -202,7 +205,7 @@ const DEFINITION_LINES: RegExp[] = [
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
   // A generic one names its type parameters before its parameters (`T Deserialize<T>(string json) {`); a
   // body may close on the line (`constexpr format_specs() : width(0) {}`, `int size() const { return n; }`).
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:[\w:<>,*&[\]]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{(?:[^{}]*\})?\s*$/,
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{(?:[^{}]*\})?\s*$/,
   // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
   /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
   // A property a `define...` call names: `defineGetter(req, 'fresh', function () {`,
@@ -215,7 +218,7 @@ const DEFINITION_LINES: RegExp[] = [
  * `public virtual bool Read()`, then `{`.
  */
 const HEADER_BEFORE_BRACE =
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|sealed|extern|unsafe|partial|new|synchronized)\s+)*(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}=]*(?:=[^;{}]*)?\)[^;{}=]*$/;
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|sealed|extern|unsafe|partial|new|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}=]*(?:=[^;{}]*)?\)[^;{}=]*$/;
 
 /** A line of bounds or parameters before a brace (Rust's `    F: FnMut(&Dispatch) -> T,` under `where`): no header. */
 const BOUND_LINE = /^\s*[\w']+\s*:[^:]|,\s*$/;

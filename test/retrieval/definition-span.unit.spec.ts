@@ -344,6 +344,14 @@ describe("definitionsIn: names after a definition's keyword, modifiers, bodies w
     ]);
   });
 
+  it("reads Java's generic methods and wildcard types (`public <T> TypeAdapter<T> create(`, `Class<?> getDeclaringClass()`)", () => {
+    const java = at(["public final class InterceptorFactory implements TypeAdapterFactory {", "  @Override", "  public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {", "    return null;", "  }", "  public Class<?> getDeclaringClass() {", "    return field.getDeclaringClass();", "  }", "}"]);
+    expect(definitionsIn(java, 1, "java")).toEqual([
+      { name: "create", startLine: 2, endLine: 5 },
+      { name: "getDeclaringClass", startLine: 6, endLine: 8 },
+    ]);
+  });
+
   it("ends a member declared without a body on its own line, and reads a body closed on its line", () => {
     const kotlin = at(["interface Invokable {", "    fun setAccessible()", "    fun defaultsSignature(): String", "    fun invoke(args: Array<Any?>): Any? {", "        return null", "    }", "}"]);
     expect(definitionsIn(kotlin, 1, "kotlin")).toEqual([
