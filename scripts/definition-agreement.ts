@@ -29,13 +29,19 @@ const Options = z.object({
   show: z.coerce.number().int().nonnegative().default(6),
 });
 
-const { values } = parseArgs({ options: { mirrors: { type: "string" }, repo: { type: "string" }, files: { type: "string" }, limit: { type: "string" }, rev: { type: "string" }, show: { type: "string" } } });
-const parsed = Options.safeParse(values);
-if (!parsed.success) {
-  process.stderr.write(`${parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n")}\n\nusage: ${USAGE}\n`);
+const fail = (message: string): never => {
+  process.stderr.write(`${message}\n\nusage: ${USAGE}\n`);
   process.exit(2);
+};
+let values: Record<string, unknown> = {};
+try {
+  values = parseArgs({ options: { mirrors: { type: "string" }, repo: { type: "string" }, files: { type: "string" }, limit: { type: "string" }, rev: { type: "string" }, show: { type: "string" } } }).values;
+} catch (error) {
+  fail((error as Error).message);
 }
-const { mirrors, repo, files: filesPattern, limit, rev, show } = parsed.data;
+const parsed = Options.safeParse(values);
+if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
+const { mirrors, repo, files: filesPattern, limit, rev, show } = parsed.data!;
 const gitDir = mirrorOf(mirrors, repo);
 const git = (args: string[]) => execFileSync("git", ["--git-dir", gitDir, ...args], { encoding: "utf8", maxBuffer: 1 << 28 });
 
