@@ -80,6 +80,7 @@ function braceEnd(lines: readonly string[], from: number): number | null {
         parens++;
         params = true;
       } else if (ch === ")") parens = Math.max(0, parens - 1);
+      else if (!opened && parens > 0) continue; // a brace of the parameters' types or defaults (`pairs: { key: K }[]`, `config = {}`)
       else if (ch === "{") {
         depth++;
         opened = true;
@@ -205,7 +206,7 @@ const DEFINITION_LINES: RegExp[] = [
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.
   // A generic one names its type parameters before its parameters (`T Deserialize<T>(string json) {`); a
   // body may close on the line (`constexpr format_specs() : width(0) {}`, `int size() const { return n; }`).
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\([^;{}]*\)[^;{}]*\{(?:[^{}]*\})?\s*$/,
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|inline|async|get|set|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\((?:[^;{}]|\{[^{}]*\})*\)[^;{}]*\{(?:[^{}]*\})?\s*$/,
   // A named function expression handed to a call: `defineGetter(req, 'ip', function ip() {`.
   /\bfunction\*?\s+([A-Za-z_$][\w$]*)\s*\([^)]*\)\s*\{\s*$/,
   // A property a `define...` call names: `defineGetter(req, 'fresh', function () {`,
@@ -222,6 +223,27 @@ const HEADER_BEFORE_BRACE =
 
 /** A line of bounds or parameters before a brace (Rust's `    F: FnMut(&Dispatch) -> T,` under `where`): no header. */
 const BOUND_LINE = /^\s*[\w']+\s*:[^:]|,\s*$/;
+
+/**
+ * A method whose parameters go on over the next lines (TypeScript's, Java's and C#'s formatters' style:
+ * `build<TData, TError>(` then a parameter a line, then `): Mutation<TData> {`): the header's line opens
+ * the parameter list, and within OPEN_HEADER_LINES lines the list closes and a `{` ends a line, before
+ * any line ends with `;`.
+ */
+const OPEN_HEADER =
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|sealed|readonly|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\((?:[^()]*,)?\s*$/;
+const OPEN_HEADER_LINES = 12;
+
+function openHeaderName(lines: readonly string[], i: number): string | undefined {
+  const name = OPEN_HEADER.exec(lines[i]!)?.[1];
+  if (name === undefined || NOT_NAMES.has(name)) return undefined;
+  for (let k = i + 1; k < Math.min(lines.length, i + OPEN_HEADER_LINES); k++) {
+    const line = lines[k]!.replace(/\/\/.*$/, "");
+    if (/;\s*$/.test(line)) return undefined;
+    if (/^\s*\)/.test(line)) return /\{\s*$/.test(line) || BRACE_LINE.test(lines[k + 1] ?? "") ? name : undefined;
+  }
+  return undefined;
+}
 
 /** A line holding only a block's opening brace. */
 const BRACE_LINE = /^\s*\{\s*$/;
@@ -288,6 +310,7 @@ export function definitionsIn(text: string, startLine: number, language: string)
       if (name && k === 2 && /['"`]|=>|\bfunction\b/.test(line)) name = undefined;
     }
     if (!name && !KEYWORD_LANGUAGES.has(language) && BRACE_LINE.test(lines[i + 1] ?? "") && !BOUND_LINE.test(line)) name = HEADER_BEFORE_BRACE.exec(line)?.[1];
+    if (!name && !KEYWORD_LANGUAGES.has(language) && !C_LANGUAGES.has(language)) name = openHeaderName(lines, i);
     if (C_LANGUAGES.has(language)) name = cDefinitionName(name, lines, i);
     // After a definition's keyword any name is the definition's (Rust's `fn new`); elsewhere a statement's word is none.
     if (!name || (NOT_NAMES.has(name) && !keyword && !isKeywordMethod(line, language)) || seen.has(name)) continue;

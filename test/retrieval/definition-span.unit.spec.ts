@@ -352,6 +352,27 @@ describe("definitionsIn: names after a definition's keyword, modifiers, bodies w
     ]);
   });
 
+  it("reads a method whose parameters go on over the next lines, braces of their types and defaults inside the header", () => {
+    const ts = at([
+      "export class MutationCache extends Subscribable {",
+      "  constructor(public config: MutationCacheConfig = {}) {",
+      "    super()",
+      "  }",
+      "",
+      "  build<TData, TError>(",
+      "    client: QueryClient,",
+      "    pairs: { key: string; value: TData }[],",
+      "  ): Mutation<TData, TError> {",
+      "    return new Mutation(client, pairs)",
+      "  }",
+      "}",
+    ]);
+    expect(definitionsIn(ts, 1, "typescript")).toEqual([
+      { name: "constructor", startLine: 2, endLine: 4 },
+      { name: "build", startLine: 6, endLine: 11 },
+    ]);
+  });
+
   it("ends a member declared without a body on its own line, and reads a body closed on its line", () => {
     const kotlin = at(["interface Invokable {", "    fun setAccessible()", "    fun defaultsSignature(): String", "    fun invoke(args: Array<Any?>): Any? {", "        return null", "    }", "}"]);
     expect(definitionsIn(kotlin, 1, "kotlin")).toEqual([
