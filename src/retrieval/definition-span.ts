@@ -231,16 +231,18 @@ const BOUND_LINE = /^\s*[\w']+\s*:[^:]|,\s*$/;
  * any line ends with `;`.
  */
 const OPEN_HEADER =
-  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|sealed|readonly|synchronized)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\((?:[^()]*,)?\s*$/;
+  /^[ \t]*(?:(?:public|private|protected|internal|fileprivate|open|static|final|abstract|override|virtual|async|sealed|readonly|synchronized|convenience|required|@[\w.]+)\s+)*(?:<[^()]*>\s+)?(?:[\w:<>,*&[\]?]+\s+[*&]*)?([A-Za-z_$][\w$]*)\s*(?:<[^()]*>)?\s*\((?:[^()]*,)?\s*$/;
 const OPEN_HEADER_LINES = 12;
 
 function openHeaderName(lines: readonly string[], i: number): string | undefined {
   const name = OPEN_HEADER.exec(lines[i]!)?.[1];
   if (name === undefined || NOT_NAMES.has(name)) return undefined;
-  for (let k = i + 1; k < Math.min(lines.length, i + OPEN_HEADER_LINES); k++) {
+  let parens = 0;
+  for (let k = i; k < Math.min(lines.length, i + OPEN_HEADER_LINES); k++) {
     const line = lines[k]!.replace(/\/\/.*$/, "");
+    for (const ch of line) parens += ch === "(" ? 1 : ch === ")" ? -1 : 0;
     if (/;\s*$/.test(line)) return undefined;
-    if (/^\s*\)/.test(line)) return /\{\s*$/.test(line) || BRACE_LINE.test(lines[k + 1] ?? "") ? name : undefined;
+    if (parens <= 0) return /\{\s*$/.test(line) || BRACE_LINE.test(lines[k + 1] ?? "") ? name : undefined;
   }
   return undefined;
 }

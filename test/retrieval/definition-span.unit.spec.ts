@@ -371,6 +371,8 @@ describe("definitionsIn: names after a definition's keyword, modifiers, bodies w
       { name: "constructor", startLine: 2, endLine: 4 },
       { name: "build", startLine: 6, endLine: 11 },
     ]);
+    const swift = at(["public struct DataResponse {", "    public init(request: URLRequest?,", "                response: HTTPURLResponse?,", "                result: Result<Success, Failure>) {", "        self.request = request", "    }", "}"]);
+    expect(definitionsIn(swift, 1, "swift")).toEqual([{ name: "init", startLine: 2, endLine: 6 }]);
   });
 
   it("ends a member declared without a body on its own line, and reads a body closed on its line", () => {
