@@ -42,12 +42,19 @@ function definitionPatterns(name: string): RegExp[] {
 const patternCache = new Map<string, RegExp[]>();
 const PATTERN_CACHE_LIMIT = 2_000;
 
+/**
+ * Words that may lead a definition's keyword or name, in every language the shapes read (`pub(crate) const
+ * fn`, `override suspend fun`, `@IBAction func`, `class func`). A name's patterns add Lua's `local`.
+ */
+const MODIFIER_WORDS =
+  "export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend|operator|infix|tailrec|external|actual|mutating|fileprivate|convenience|required|class(?=\\s+func\\b)|@[\\w.]+(?:\\([^)]*\\))?";
+
 /** How many of a name's patterns (the first) need a keyword (`def`, `function`, `fn`...). */
 const KEYWORD_PATTERNS = 2;
 
 function compiledPatterns(name: string): RegExp[] {
   const n = escape(name);
-  const modifiers = "(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\\([^)]*\\))?|const|extern|synchronized|open|suspend|local|operator|infix|tailrec|external|actual|mutating|fileprivate|convenience|required|class(?=\\s+func\\b)|@[\\w.]+(?:\\([^)]*\\))?)\\s+)*";
+  const modifiers = `(?:(?:${MODIFIER_WORDS}|local)\\s+)*`;
   return [
     new RegExp(`^[ \\t]*${modifiers}(?:def|function\\*?|fn|fun|func|sub|proc)\\s+(?:\\([^)]*\\)\\s*)?(?:<[^>]*>\\s*)?(?:[A-Za-z_][\\w<>?,]*\\.)*${n}\\s*[(<\\[]`),
     // Ruby and Elixir: a method without parameters, a class method, a private function (`def version`,
@@ -200,7 +207,9 @@ const wordsIn = (text: string, words: readonly string[]): number => words.reduce
 
 /** Shapes of a definition's first line across languages, capturing the defined name. */
 const DEFINITION_LINES: RegExp[] = [
-  /^[ \t]*(?:(?:export|default|public|private|protected|internal|static|final|abstract|override|virtual|inline|async|unsafe|pub(?:\([^)]*\))?|const|extern|synchronized|open|suspend|operator|infix|tailrec|external|actual|mutating|fileprivate|convenience|required|class(?=\s+func\b)|@[\w.]+(?:\([^)]*\))?)\s+)*(?:def|defp|defmacrop?|function\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\s+(?:\([^)]*\)\s*)?(?:<[^>]*>\s*)?(?:[A-Za-z_][\w<>?,]*\.)*([A-Za-z_$][\w$]*)/,
+  new RegExp(
+    `^[ \\t]*(?:(?:${MODIFIER_WORDS})\\s+)*(?:def|defp|defmacrop?|function\\*?|fn|fun|func|class|struct|enum|trait|interface|impl|mod|type)\\s+(?:\\([^)]*\\)\\s*)?(?:<[^>]*>\\s*)?(?:[A-Za-z_][\\w<>?,]*\\.)*([A-Za-z_$][\\w$]*)`,
+  ),
   // Functions bound to a name: `obj.name = function`, `name: (a) =>`, `const name = async (`.
   /^[ \t]*(?:(?:export|const|let|var|static)\s+)*(?:[\w$]+\.)*([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s*)?(?:function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/,
   // Methods and C-family functions: `name(...) {`, `Type name(...)` opening a body.

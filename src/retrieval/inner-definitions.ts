@@ -13,13 +13,21 @@ export function definesInside(doc: ChunkDocument, name: string): boolean {
   let yes = byName.get(name);
   if (yes === undefined) {
     // Only a line with the name before any assignment, string or `return` can define it.
-    yes = startsALine(doc.text, name) && definitionsIn(doc.text, doc.startLine, doc.language).some((d) => d.name === name);
+    yes = startsALine(doc.text, name) && namesDefinedIn(doc).has(name);
     byName.set(name, yes);
   }
   return yes;
 }
 /** The chunks' answers, as long as the index keeps the chunk objects (they come back query after query). */
 const insideCache = new WeakMap<ChunkDocument, Map<string, boolean>>();
+
+/** The names a chunk defines below its first line, read once per chunk however many names are asked of it. */
+function namesDefinedIn(doc: ChunkDocument): ReadonlySet<string> {
+  let names = namesCache.get(doc);
+  if (!names) namesCache.set(doc, (names = new Set(definitionsIn(doc.text, doc.startLine, doc.language).map((d) => d.name))));
+  return names;
+}
+const namesCache = new WeakMap<ChunkDocument, ReadonlySet<string>>();
 
 /** Whether a line of `text` has `name` before any assignment, string or `return` (where a definition names itself). */
 function startsALine(text: string, name: string): boolean {
