@@ -11,7 +11,11 @@ export type FileMap = { fileOf: Int32Array; chunkCounts: Int32Array; fileCount: 
 
 export type FileTerm = { weight: number; ordinals: Int32Array; impacts: Float32Array };
 
-const B = 0.5;
+/**
+ * Length normalisation of a file (in chunks): BM25's usual 0.75. At 0.5 a long file's spread words
+ * counted more; measured in docs/search.md ("Whole-file ranking").
+ */
+const B = 0.75;
 
 export function scoreFiles(terms: readonly FileTerm[], files: FileMap, allowed: Uint8Array, k1: number, limit: number): { file: number; score: number }[] {
   const { fileOf, chunkCounts, fileCount } = files;
