@@ -36,7 +36,10 @@ describe("embedded event store specifics", () => {
     return { store, dir: where };
   }
   afterEach(async () => {
-    for (const { store } of opened.splice(0)) await store.close();
+    for (const { store, dir } of opened.splice(0)) {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("numbers positions 1, 2, 3... across streams, and headPosition is 0 when empty", async () => {
