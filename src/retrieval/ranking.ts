@@ -15,6 +15,7 @@
  *    identifier of the query gets a smaller bonus;
  *  - quoted output: a chunk whose string literal the report repeats (what the program printed) gains
  *    (./quoted-messages.ts);
+ *  - word pairs: a source chunk writing two query words side by side, as the query does, gains (./word-pairs.ts);
  *  - source over tests, docs and examples: those files are demoted unless the query asks for them;
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win);
@@ -29,6 +30,7 @@ import { demoteCopies } from "./copies.ts";
 import { definesInside } from "./inner-definitions.ts";
 import { classifyPath, DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
 import { translationsFor, type Translations } from "./locales.ts";
+import { wordPairScores } from "./word-pairs.ts";
 
 export type CandidateList = {
   name: string;
@@ -52,6 +54,8 @@ export type RankInput = {
   limit: number;
   /** The report's text (./quoted-messages.ts `normalized`): a chunk whose string literal it quotes gains. */
   report?: string;
+  /** The query as written: the words it writes side by side (./word-pairs.ts). */
+  query?: string;
   /** Whether a path mention names a file of the targets (queryWants); without it every path does. */
   namesFile?: (path: string) => boolean;
   /** The targets' translations as the query sees them (made from `files` and `report` when not given). */
@@ -114,8 +118,9 @@ export const RANKING = {
   innerDefinitionShare: 0.4,
   /** A chunk this short (lines) holds no definition of its own worth reading for (a one-liner's own name). */
   innerDefinitionMinLines: 8,
+  /** A source chunk writing the query's word pairs: this times its share (./word-pairs.ts, 1 - e^-weight). */
+  wordPairBonus: 0.3,
 } as const;
-
 
 /**
  * Does the query ask about tests, docs, typings or release notes (then they are not demoted)? A path it mentions asks for its class
@@ -289,6 +294,9 @@ export function rankFiles(input: RankInput): RankedFile[] {
       a.quoted = true;
     }
   }
+
+  const paired = input.query ? wordPairScores(input.query, analysis, chunks.map((a) => a.doc)) : null;
+  if (paired && paired.size > 0) for (const a of chunks) a.bonus += RANKING.wordPairBonus * (paired.get(a.doc) ?? 0);
 
   // 3. Aggregate per file.
   type FileAcc = { repoId: string; branch: string; path: string; chunks: ChunkAcc[]; bonus: number; reasons: string[] };

@@ -330,7 +330,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile, translations });
+      let ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, query, namesFile, translations });
 
       if (deep && ranked.length > 0) {
         // Follow the symbols the best chunks use: pull in their definitions and rank again.
@@ -340,7 +340,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
           const wanted = new Set([...followed].map((n) => n.toLowerCase()));
           const [hits = []] = await codeIndex.searchLexicalMany([{ text: [...followed].join(" "), limit: 300, wholeWords: true }], filter);
           for (const h of hits) if (h.doc.symbol && wanted.has(h.doc.symbol.toLowerCase())) definitions.push({ doc: h.doc, branch: h.branch, weight: 0.25 });
-          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, namesFile, translations });
+          ranked = rankFiles({ analysis, lists, definitions, files: fileMap, limit: Math.max(limit, 30), report, query, namesFile, translations });
         }
       }
 

@@ -5,10 +5,10 @@
  * beside the code; the code is what such a query is about, so its tests stay behind the source like in
  * any other query. A question (a `?`, or an opening question word) is never such a report.
  */
+import { isQuestion } from "./questions.ts";
+
 const TEST_WORK = /\b(?:add(?:s|ed|ing)?|updat(?:e|es|ed|ing)|fix(?:es|ed|ing)?|extend(?:s|ed|ing)?|chang(?:e|es|ed|ing))\b(?:\W+\w+){0,4}?\W+(?:tests?|specs?)\b/i;
 
-const QUESTION = /\?|^\s*(?:how|where|what|which|why|when|who|can|could|should|would|do|does|is|are)\b/i;
-
 export function reportsTestWork(text: string): boolean {
-  return !QUESTION.test(text) && TEST_WORK.test(text);
+  return !isQuestion(text) && TEST_WORK.test(text);
 }
