@@ -39,6 +39,13 @@ describe("word pairs", () => {
     expect(pairEvidence(chunk("if skipHealthCheck(path) {"), pairs)).toBe(1);
     expect(pairEvidence(chunk("// check requests: skipHealthCheck(path)"), pairs)).toBe(1);
     expect(pairEvidence(chunk("// check requests"), pairs)).toBe(0.6);
+    expect(pairEvidence(chunk("check.requests; check 42 requests; check\nrequests"), pairs)).toBe(0);
+    // The same pairs as eachPair reads.
+    const text = "x = new HealthCheck(); /* check requests */ a.health check";
+    const read = new Map(pairsIn(text).map((p) => [p, 1]));
+    for (const [p] of read) expect(pairEvidence(chunk(text), new Map([[p, 1]]))).toBe(1);
+    expect(pairEvidence(chunk(text), new Map([["new health", 1]]))).toBe(1);
+    expect(pairEvidence(chunk(text), new Map([["a health", 1]]))).toBe(0);
     expect(pairEvidence(chunk("// check the health of each backend"), pairs)).toBe(0);
   });
 
