@@ -101,9 +101,10 @@ function wordWeights(analysis: QueryAnalysis): Map<string, number> {
 
 /**
  * Each source chunk's share of the word-pair bonus, 1 - e^-w (w: the weight of the heaviest of the
- * query's pairs it writes); chunks writing none are left out. Docs and tests take none: prose holds every pair; nor a
- * block of imports and nothing else (`import dayjs`: the report's module, not its behaviour). A short
- * question takes none: the words it writes together name its topic ("where is the session cookie
+ * query's pairs it writes); chunks writing none are left out. Docs and tests take none: prose holds
+ * every pair; nor a block of imports and nothing else (`import dayjs`: the report's module, not its
+ * behaviour). The query is read lowercased, so its own code names stay whole (they count as names in
+ * the ranking already). A short question takes none: the words it writes together name its topic ("where is the session cookie
  * written?"), which the code that answers need not write and other code does (measured on the answer
  * sets' questions, where it cost answers; reports and commit messages gained).
  */
