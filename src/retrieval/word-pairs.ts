@@ -20,20 +20,27 @@ function wordsOfName(name: string): string[] {
 
 const NAME_OR_GAP = /([A-Za-z0-9_$]+)|([ \t]+)|[^A-Za-z0-9_$ \t]+/g;
 
-/** Calls `pair(a, b)` for each two words of `text` next to each other. */
-export function eachPair(text: string, pair: (a: string, b: string) => void): void {
-  let last: string | null = null;
+/**
+ * A text's words, one space between two words side by side and ` | ` where a pair breaks (punctuation,
+ * a line break, a name with no letters), padded with spaces: the pair `a b` is written in the text
+ * exactly when ` a b ` is a substring of this.
+ */
+function wordText(text: string): string {
+  const parts: string[] = [" "];
   for (const m of text.matchAll(NAME_OR_GAP)) {
     if (m[1] !== undefined) {
       const words = wordsOfName(m[1]);
-      if (words.length === 0) {
-        last = null;
-        continue;
-      }
-      if (last !== null) pair(last, words[0]!);
-      for (let i = 1; i < words.length; i++) pair(words[i - 1]!, words[i]!);
-      last = words[words.length - 1]!;
-    } else if (m[2] === undefined) last = null;
+      parts.push(words.length === 0 ? "| " : `${words.join(" ")} `);
+    } else if (m[2] === undefined) parts.push("| ");
+  }
+  return parts.join("");
+}
+
+/** Calls `pair(a, b)` for each two words of `text` next to each other. */
+export function eachPair(text: string, pair: (a: string, b: string) => void): void {
+  for (const run of wordText(text).split("|")) {
+    const words = run.split(" ").filter((w) => w.length > 0);
+    for (let i = 1; i < words.length; i++) pair(words[i - 1]!, words[i]!);
   }
 }
 
@@ -54,25 +61,14 @@ export function queryPairs(text: string, weights: ReadonlyMap<string, number>): 
 }
 
 /**
- * A chunk's words as `eachPair` reads them, one space between two words side by side and ` | ` where a
- * pair breaks, padded with spaces: the pair `a b` is written there exactly when ` a b ` is a substring.
- * About as long as the chunk's text, and kept while the index keeps its document (a set of its pairs
- * would weigh ten times more in the index's 16,384 cached documents).
+ * Each chunk's `wordText`, kept while the index keeps its document: about as long as the chunk's text
+ * (a set of its pairs would weigh ten times more in the index's 16,384 cached documents).
  */
 const wordTexts = new WeakMap<ChunkDocument, string>();
 
 function wordTextOf(doc: ChunkDocument): string {
   let text = wordTexts.get(doc);
-  if (text !== undefined) return text;
-  const parts: string[] = [" "];
-  for (const m of doc.text.matchAll(NAME_OR_GAP)) {
-    if (m[1] !== undefined) {
-      const words = wordsOfName(m[1]);
-      parts.push(words.length === 0 ? "| " : `${words.join(" ")} `);
-    } else if (m[2] === undefined) parts.push("| ");
-  }
-  text = parts.join("");
-  wordTexts.set(doc, text);
+  if (text === undefined) wordTexts.set(doc, (text = wordText(doc.text)));
   return text;
 }
 

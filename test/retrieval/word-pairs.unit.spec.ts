@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { eachPair, pairEvidence, queryPairs, wordPairScores } from "../../src/retrieval/word-pairs.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { normalized } from "../../src/retrieval/quoted-messages.ts";
 import type { ChunkDocument } from "../../src/codeindex/port.ts";
 
 const pairsIn = (text: string): string[] => {
@@ -52,7 +51,7 @@ describe("word pairs", () => {
   it("gives a source chunk writing a report's pair its share; not a doc, and nothing for a short question", () => {
     const code = chunk("func skipHealthCheck(path string) bool {");
     const doc = chunk("The health check endpoint answers 200.", "docs/health.md");
-    const share = (query: string) => wordPairScores(normalized(query), analyzeQuery(query), [code, doc]);
+    const share = (query: string) => wordPairScores(query, analyzeQuery(query), [code, doc]);
     const report = share("Health check requests are traced");
     expect(report.get(code)).toBeGreaterThan(0.5);
     expect(report.has(doc)).toBe(false);

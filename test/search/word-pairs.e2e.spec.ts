@@ -40,7 +40,7 @@ const REPO = {
 describe("words a query writes together (e2e)", () => {
   const { search } = withIndexedRepository("acme/pairs", REPO);
 
-  it("the code writing a question's two words together comes before the code writing them apart", async () => {
+  it("the code writing a query's two words together comes before the code writing them apart", async () => {
     const results = await search("health check requests");
     expect(results.map((r) => r.filepath).slice(0, 2)).toEqual(["proxy/trace.go", "monitor/watch.go"]);
   });
