@@ -1,7 +1,7 @@
 /**
  * A file's class by its path: source, a declaration file (typings, stubs), a test, documentation
  * (examples and benchmarks with it) or other (text, data, config). The ranking demotes all but source
- * unless the query asks for them (./ranking.ts, queryWants); every rule is an ecosystem's convention,
+ * unless the query asks for them (./query-wants.ts); every rule is an ecosystem's convention,
  * none a repository's.
  */
 import { detectLanguage } from "../indexing/chunking/languages.ts";

@@ -32,6 +32,7 @@ import { USAGE_SHAPE_WORDS, capitalisedNames, isUsageQuestion, usageNames } from
 import { addQuotedNames, extractErrors, extractFromCodeLine, extractFromProseLine } from "./query/extract.ts";
 import { languageOfPath } from "./query/paths.ts";
 import { reportsTestWork } from "./query/test-work.ts";
+import { commitScopes } from "./query/commit-scope.ts";
 
 export type { FrameOrigin, QueryAnalysis, QueryTerm, QueryTermKind, ReportLanguage, StackFrame } from "./query/types.ts";
 
@@ -174,6 +175,7 @@ export function analyzeQuery(text: string, options: { ownsPath?: (path: string) 
     isLongReport: long,
     usages,
     testWork: !long && reportsTestWork(text),
+    scopes: commitScopes(lines.find((l) => l.zone === "prose" && l.text.trim() !== "")?.text ?? ""),
   };
 }
 

@@ -16,6 +16,7 @@
  *  - quoted output: a chunk whose string literal the report repeats (what the program printed) gains
  *    (./quoted-messages.ts);
  *  - word pairs: a source chunk writing two query words side by side, as the query does, gains (./word-pairs.ts);
+ *  - a title's scope: a file in the section `fix(router):` names gains a little (./query/commit-scope.ts);
  *  - source over tests, docs and examples: those files are demoted unless the query asks for them;
  *  - file aggregation: best chunk + decayed sum of the next ones (a file with several relevant
  *    definitions beats one lucky chunk, but size alone does not win);
@@ -28,7 +29,9 @@ import { MAX_FILES_NAMED, namedFiles, pathFacts } from "./path-mentions.ts";
 import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
 import { definesInside } from "./inner-definitions.ts";
-import { classifyPath, DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
+import { classifyPath, RELEASE_NOTES } from "./path-classes.ts";
+import { queryWants } from "./query-wants.ts";
+import { inScope } from "./query/commit-scope.ts";
 import { translationsFor, type Translations } from "./locales.ts";
 import { wordPairScores } from "./word-pairs.ts";
 
@@ -56,7 +59,7 @@ export type RankInput = {
   report?: string;
   /** The query as written: the words it writes side by side (./word-pairs.ts). */
   query?: string;
-  /** Whether a path mention names a file of the targets (queryWants); without it every path does. */
+  /** Whether a path mention names a file of the targets (./query-wants.ts); without it every path does. */
   namesFile?: (path: string) => boolean;
   /** The targets' translations as the query sees them (made from `files` and `report` when not given). */
   translations?: Translations;
@@ -120,30 +123,9 @@ export const RANKING = {
   innerDefinitionMinLines: 8,
   /** A source chunk writing the query's word pairs: this times its share (./word-pairs.ts, 1 - e^-weight). */
   wordPairBonus: 0.3,
+  /** Multiplier for a file in the section a Conventional Commits title's scope names (`fix(router):`, ./query/commit-scope.ts). */
+  scopeFactor: 1.3,
 } as const;
-
-/**
- * Does the query ask about tests, docs, typings or release notes (then they are not demoted)? A path it mentions asks for its class
- * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
- * asks for no documentation.
- */
-export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean } {
-  const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
-  // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
-  // where the fault is; its paths and names still ask for a test. A short question's words ask, unless
-  // they report changes made to tests beside the code ("fix X and add a test": ./query/test-work.ts).
-  const testTexts = analysis.terms
-    .filter((t) => (t.weight >= 0.9 || t.kind === "path") && asked(t) && !((analysis.isLongReport || analysis.testWork === true) && t.kind === "word"))
-    .map((t) => t.text.toLowerCase());
-  const tests = testTexts.some((t) => /(^|[/_.])(tests?|spec|pytest|unittest|conftest|fixture)([/_.]|$)|^test_|_test$/.test(t))
-    || (!analysis.isLongReport && analysis.testWork !== true && analysis.terms.some((t) => t.kind === "word" && /^(test|tests|testing|spec|specs|pytest|unittest|tested)$/.test(t.text) && t.weight >= 0.9));
-  const docs = analysis.terms.some((t) => (t.kind === "word" && /^(docs?|documentation|readme|example|examples|tutorial|changelog)$/.test(t.text) && t.weight >= 0.9)
-    || (t.kind === "path" && DOC_PATH.test(t.text) && asked(t)));
-  // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
-  const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text) && asked(t)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
-  const releaseNotes = analysis.terms.some((t) => (t.kind === "word" && /^(changelogs?|releases?|whatsnew)$/.test(t.text) && t.weight >= 0.9) || (t.kind === "path" && RELEASE_NOTES.test(t.text) && asked(t)));
-  return { tests, docs, declarations, releaseNotes };
-}
 
 /** A chunk of Rust's test module inside a source file (`#[cfg(test)] mod tests`, by convention `tests` or `test`). */
 const isInlineTest = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind" | "language">): boolean =>
@@ -407,6 +389,10 @@ export function rankFiles(input: RankInput): RankedFile[] {
     else if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
     if (translations.unasked(targetKey(f.repoId, f.branch), f.path)) score *= RANKING.auxiliaryFactor;
+    if (analysis.scopes?.length && inScope(f.path, analysis.scopes)) {
+      score *= RANKING.scopeFactor;
+      f.reasons.push("in the title's scope");
+    }
     if (score > 0) scored.push({ file: f, score });
   }
   scored.sort((a, b) => b.score - a.score || (a.file.path < b.file.path ? -1 : 1));

@@ -10,7 +10,8 @@ import type { FileHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { classifyPath } from "./path-classes.ts";
 import type { Translations } from "./locales.ts";
-import { queryWants, targetKey, type RankedFile } from "./ranking.ts";
+import { targetKey, type RankedFile } from "./ranking.ts";
+import { queryWants } from "./query-wants.ts";
 
 export const WHOLE_FILE = {
   /** Files taken from the whole-file ranking. */

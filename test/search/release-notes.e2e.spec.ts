@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { queryWants } from "../../src/retrieval/ranking.ts";
+import { queryWants } from "../../src/retrieval/query-wants.ts";
 
 /**
  * A project's release notes repeat, a line each, what changed in the words users write; they hold no

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { queryWants } from "../../src/retrieval/ranking.ts";
+import { queryWants } from "../../src/retrieval/query-wants.ts";
 
 /**
  * A bug report that says how its writer tested ("I added a unit test", "tested on Linux") asks where the

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
-import { queryWants } from "../../src/retrieval/ranking.ts";
+import { queryWants } from "../../src/retrieval/query-wants.ts";
 
 const REPO = {
   "src/output.c": [

@@ -3,6 +3,7 @@ import { QUERY_WEIGHTS, isScripting, type SourceLocation } from "./types.ts";
 import { BUILTIN_ERRORS, CODE_KEYWORDS, COMPILED_KEYWORDS, DOMAIN_SUFFIXES, DOTTED, ERRNO_CODES, IDENT, LIBRARY_ALIASES, LIMITS, NON_DOTTED, PLAIN_WORD, PYTHON_BUILTIN_TYPES, REPORT_NOISE, STOP_WORDS, isCodeShaped, isErrorClassName, isProduct, qualifiedParts } from "./lexicon.ts";
 import type { Ctx } from "./terms.ts";
 import { toPath } from "./paths.ts";
+import { CONVENTIONAL_HEAD } from "./commit-scope.ts";
 
 // ----- errors
 
@@ -253,9 +254,6 @@ const continuesSentence = (next: string | undefined): boolean => {
   const word = /^([a-z]+)[,;:.?]*$/.exec(next ?? "")?.[1];
   return word !== undefined && !STOP_WORDS.has(word);
 };
-
-/** A Conventional Commits head: its type (the specification's and the common `deps`, `tests`) and scope. */
-const CONVENTIONAL_HEAD = /^(feat|fix|docs|style|refactor|perf|test|tests|build|ci|chore|revert|deps)(?:\(([^()\s]+)\))?!?:$/i;
 
 /** `name!` then a bracket's arguments or nothing: Rust's macro call form. */
 const MACRO_CALL = /^([A-Za-z_][\w]*)!([([{].*)?$/;

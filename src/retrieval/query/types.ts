@@ -66,6 +66,8 @@ export type QueryAnalysis = {
   usages?: string[];
   /** A short query that reports changes to tests beside the code ("fix X, add a test": ./test-work.ts), rather than asking for tests. */
   testWork?: boolean;
+  /** The sections a Conventional Commits title's scope names (`fix(router):`: ./commit-scope.ts), as keys. */
+  scopes?: string[];
 };
 
 // ---------------------------------------------------------------------------------------------
