@@ -10,7 +10,7 @@ import { DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
  * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
  * asks for no documentation.
  */
-export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean } {
+export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) => boolean = () => true): { tests: boolean; docs: boolean; declarations: boolean; releaseNotes: boolean; types: boolean } {
   const asked = (t: { kind: string; text: string }) => t.kind !== "path" || namesFile(t.text);
   // A report's words about tests ("added a unit test", "tested on Linux") tell how its writer worked, not
   // where the fault is; its paths and names still ask for a test. A short question's words ask, unless
@@ -25,5 +25,10 @@ export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) =>
   // Typings are asked for by name (`.d.ts`, a stub path) or by the words for them.
   const declarations = analysis.terms.some((t) => (t.kind === "path" && DECLARATION_PATH.test(t.text) && asked(t)) || (t.kind === "word" && /^(typings?|types|typescript|stubs?|mypy|declarations?)$/.test(t.text) && t.weight >= 0.9));
   const releaseNotes = analysis.terms.some((t) => (t.kind === "word" && /^(changelogs?|releases?|whatsnew)$/.test(t.text) && t.weight >= 0.9) || (t.kind === "path" && RELEASE_NOTES.test(t.text) && asked(t)));
-  return { tests, docs, declarations, releaseNotes };
+  // The type level (TypeScript's interfaces and aliases), asked for by any of its words, however light.
+  const types = declarations || analysis.terms.some((t) => (t.kind === "word" && TYPE_WORDS.test(t.text)) || /^TS\d{4}$/.test(t.text));
+  return { tests, docs, declarations, releaseNotes, types };
 }
+
+/** The words for what a type system does: a query using one may be about a type, not what code does. */
+const TYPE_WORDS = /^(types?|typed|typings?|typescript|generics?|inference|inferred|infers?)$/i;

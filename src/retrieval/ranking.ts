@@ -125,11 +125,16 @@ export const RANKING = {
   wordPairBonus: 0.3,
   /** Multiplier for a file in the section a Conventional Commits title's scope names (`fix(router):`, ./query/commit-scope.ts). */
   scopeFactor: 1.3,
+  /** Multiplier for a TypeScript interface or type alias when the query does not speak of types. */
+  typeOnlyFactor: 0.4,
 } as const;
 
 /** A chunk of Rust's test module inside a source file (`#[cfg(test)] mod tests`, by convention `tests` or `test`). */
 const isInlineTest = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind" | "language">): boolean =>
   doc.language === "rust" && (doc.parent === "tests" || doc.parent === "test" || (doc.kind === "module" && (doc.symbol === "tests" || doc.symbol === "test")));
+
+/** TypeScript's interfaces and type aliases: erased when the program runs, so no behaviour is fixed in them. */
+const isTypeOnly = (doc: Pick<ChunkDocument, "kind" | "language">): boolean => (doc.language === "typescript" || doc.language === "tsx") && (doc.kind === "interface" || doc.kind === "type");
 
 /** A constructor: a method or function named like the class it belongs to (Java, C++, C#). */
 export const isConstructor = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind">): boolean =>
@@ -301,6 +306,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     a.score = (a.retrieval + a.bonus) * (a.usedName ? RANKING.usageDefinerFactor : usages.length > 0 && a.uses === null ? RANKING.usageWordFactor : 1);
     // Tests inside a source file weigh like a test file's, unless the query asks for tests.
     if (!wants.tests && isInlineTest(a.doc)) a.score *= RANKING.auxiliaryFactor;
+    else if (!wants.types && isTypeOnly(a.doc)) a.score *= RANKING.typeOnlyFactor;
     f.chunks.push(a);
   }
 
