@@ -32,6 +32,8 @@ import { definesInside } from "./inner-definitions.ts";
 import { classifyPath, RELEASE_NOTES } from "./path-classes.ts";
 import { queryWants } from "./query-wants.ts";
 import { inScope } from "./query/commit-scope.ts";
+import { isBodiless, isTypeOnly } from "./no-behaviour.ts";
+import { isQuestion } from "./query/questions.ts";
 import { translationsFor, type Translations } from "./locales.ts";
 import { wordPairScores } from "./word-pairs.ts";
 
@@ -125,16 +127,13 @@ export const RANKING = {
   wordPairBonus: 0.3,
   /** Multiplier for a file in the section a Conventional Commits title's scope names (`fix(router):`, ./query/commit-scope.ts). */
   scopeFactor: 1.3,
-  /** Multiplier for a TypeScript interface or type alias when the query does not speak of types. */
-  typeOnlyFactor: 0.4,
+  /** Multiplier for a chunk holding no behaviour (./no-behaviour.ts): a declaration without a body; a TypeScript type when the query does not speak of types. */
+  noBehaviourFactor: 0.4,
 } as const;
 
 /** A chunk of Rust's test module inside a source file (`#[cfg(test)] mod tests`, by convention `tests` or `test`). */
 const isInlineTest = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind" | "language">): boolean =>
   doc.language === "rust" && (doc.parent === "tests" || doc.parent === "test" || (doc.kind === "module" && (doc.symbol === "tests" || doc.symbol === "test")));
-
-/** TypeScript's interfaces and type aliases: erased when the program runs, so no behaviour is fixed in them. */
-const isTypeOnly = (doc: Pick<ChunkDocument, "kind" | "language">): boolean => (doc.language === "typescript" || doc.language === "tsx") && (doc.kind === "interface" || doc.kind === "type");
 
 /** A constructor: a method or function named like the class it belongs to (Java, C++, C#). */
 export const isConstructor = (doc: Pick<ChunkDocument, "symbol" | "parent" | "kind">): boolean =>
@@ -183,6 +182,7 @@ export function queryNames(analysis: QueryAnalysis): Map<string, number> {
 export function rankFiles(input: RankInput): RankedFile[] {
   const { analysis } = input;
   const wants = queryWants(analysis, input.namesFile);
+  const reported = analysis.isLongReport || !isQuestion(input.query ?? "");
   const names = queryNames(analysis);
   const maxNameWeight = Math.max(1, ...names.values());
   const usages = analysis.usages ?? [];
@@ -306,7 +306,9 @@ export function rankFiles(input: RankInput): RankedFile[] {
     a.score = (a.retrieval + a.bonus) * (a.usedName ? RANKING.usageDefinerFactor : usages.length > 0 && a.uses === null ? RANKING.usageWordFactor : 1);
     // Tests inside a source file weigh like a test file's, unless the query asks for tests.
     if (!wants.tests && isInlineTest(a.doc)) a.score *= RANKING.auxiliaryFactor;
-    else if (!wants.types && isTypeOnly(a.doc)) a.score *= RANKING.typeOnlyFactor;
+    // What holds no behaviour (./no-behaviour.ts), for a report (a question may ask what a declaration says):
+    // a declaration without a body, a type unless types are asked about.
+    else if (reported && (isBodiless(a.doc) || (!wants.types && isTypeOnly(a.doc)))) a.score *= RANKING.noBehaviourFactor;
     f.chunks.push(a);
   }
 
