@@ -24,9 +24,17 @@ export function isBodiless(doc: Pick<ChunkDocument, "kind" | "language" | "text"
   // TypeScript's interfaces are types, which a type-level fix changes alone (isTypeOnly); elsewhere an
   // interface's signature changes with its implementations'.
   if (!member && (doc.kind !== "interface" || doc.language === "typescript" || doc.language === "tsx")) return false;
+  // Read once per document: the index hands out the same cached documents, search after search.
+  let known = bodiless.get(doc);
+  if (known === undefined) bodiless.set(doc, (known = readsBodiless(doc.text, member)));
+  return known;
+}
+const bodiless = new WeakMap<object, boolean>();
+
+function readsBodiless(text: string, member: boolean): boolean {
   let last = "";
   let braces = 0;
-  for (const line of doc.text.split("\n")) {
+  for (const line of text.split("\n")) {
     if (NOT_CODE.test(line)) continue;
     if (line.includes("=>")) return false;
     for (let i = line.indexOf("{"); i >= 0; i = line.indexOf("{", i + 1)) braces++;
