@@ -24,12 +24,22 @@ export function isBodiless(doc: Pick<ChunkDocument, "kind" | "language" | "text"
   // TypeScript's interfaces are types, which a type-level fix changes alone (isTypeOnly); elsewhere an
   // interface's signature changes with its implementations'.
   if (!member && (doc.kind !== "interface" || doc.language === "typescript" || doc.language === "tsx")) return false;
-  // Read once per document: the index hands out the same cached documents, search after search.
+  // A member with a body ends with its `}`: only one ending with `;` is read line by line (a search ranks
+  // hundreds of chunks, most of them with bodies).
+  if (member && lastChar(doc.text) !== ";") return false;
+  // Read once per document while the index keeps handing out the same one.
   let known = bodiless.get(doc);
   if (known === undefined) bodiless.set(doc, (known = readsBodiless(doc.text, member)));
   return known;
 }
 const bodiless = new WeakMap<object, boolean>();
+
+/** The text's last character that is not white space ("" for none). */
+function lastChar(text: string): string {
+  let i = text.length - 1;
+  while (i >= 0 && (text.charCodeAt(i) <= 32)) i--;
+  return i >= 0 ? text[i]! : "";
+}
 
 function readsBodiless(text: string, member: boolean): boolean {
   let last = "";
