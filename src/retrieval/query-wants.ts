@@ -1,12 +1,13 @@
 /**
  * What a query asks for beyond source code: tests, docs, typings or release notes. The ranking demotes
- * the files of each class it does not ask for (./ranking.ts, ./whole-file.ts).
+ * the files of each class it does not ask for (./ranking.ts, ./whole-file.ts), and a TypeScript type
+ * when the query does not speak of types (`types`: ./no-behaviour.ts).
  */
 import type { QueryAnalysis } from "./query-analysis.ts";
 import { DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
 
 /**
- * Does the query ask about tests, docs, typings or release notes (then they are not demoted)? A path it mentions asks for its class
+ * Does the query ask about tests, docs, typings, release notes or types (then they are not demoted)? A path it mentions asks for its class
  * only when it names a file of the searched repositories (`namesFile`): a report's own `out/result.txt`
  * asks for no documentation.
  */

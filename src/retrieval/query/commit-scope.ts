@@ -13,8 +13,8 @@ export const CONVENTIONAL_HEAD = /^(feat|fix|docs|style|refactor|perf|test|tests
 const keyOf = (name: string): string => name.toLowerCase().replace(/[-_.`]/g, "");
 
 /**
- * The sections a title's scope names, as keys (none without a head, or when the scope is too short to
- * name anything: `ts`, `v4` stays). A scope listing several (`runtime-core/scheduler`, `a,b`) names each.
+ * The sections a title's scope names, as keys: none without a head, nor for a one-letter scope (`ts` and
+ * `v4` name sections). A scope listing several (`runtime-core/scheduler`, `a,b`) names each.
  */
 export function commitScopes(title: string): string[] {
   const first = title.trim().split(/\s+/, 1)[0]?.replace(/^[-*+]$/, "") ?? "";
