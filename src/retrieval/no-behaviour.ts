@@ -27,12 +27,8 @@ export function isBodiless(doc: Pick<ChunkDocument, "kind" | "language" | "text"
   // A member with a body ends with its `}`: only one ending with `;` is read line by line (a search ranks
   // hundreds of chunks, most of them with bodies).
   if (member && lastChar(doc.text) !== ";") return false;
-  // Read once per document while the index keeps handing out the same one.
-  let known = bodiless.get(doc);
-  if (known === undefined) bodiless.set(doc, (known = readsBodiless(doc.text, member)));
-  return known;
+  return readsBodiless(doc.text, member);
 }
-const bodiless = new WeakMap<object, boolean>();
 
 /** The text's last character that is not white space ("" for none). */
 function lastChar(text: string): string {
@@ -46,9 +42,9 @@ function readsBodiless(text: string, member: boolean): boolean {
   let braces = 0;
   for (const line of text.split("\n")) {
     if (NOT_CODE.test(line)) continue;
-    if (line.includes("=>")) return false;
+    if (line.includes("=>") || (member && line.includes("{"))) return false;
     for (let i = line.indexOf("{"); i >= 0; i = line.indexOf("{", i + 1)) braces++;
     last = line;
   }
-  return member ? braces === 0 && last.trimEnd().endsWith(";") : braces === 1;
+  return member ? last.trimEnd().endsWith(";") : braces === 1;
 }

@@ -33,7 +33,7 @@ import { classifyPath, RELEASE_NOTES } from "./path-classes.ts";
 import { queryWants } from "./query-wants.ts";
 import { inScope } from "./query/commit-scope.ts";
 import { isBodiless, isTypeOnly } from "./no-behaviour.ts";
-import { isQuestion } from "./query/questions.ts";
+import { readsAsReport } from "./query/questions.ts";
 import { translationsFor, type Translations } from "./locales.ts";
 import { wordPairScores } from "./word-pairs.ts";
 
@@ -182,7 +182,7 @@ export function queryNames(analysis: QueryAnalysis): Map<string, number> {
 export function rankFiles(input: RankInput): RankedFile[] {
   const { analysis } = input;
   const wants = queryWants(analysis, input.namesFile);
-  const reported = analysis.isLongReport || !isQuestion(input.query ?? "");
+  const reported = readsAsReport(analysis, input.query ?? "");
   const names = queryNames(analysis);
   const maxNameWeight = Math.max(1, ...names.values());
   const usages = analysis.usages ?? [];

@@ -8,7 +8,7 @@
  */
 import type { ChunkDocument } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
-import { isQuestion } from "./query/questions.ts";
+import { readsAsReport } from "./query/questions.ts";
 import { classifyPath } from "./path-classes.ts";
 import { importsOnly } from "../indexing/summary.ts";
 
@@ -106,7 +106,7 @@ function wordWeights(analysis: QueryAnalysis): Map<string, number> {
  */
 export function wordPairScores(query: string, analysis: QueryAnalysis, docs: readonly ChunkDocument[]): Map<ChunkDocument, number> {
   const scores = new Map<ChunkDocument, number>();
-  if (!analysis.isLongReport && isQuestion(query)) return scores;
+  if (!readsAsReport(analysis, query)) return scores;
   const pairs = queryPairs(query.toLowerCase(), wordWeights(analysis));
   if (pairs.size === 0) return scores;
   for (const doc of docs) {

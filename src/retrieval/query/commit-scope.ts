@@ -17,7 +17,7 @@ const keyOf = (name: string): string => name.toLowerCase().replace(/[-_.`]/g, ""
  * `v4` name sections). A scope listing several (`runtime-core/scheduler`, `a,b`) names each.
  */
 export function commitScopes(title: string): string[] {
-  const first = title.trim().split(/\s+/, 1)[0]?.replace(/^[-*+]$/, "") ?? "";
+  const first = title.trim().split(/\s+/, 1)[0] ?? "";
   const scope = CONVENTIONAL_HEAD.exec(first)?.[2];
   if (!scope) return [];
   return [...new Set(scope.split(/[/,]/).map(keyOf).filter((k) => k.length >= 2))];
