@@ -16,8 +16,13 @@ const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixture
 export const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|__benchmarks?__|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$|(^|\/)[^/]*\.bench\.[^/.]+$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
-/** A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`, `RELEASE-NOTES.rst`); read only for files classed as documentation. */
-export const RELEASE_NOTES = /(^|\/)(change[-_]?log|changes|history|news|release[-_]?notes?|whatsnew)(\.[^/]*)?$/i;
+/**
+ * A project's release notes, by the names they take (`CHANGELOG.md`, `History.md`, `NEWS.md`,
+ * `RELEASE-NOTES.rst`), one a release line (`CHANGELOG-3.2.md`, `RELEASE-NOTES-3.2.txt`), or by the
+ * folders that keep them (`changelogs/`, towncrier's `changes/` and `newsfragments/`, `changelog.d/`,
+ * changesets' `.changeset/`); read only for files classed as documentation.
+ */
+export const RELEASE_NOTES = /(^|\/)(change[-_]?logs?|changes|history|news|release[-_]?notes?|whatsnew)([-_.]v?\d[^/]*)?(\.[^/]*)?$|(^|\/)(change[-_]?logs?|changelog\.d|changes|release[-_]?notes?|\.changesets?|newsfragments)\/(?:[^/]+\/)*[^/]+$/i;
 
 /**
  * Tests named the way ecosystems with CamelCase names name them (case-sensitive, so `latest/` and

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
 import { queryWants } from "../../src/retrieval/query-wants.ts";
+import { RELEASE_NOTES } from "../../src/retrieval/path-classes.ts";
 
 /**
  * A project's release notes repeat, a line each, what changed in the words users write; they hold no
@@ -47,6 +48,39 @@ const LIBRARY = {
   ].join("\n"),
 };
 
+/**
+ * Notes kept one file per release line, in a folder of their own, beside code that writes fewer of the
+ * query's words than they do: documentation would come first, release notes do not.
+ */
+const VERSIONED = {
+  "lib/router.js": [
+    "function matchParams(route, path) {",
+    "  const found = route.regexp.exec(path);",
+    "  if (!found) return null;",
+    "  const params = {};",
+    "  for (let i = 1; i < found.length; i++) {",
+    "    if (found[i] !== undefined) params[route.keys[i - 1].name] = decodeURIComponent(found[i]);",
+    "  }",
+    "  return params;",
+    "}",
+    "module.exports = { matchParams };",
+    "",
+  ].join("\n"),
+  "changelogs/CHANGELOG-4.2.md": [
+    "4.2.1 / 2015-03-01",
+    "==================",
+    "",
+    "  * Fix optional route parameter matching when the parameter is absent",
+    "  * Fix decoding of route parameters with optional parameter values",
+    "",
+    "4.2.0 / 2015-02-01",
+    "==================",
+    "",
+    "  * Fix optional route parameter matching for an absent parameter at the end of the path",
+    "",
+  ].join("\n"),
+};
+
 describe("release notes do not answer where something is done (e2e)", () => {
   const { search } = withIndexedRepository("acme/router", LIBRARY);
 
@@ -59,5 +93,22 @@ describe("release notes do not answer where something is done (e2e)", () => {
   it("reads a question that names the changelog or a release as asking for the notes", () => {
     expect(queryWants(analyzeQuery("which release changed optional route parameters? see the changelog")).releaseNotes).toBe(true);
     expect(queryWants(analyzeQuery("where are optional route parameters matched?")).releaseNotes).toBe(false);
+  });
+});
+
+describe("release notes kept per release line are release notes too (e2e)", () => {
+  const { search } = withIndexedRepository("acme/router-versioned", VERSIONED);
+
+  it("answers with the code, not changelogs/CHANGELOG-4.2.md", async () => {
+    const results = await search("fix optional route parameter matching when the parameter is absent");
+    expect(results[0]?.filepath).toBe("lib/router.js");
+    expect(results.map((r) => r.filepath)).toContain("changelogs/CHANGELOG-4.2.md");
+  });
+
+  it("knows them by a release line's name and by the folders that keep them", () => {
+    for (const path of ["CHANGELOG.md", "changelogs/CHANGELOG-3.2.md", "src/site/release-notes/RELEASE-NOTES-3.2.txt", "HISTORY_1.x.md", "changes/1234.bugfix.rst", ".changeset/quiet-dogs-run.md", "changelog.d/20240101_fix.md"]) {
+      expect(RELEASE_NOTES.test(path), path).toBe(true);
+    }
+    for (const path of ["docs/guide.md", "README.md", "docs/history/intro.md", "docs/v2/index.md"]) expect(RELEASE_NOTES.test(path), path).toBe(false);
   });
 });
