@@ -22,7 +22,7 @@ import { namesAFile, withExtraPaths } from "./path-mentions.ts";
 import { normalized } from "./quoted-messages.ts";
 import { distances, mentionsWord, queryNames, rankFiles, targetKey, translationsOf, type CandidateList, type RankedFile, type TargetKey } from "./ranking.ts";
 import { classifyPath } from "./path-classes.ts";
-import { withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
+import { crowdedOut, withWholeFileRanking, WHOLE_FILE } from "./whole-file.ts";
 import { cUnprefixed, OTHER_SPELLING, STRONG_NAME_WEIGHT } from "./strong-names.ts";
 import { withVerbForms } from "./query/base-forms.ts";
 import { withoutUsageShapeWords } from "./query/usages.ts";
@@ -307,7 +307,8 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       let wholeFiles: FileHit[] = [];
       const fileQueryText = queries.filter((q) => q.name !== "context").map((q) => q.text).join(" ");
       // Only for a report: words spread over a file are a report's evidence; a name or a one-line question
-      // is answered by the chunks that hold it (and the file-level pass cost a short search half its CPU).
+      // is answered by the chunks that hold it (and the file-level pass cost a short search half its CPU),
+      // unless other files crowded its candidates out (below).
       if (analysis.isLongReport) {
         searches.push(
           codeIndex.searchFiles({ text: fileQueryText, limit: WHOLE_FILE.limit }, filter).then((hits) => {
@@ -319,6 +320,11 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
       await Promise.all(searches);
 
       const translations = translationsOf(analysis, fileMap, report);
+      // A short query whose candidates other files crowded out (./whole-file.ts): the whole-file ranking
+      // brings the code's files.
+      const ownLists = lists.filter((l) => l.name !== "context" && l.name !== "vector");
+      const crowded = !analysis.isLongReport && ownLists.some((l) => l.hits.length >= chunkLimit) && crowdedOut(ownLists.flatMap((l) => l.hits), analysis, namesFile, translations);
+      if (crowded) wholeFiles = await codeIndex.searchFiles({ text: fileQueryText, limit: WHOLE_FILE.limit }, filter);
       const callees = wrapperCallees(definitions, names);
       if (callees.length > 0) {
         const wanted = new Set(callees.map((n) => n.toLowerCase()));
@@ -344,7 +350,7 @@ export function createSearcher(deps: { codeIndex: CodeIndex; embedder?: Embedder
         }
       }
 
-      ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile, translations).slice(0, limit);
+      ranked = withWholeFileRanking(ranked, wholeFiles, analysis, namesFile, translations, crowded).slice(0, limit);
       // A question's best match that only hands its work over: what it calls is read next (./delegation.ts).
       const delegate = !analysis.isLongReport && (analysis.usages ?? []).length === 0 ? await delegateOfBest(codeIndex, request.orgId, ranked) : null;
       if (delegate) ranked = withDelegateFile(ranked, delegate);
