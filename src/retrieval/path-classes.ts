@@ -12,8 +12,8 @@ import { detectLanguage } from "../indexing/chunking/languages.ts";
  * `x_test.go`, `x.test.ts`, tsd's type tests `x.test-d.ts`, `conftest.py`).
  */
 const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing|test_?data|fixtures?)(\/|$)|(^|\/)([^/]*[_.-])?tests?[_.-][^/]*\/|(^|\/)[^/]*[_.-]tests?\/|(^|\/)(tests?\.[^/.]+|test_[^/]*|[^/]*_tests?\.[^/.]+|[^/]*\.(test|spec)(-d)?\.[^/.]+|conftest\.py)$/i;
-/** Documentation, examples and benchmarks (`bench/`, `__benchmarks__/`, vitest's `x.bench.ts`). */
-export const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|__benchmarks?__|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|rst|txt|adoc)$|(^|\/)[^/]*\.bench\.[^/.]+$/i;
+/** Documentation (in the markup formats ecosystems write it in: `.md`, `.markdown`, `.rst`, Ruby's `.rdoc`, `.adoc`), examples and benchmarks (`bench/`, `__benchmarks__/`, vitest's `x.bench.ts`). */
+export const DOC_PATH = /(^|\/)(docs?|documentation|examples?|samples?|demos?|bench(?:es|marks?)?|__benchmarks?__|changelog[^/]*|changes[^/]*|whatsnew|release[-_]?notes?)(\/|$)|\.(md|mdx|markdown|mkd|rst|rdoc|txt|adoc|asciidoc|textile)$|(^|\/)[^/]*\.bench\.[^/.]+$/i;
 const CODE_EXT = /\.(py|pyi|pyx|js|mjs|cjs|jsx|ts|tsx|mts|cts|go|rs|java|kt|kts|scala|rb|php|c|h|cc|cpp|cxx|hpp|hh|cs|fs|swift|dart|lua|pl|pm|r|jl|ex|exs|erl|clj|cljs|hs|ml|mli|nim|zig|sol|sh|bash|vue|svelte|sql)$/i;
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { withIndexedRepository } from "./support.ts";
 import { analyzeQuery } from "../../src/retrieval/query-analysis.ts";
 import { queryWants } from "../../src/retrieval/query-wants.ts";
-import { RELEASE_NOTES } from "../../src/retrieval/path-classes.ts";
+import { classifyPath, RELEASE_NOTES } from "../../src/retrieval/path-classes.ts";
 
 /**
  * A project's release notes repeat, a line each, what changed in the words users write; they hold no
@@ -110,5 +110,8 @@ describe("release notes kept per release line are release notes too (e2e)", () =
       expect(RELEASE_NOTES.test(path), path).toBe(true);
     }
     for (const path of ["docs/guide.md", "README.md", "docs/history/intro.md", "docs/v2/index.md"]) expect(RELEASE_NOTES.test(path), path).toBe(false);
+    // Documentation in the markup formats ecosystems write it in: Jekyll's `History.markdown`, Ruby's `.rdoc`.
+    for (const path of ["History.markdown", "CHANGELOG.rdoc", "docs/guide.asciidoc"]) expect(classifyPath(path), path).toBe("doc");
+    expect(RELEASE_NOTES.test("History.markdown")).toBe(true);
   });
 });
