@@ -81,13 +81,18 @@ const VERSIONED = {
   ].join("\n"),
 };
 
+/** The code first for a fix's words, the notes repeating them still among the results. */
+async function expectCodeBeforeNotes(search: (query: string) => Promise<{ filepath: string }[]>, notes: string): Promise<void> {
+  const results = await search("fix optional route parameter matching when the parameter is absent");
+  expect(results[0]?.filepath).toBe("lib/router.js");
+  expect(results.map((r) => r.filepath)).toContain(notes);
+}
+
 describe("release notes do not answer where something is done (e2e)", () => {
   const { search } = withIndexedRepository("acme/router", LIBRARY);
 
   it("answers with the code that matches optional route parameters, not the notes that repeat the words", async () => {
-    const results = await search("fix optional route parameter matching when the parameter is absent");
-    expect(results[0]?.filepath).toBe("lib/router.js");
-    expect(results.map((r) => r.filepath)).toContain("History.md");
+    await expectCodeBeforeNotes(search, "History.md");
   });
 
   it("reads a question that names the changelog or a release as asking for the notes", () => {
@@ -100,9 +105,7 @@ describe("release notes kept per release line are release notes too (e2e)", () =
   const { search } = withIndexedRepository("acme/router-versioned", VERSIONED);
 
   it("answers with the code, not changelogs/CHANGELOG-4.2.md", async () => {
-    const results = await search("fix optional route parameter matching when the parameter is absent");
-    expect(results[0]?.filepath).toBe("lib/router.js");
-    expect(results.map((r) => r.filepath)).toContain("changelogs/CHANGELOG-4.2.md");
+    await expectCodeBeforeNotes(search, "changelogs/CHANGELOG-4.2.md");
   });
 
   it("knows them by a release line's name and by the folders that keep them", () => {
