@@ -4,8 +4,8 @@
  * whole-file one finds files whose words are spread over many chunks, which no single chunk ranks.
  * Only files the ranking would not demote take part (tests, docs, translations and non-code unless the
  * query asks).
- * Used for bug reports (long texts), and for a short query whose candidate chunks files the ranking
- * demotes took (`crowdedOut`): then the files it keeps come first (see ./search.ts).
+ * Used for bug reports (long texts), and for a short query whose candidate chunks were all taken by files
+ * the ranking demotes (`crowdedOut`): then the files it keeps come first (see ./search.ts).
  */
 import type { FileHit } from "../codeindex/port.ts";
 import type { QueryAnalysis } from "./query-analysis.ts";
