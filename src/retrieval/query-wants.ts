@@ -4,7 +4,7 @@
  * when the query does not speak of types (`types`: ./no-behaviour.ts).
  */
 import type { QueryAnalysis } from "./query-analysis.ts";
-import { DECLARATION_PATH, DOC_PATH, RELEASE_NOTES } from "./path-classes.ts";
+import { DECLARATION_PATH, DOC_PATH, RELEASE_NOTES, type FileClass } from "./path-classes.ts";
 
 /**
  * Does the query ask about tests, docs, typings, release notes or types (then they are not demoted)? A path it mentions asks for its class
@@ -33,3 +33,7 @@ export function queryWants(analysis: QueryAnalysis, namesFile: (path: string) =>
 
 /** The words for what a type system does: a query using one may be about a type, not what code does. */
 const TYPE_WORDS = /^(types?|typed|typings?|typescript|generics?|inference|inferred|infers?)$/i;
+
+/** Whether files of this class weigh less for a query that wants this (tests, docs, typings it does not ask for). */
+export const demotedClass = (cls: FileClass, wants: ReturnType<typeof queryWants>): boolean =>
+  (cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations);

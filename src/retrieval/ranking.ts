@@ -30,7 +30,7 @@ import { quotedMessageScores } from "./quoted-messages.ts";
 import { demoteCopies } from "./copies.ts";
 import { definesInside } from "./inner-definitions.ts";
 import { classifyPath, RELEASE_NOTES } from "./path-classes.ts";
-import { queryWants } from "./query-wants.ts";
+import { demotedClass, queryWants } from "./query-wants.ts";
 import { inScope } from "./query/commit-scope.ts";
 import { isBodiless, isTypeOnly } from "./no-behaviour.ts";
 import { readsAsReport } from "./query/questions.ts";
@@ -394,7 +394,7 @@ export function rankFiles(input: RankInput): RankedFile[] {
     score += f.bonus;
     const cls = classifyPath(f.path);
     if (cls === "doc" && !wants.releaseNotes && RELEASE_NOTES.test(f.path)) score *= RANKING.releaseNotesFactor;
-    else if ((cls === "test" && !wants.tests) || (cls === "doc" && !wants.docs) || (cls === "declaration" && !wants.declarations)) score *= RANKING.auxiliaryFactor;
+    else if (demotedClass(cls, wants)) score *= RANKING.auxiliaryFactor;
     else if (cls === "other") score *= RANKING.nonCodeFactor;
     if (translations.unasked(targetKey(f.repoId, f.branch), f.path)) score *= RANKING.auxiliaryFactor;
     if (analysis.scopes?.length && inScope(f.path, analysis.scopes)) {

@@ -12,7 +12,7 @@ import type { QueryAnalysis } from "./query-analysis.ts";
 import { classifyPath } from "./path-classes.ts";
 import type { Translations } from "./locales.ts";
 import { targetKey, type RankedFile } from "./ranking.ts";
-import { queryWants } from "./query-wants.ts";
+import { demotedClass, queryWants } from "./query-wants.ts";
 
 export const WHOLE_FILE = {
   /** Files taken from the whole-file ranking. */
@@ -30,6 +30,9 @@ export const WHOLE_FILE = {
 
 const REASON = "words across the file";
 
+/** One file of one target, as a map key. */
+const fileKey = (repoId: string, branch: string, path: string): string => `${repoId}\u0000${branch}\u0000${path}`;
+
 /**
  * `ranked` (best first) fused with `files` (the whole-file ranking, best first). A file only the
  * whole-file ranking found comes with no chunks (the caller picks its spans). Scores are the fused
@@ -38,7 +41,7 @@ const REASON = "words across the file";
 export function withWholeFileRanking(ranked: readonly RankedFile[], files: readonly FileHit[], analysis: QueryAnalysis, namesFile?: (path: string) => boolean, translations?: Translations, crowded = false): RankedFile[] {
   if (files.length === 0) return [...ranked];
   const eligible = eligibility(analysis, namesFile, translations);
-  const key = (f: { repoId: string; branch: string; path: string }) => `${f.repoId}\u0000${f.branch}\u0000${f.path}`;
+  const key = (f: { repoId: string; branch: string; path: string }) => fileKey(f.repoId, f.branch, f.path);
   const fused = new Map<string, { file: RankedFile; score: number; first: number; whole: boolean }>();
   ranked.forEach((file, i) => fused.set(key(file), { file, score: 1 / (WHOLE_FILE.k + i + 1), first: i, whole: false }));
   let at = 0;
@@ -73,9 +76,9 @@ export function withWholeFileRanking(ranked: readonly RankedFile[], files: reado
 function eligibility(analysis: QueryAnalysis, namesFile?: (path: string) => boolean, translations?: Translations): (file: { repoId: string; branch: string; path: string }) => boolean {
   const wants = queryWants(analysis, namesFile);
   return (file) => {
+    // The ranking's own demotion (./query-wants.ts): non-code files (`other`) weigh less too.
     const cls = classifyPath(file.path);
-    const kept = cls === "source" || (cls === "test" && wants.tests) || (cls === "doc" && wants.docs) || (cls === "declaration" && wants.declarations);
-    return kept && !translations?.unasked(targetKey(file.repoId, file.branch), file.path);
+    return cls !== "other" && !demotedClass(cls, wants) && !translations?.unasked(targetKey(file.repoId, file.branch), file.path);
   };
 }
 
@@ -90,7 +93,7 @@ export function crowdedOut(hits: Iterable<{ doc: { repoId: string; path: string 
   const seen = new Set<string>();
   let kept = 0;
   for (const h of hits) {
-    const k = `${h.doc.repoId}\u0000${h.branch}\u0000${h.doc.path}`;
+    const k = fileKey(h.doc.repoId, h.branch, h.doc.path);
     if (seen.has(k)) continue;
     seen.add(k);
     if (eligible({ repoId: h.doc.repoId, branch: h.branch, path: h.doc.path }) && ++kept >= WHOLE_FILE.crowdedBelow) return false;
